@@ -1,0 +1,51 @@
+"""`parley` command line: one sub-command per module in this package.
+
+Each sub-command module exposes `register(subparsers)`, which adds its parser and sets
+`func(args) -> int` as the handler. Errors a user can fix are printed on stderr with exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Modules are imported lazily so that `parley parse` does not pay for discord or Pillow.
+SUBCOMMANDS: tuple[str, ...] = (
+    "parse",
+    "adjudicate",
+    "render",
+    "demo",
+    "score",
+    "run",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="parley", description="Parley: the game Diplomacy at a table."
+    )
+    subs = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in SUBCOMMANDS:
+        try:
+            module = importlib.import_module(f"bot.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"bot.cli.{name}":
+                continue  # not built yet
+            raise
+        module.register(subs)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

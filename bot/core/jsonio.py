@@ -1,0 +1,134 @@
+"""The POSITION JSON format of `docs/formats.md`, read and written.
+
+`{"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F STP/SC"]}, "centers": {"FRANCE": ["PAR"]},
+  "dislodged": [{"power": "FRANCE", "unit": "A PAR", "attacker_from": "BUR", "retreats": ["PIC"]}]}`
+Power names are case-insensitive on input and upper case on output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from bot.core.map import GameMap
+from bot.core.model import DislodgedUnit, ModelError, Phase, Position, Power, Unit
+
+
+class FormatError(ValueError):
+    """A JSON document that does not follow docs/formats.md; the message says where."""
+
+
+def _power(name: object, where: str) -> Power:
+    if not isinstance(name, str):
+        raise FormatError(f"{where}: power must be a string, not {name!r}")
+    try:
+        return Power.parse(name)
+    except ModelError:
+        raise FormatError(f"{where}: unknown power {name!r}") from None
+
+
+def position_from_json(doc: object, game_map: GameMap | None = None) -> Position:
+    """Parse and check a POSITION document; every problem is a FormatError naming its place."""
+    if not isinstance(doc, Mapping):
+        raise FormatError("position: expected a JSON object")
+    try:
+        phase = Phase.parse(str(doc.get("phase", "")))
+    except ModelError as exc:
+        raise FormatError(f"position.phase: {exc}") from None
+    units: list[Unit] = []
+    raw_units = doc.get("units", {})
+    if not isinstance(raw_units, Mapping):
+        raise FormatError("position.units: expected an object of power -> list of units")
+    for pname, texts in raw_units.items():
+        power = _power(pname, "position.units")
+        if not isinstance(texts, list):
+            raise FormatError(f"position.units.{pname}: expected a list")
+        for text in texts:
+            try:
+                units.append(Unit.parse(power, str(text)))
+            except ModelError as exc:
+                raise FormatError(f"position.units.{pname}: {exc}") from None
+    centers: dict[str, Power] = {}
+    raw_centers = doc.get("centers", {})
+    if not isinstance(raw_centers, Mapping):
+        raise FormatError("position.centers: expected an object of power -> list of provinces")
+    for pname, provs in raw_centers.items():
+        power = _power(pname, "position.centers")
+        if not isinstance(provs, list):
+            raise FormatError(f"position.centers.{pname}: expected a list")
+        for p in provs:
+            pid = str(p).upper()
+            if pid in centers:
+                raise FormatError(f"position.centers: {pid} is owned twice")
+            centers[pid] = power
+    dislodged: list[DislodgedUnit] = []
+    raw_dis = doc.get("dislodged", [])
+    if not isinstance(raw_dis, list):
+        raise FormatError("position.dislodged: expected a list")
+    for i, d in enumerate(raw_dis):
+        where = f"position.dislodged[{i}]"
+        if not isinstance(d, Mapping):
+            raise FormatError(f"{where}: expected an object")
+        power = _power(d.get("power"), where)
+        try:
+            unit = Unit.parse(power, str(d.get("unit", "")))
+        except ModelError as exc:
+            raise FormatError(f"{where}: {exc}") from None
+        retreats = d.get("retreats", [])
+        if not isinstance(retreats, list):
+            raise FormatError(f"{where}.retreats: expected a list")
+        dislodged.append(
+            DislodgedUnit(
+                unit,
+                str(d.get("attacker_from", "")).upper(),
+                frozenset(str(r).upper().split("/")[0] for r in retreats),
+            )
+        )
+    try:
+        position = Position.build(phase, units, centers, dislodged)
+    except ModelError as exc:
+        raise FormatError(f"position.units: {exc}") from None
+    if game_map is not None:
+        _check_against_map(position, game_map)
+    return position
+
+
+def _check_against_map(position: Position, game_map: GameMap) -> None:
+    for u in [*position.units.values(), *(d.unit for d in position.dislodged)]:
+        if u.province not in game_map.provinces:
+            raise FormatError(f"position: unknown province {u.province!r} in unit {u}")
+        if not game_map.can_occupy(u.type, u.location):
+            raise FormatError(f"position: {u} cannot stand in {u.location}")
+    for pid in position.centers:
+        if pid not in game_map.supply_centers:
+            raise FormatError(f"position.centers: {pid} is not a supply centre")
+    for d in position.dislodged:
+        for r in (*d.retreats, *([d.attacker_from] if d.attacker_from else [])):
+            if r not in game_map.provinces:
+                raise FormatError(f"position.dislodged: unknown province {r!r}")
+
+
+def position_to_json(position: Position) -> dict[str, Any]:
+    """Write a POSITION: powers upper case and sorted, units sorted, no empty lists."""
+    units: dict[str, list[str]] = {}
+    for u in position.units.values():
+        units.setdefault(u.power.value, []).append(str(u))
+    centers: dict[str, list[str]] = {}
+    for pid, owner in position.centers.items():
+        centers.setdefault(owner.value, []).append(pid)
+    doc: dict[str, Any] = {
+        "phase": str(position.phase),
+        "units": {p: sorted(v) for p, v in sorted(units.items())},
+        "centers": {p: sorted(v) for p, v in sorted(centers.items())},
+    }
+    if position.dislodged:
+        doc["dislodged"] = [
+            {
+                "power": d.unit.power.value,
+                "unit": str(d.unit),
+                "attacker_from": d.attacker_from,
+                "retreats": sorted(d.retreats),
+            }
+            for d in position.dislodged
+        ]
+    return doc

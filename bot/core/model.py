@@ -1,0 +1,334 @@
+"""Typed, immutable model of a game of Diplomacy: powers, locations, units, phases, positions.
+
+Province ids are upper-case English codes as in the DATC data (`PAR`, `MAO`, `STP`).
+A location is a province plus, for split-coast provinces, a coast.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+
+class ModelError(ValueError):
+    """A value that does not describe a legal model object (bad phase text, bad unit text)."""
+
+
+class Power(StrEnum):
+    AUSTRIA = "AUSTRIA"
+    ENGLAND = "ENGLAND"
+    FRANCE = "FRANCE"
+    GERMANY = "GERMANY"
+    ITALY = "ITALY"
+    RUSSIA = "RUSSIA"
+    TURKEY = "TURKEY"
+
+    @classmethod
+    def parse(cls, text: str) -> Power:
+        """Case-insensitive, English or French name ("france", "Autriche")."""
+        key = _fold(text)
+        power = _POWER_WORDS.get(key)
+        if power is None:
+            raise ModelError(f"unknown power {text!r}")
+        return power
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def _fold(text: str) -> str:
+    """Lower case, no accents, no surrounding space."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+_POWER_WORDS: dict[str, Power] = {
+    **{p.value.lower(): p for p in Power},
+    "autriche": Power.AUSTRIA,
+    "autriche-hongrie": Power.AUSTRIA,
+    "austria-hungary": Power.AUSTRIA,
+    "angleterre": Power.ENGLAND,
+    "grande-bretagne": Power.ENGLAND,
+    "allemagne": Power.GERMANY,
+    "italie": Power.ITALY,
+    "russie": Power.RUSSIA,
+    "turquie": Power.TURKEY,
+}
+
+
+class UnitType(StrEnum):
+    ARMY = "A"
+    FLEET = "F"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Coast(StrEnum):
+    NORTH = "NC"
+    SOUTH = "SC"
+    EAST = "EC"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class ProvinceKind(StrEnum):
+    LAND = "land"
+    SEA = "sea"
+    COASTAL = "coastal"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Location:
+    """A province, with a coast only for a fleet location in a split-coast province."""
+
+    province: str
+    coast: Coast | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Location:
+        """`PAR`, `stp/nc`, `SPA/SC` (the canonical and DATC notations)."""
+        m = _LOC_RE.fullmatch(text.strip())
+        if not m:
+            raise ModelError(f"not a location: {text!r}")
+        coast = Coast(m.group(2).upper()) if m.group(2) else None
+        return cls(m.group(1).upper(), coast)
+
+    def __str__(self) -> str:
+        return f"{self.province}/{self.coast.value}" if self.coast else self.province
+
+
+_LOC_RE = re.compile(r"([A-Za-z]{3})(?:\s*/\s*([nsueNSEC][cC]))?")
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: Power
+    type: UnitType
+    location: Location
+
+    @property
+    def province(self) -> str:
+        return self.location.province
+
+    @classmethod
+    def parse(cls, power: Power, text: str) -> Unit:
+        """`A PAR`, `F STP/SC`, `f spa/nc` (type, space, location)."""
+        parts = text.split()
+        if len(parts) != 2 or parts[0].upper() not in ("A", "F"):
+            raise ModelError(f"not a unit: {text!r} (write e.g. 'A PAR' or 'F STP/SC')")
+        return cls(power, UnitType(parts[0].upper()), Location.parse(parts[1]))
+
+    def __str__(self) -> str:
+        return f"{self.type.value} {self.location}"
+
+
+class Season(StrEnum):
+    SPRING = "S"
+    FALL = "F"
+    WINTER = "W"
+
+
+class PhaseKind(StrEnum):
+    MOVEMENT = "M"
+    RETREAT = "R"
+    ADJUSTMENT = "A"
+
+
+_SEASON_WORDS: dict[str, Season] = {
+    "s": Season.SPRING,
+    "spring": Season.SPRING,
+    "printemps": Season.SPRING,
+    "summer": Season.SPRING,
+    "ete": Season.SPRING,
+    "f": Season.FALL,
+    "fall": Season.FALL,
+    "autumn": Season.FALL,
+    "automne": Season.FALL,
+    "w": Season.WINTER,
+    "winter": Season.WINTER,
+    "hiver": Season.WINTER,
+}
+_KIND_WORDS: dict[str, PhaseKind] = {
+    "m": PhaseKind.MOVEMENT,
+    "movement": PhaseKind.MOVEMENT,
+    "moves": PhaseKind.MOVEMENT,
+    "mouvement": PhaseKind.MOVEMENT,
+    "mouvements": PhaseKind.MOVEMENT,
+    "r": PhaseKind.RETREAT,
+    "retreat": PhaseKind.RETREAT,
+    "retreats": PhaseKind.RETREAT,
+    "retraite": PhaseKind.RETREAT,
+    "retraites": PhaseKind.RETREAT,
+    "a": PhaseKind.ADJUSTMENT,
+    "adjustment": PhaseKind.ADJUSTMENT,
+    "adjustments": PhaseKind.ADJUSTMENT,
+    "build": PhaseKind.ADJUSTMENT,
+    "builds": PhaseKind.ADJUSTMENT,
+    "ajustement": PhaseKind.ADJUSTMENT,
+    "ajustements": PhaseKind.ADJUSTMENT,
+}
+_SEASON_NAMES = {
+    "en": {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"},
+    "fr": {Season.SPRING: "Printemps", Season.FALL: "Automne", Season.WINTER: "Hiver"},
+}
+_KIND_NAMES = {
+    "en": {
+        PhaseKind.MOVEMENT: "Movement",
+        PhaseKind.RETREAT: "Retreats",
+        PhaseKind.ADJUSTMENT: "Adjustments",
+    },
+    "fr": {
+        PhaseKind.MOVEMENT: "Mouvements",
+        PhaseKind.RETREAT: "Retraites",
+        PhaseKind.ADJUSTMENT: "Ajustements",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Phase:
+    year: int
+    season: Season
+    kind: PhaseKind
+
+    def __post_init__(self) -> None:
+        ok = {
+            Season.SPRING: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
+            Season.FALL: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
+            Season.WINTER: (PhaseKind.ADJUSTMENT,),
+        }[self.season]
+        if self.kind not in ok:
+            raise ModelError(f"no {self.kind.name.lower()} phase in {self.season.name.lower()}")
+
+    @property
+    def sort_key(self) -> tuple[int, int]:
+        order = {
+            (Season.SPRING, PhaseKind.MOVEMENT): 0,
+            (Season.SPRING, PhaseKind.RETREAT): 1,
+            (Season.FALL, PhaseKind.MOVEMENT): 2,
+            (Season.FALL, PhaseKind.RETREAT): 3,
+            (Season.WINTER, PhaseKind.ADJUSTMENT): 4,
+        }
+        return (self.year, order[(self.season, self.kind)])
+
+    @classmethod
+    def parse(cls, text: str) -> Phase:
+        """`S1901M`, `F1903R`, `W1905A`, `Spring 1901 Movement`, `Printemps 1901`, `Winter 1901`."""
+        t = _fold(text)
+        m = re.fullmatch(r"([sfw])(\d{4})([mra])", t)
+        if m:
+            return cls(int(m.group(2)), _SEASON_WORDS[m.group(1)], _KIND_WORDS[m.group(3)])
+        words = t.replace(",", " ").split()
+        if len(words) in (2, 3) and words[0] in _SEASON_WORDS and words[1].isdigit():
+            season = _SEASON_WORDS[words[0]]
+            if len(words) == 3:
+                if words[2] not in _KIND_WORDS:
+                    raise ModelError(f"unknown phase kind in {text!r}")
+                kind = _KIND_WORDS[words[2]]
+            else:
+                kind = PhaseKind.ADJUSTMENT if season is Season.WINTER else PhaseKind.MOVEMENT
+            # "Summer"/"Été" is the retreat turn after spring in tournament talk (EDC).
+            if words[0] in ("summer", "ete") and len(words) == 2:
+                kind = PhaseKind.RETREAT
+            return cls(int(words[1]), season, kind)
+        raise ModelError(f"not a phase: {text!r} (write e.g. S1901M or 'Spring 1901 Movement')")
+
+    def __str__(self) -> str:
+        return f"{self.season.value}{self.year}{self.kind.value}"
+
+    def describe(self, lang: str = "en") -> str:
+        """ "Spring 1901 Movement" / "Printemps 1901 Mouvements"."""
+        names = _SEASON_NAMES.get(lang, _SEASON_NAMES["en"])
+        kinds = _KIND_NAMES.get(lang, _KIND_NAMES["en"])
+        return f"{names[self.season]} {self.year} {kinds[self.kind]}"
+
+    def next_steps(self) -> tuple[Phase, ...]:
+        """The phases that may follow, in order, before skips (R after M, A after F-R)."""
+        y = self.year
+        if self.season is Season.SPRING and self.kind is PhaseKind.MOVEMENT:
+            return (Phase(y, Season.SPRING, PhaseKind.RETREAT),)
+        if self.season is Season.SPRING:
+            return (Phase(y, Season.FALL, PhaseKind.MOVEMENT),)
+        if self.kind is PhaseKind.MOVEMENT:
+            return (Phase(y, Season.FALL, PhaseKind.RETREAT),)
+        if self.season is Season.FALL:
+            return (Phase(y, Season.WINTER, PhaseKind.ADJUSTMENT),)
+        return (Phase(y + 1, Season.SPRING, PhaseKind.MOVEMENT),)
+
+    @property
+    def next(self) -> Phase:
+        return self.next_steps()[0]
+
+
+@dataclass(frozen=True, slots=True)
+class DislodgedUnit:
+    """A unit awaiting retreat, with what the movement phase left it (4.A.5, standoffs)."""
+
+    unit: Unit
+    attacker_from: str
+    retreats: frozenset[str]
+
+
+def _frozen_map(m: Mapping[str, object] | None) -> Mapping[str, object]:
+    return MappingProxyType(dict(m or {}))
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A board at the start of a phase.
+
+    `units` maps province id -> unit (one unit per province); `dislodged` holds the units
+    awaiting retreat (retreat phases only); `centers` maps supply-centre province -> owner.
+    """
+
+    phase: Phase
+    units: Mapping[str, Unit] = field(default_factory=lambda: MappingProxyType({}))
+    centers: Mapping[str, Power] = field(default_factory=lambda: MappingProxyType({}))
+    dislodged: tuple[DislodgedUnit, ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "units", _frozen_map(self.units))
+        object.__setattr__(self, "centers", _frozen_map(self.centers))
+        object.__setattr__(self, "dislodged", tuple(self.dislodged))
+
+    @classmethod
+    def build(
+        cls,
+        phase: Phase,
+        units: Iterable[Unit],
+        centers: Mapping[str, Power] | None = None,
+        dislodged: Iterable[DislodgedUnit] = (),
+    ) -> Position:
+        by_prov: dict[str, Unit] = {}
+        for u in units:
+            if u.province in by_prov:
+                raise ModelError(f"two units in {u.province}")
+            by_prov[u.province] = u
+        return cls(phase, by_prov, dict(centers or {}), tuple(dislodged))
+
+    def unit_in(self, province: str) -> Unit | None:
+        return self.units.get(province)
+
+    def units_of(self, power: Power) -> list[Unit]:
+        return [u for u in self.units.values() if u.power is power]
+
+    def centers_of(self, power: Power) -> list[str]:
+        return sorted(p for p, o in self.centers.items() if o is power)
+
+    def dislodged_in(self, province: str) -> DislodgedUnit | None:
+        for d in self.dislodged:
+            if d.unit.province == province:
+                return d
+        return None
+
+    def powers(self) -> list[Power]:
+        """Powers with a unit, a centre or a dislodged unit, in enum order."""
+        present = {u.power for u in self.units.values()} | set(self.centers.values())
+        present |= {d.unit.power for d in self.dislodged}
+        return [p for p in Power if p in present]

@@ -1,0 +1,51 @@
+import pytest
+
+from bot.core.model import Location, ModelError, Phase, PhaseKind, Power, Season, Unit
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("S1901M", "S1901M"),
+        ("f1903r", "F1903R"),
+        ("W1905A", "W1905A"),
+        ("Spring 1901 Movement", "S1901M"),
+        ("Printemps 1901", "S1901M"),
+        ("Automne 1902 Retraites", "F1902R"),
+        ("Winter 1901", "W1901A"),
+        ("Hiver 1910", "W1910A"),
+    ],
+)
+def test_phase_parse(text, expected):
+    assert str(Phase.parse(text)) == expected
+
+
+@pytest.mark.parametrize("text", ["", "S1901A", "W1901M", "Summer", "Spring nineteen"])
+def test_phase_parse_rejects(text):
+    with pytest.raises(ModelError):
+        Phase.parse(text)
+
+
+def test_phase_sequence():
+    p = Phase.parse("S1901M")
+    seq = [str(p)]
+    for _ in range(5):
+        p = p.next
+        seq.append(str(p))
+    assert seq == ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M"]
+    assert Phase(1901, Season.FALL, PhaseKind.MOVEMENT).describe("fr") == "Automne 1901 Mouvements"
+
+
+def test_power_names():
+    assert Power.parse("autriche") is Power.AUSTRIA
+    assert Power.parse(" TURKEY ") is Power.TURKEY
+    with pytest.raises(ModelError):
+        Power.parse("Prussia")
+
+
+def test_unit_and_location():
+    u = Unit.parse(Power.RUSSIA, "f stp/sc")
+    assert str(u) == "F STP/SC"
+    assert Location.parse("SPA/NC").coast is not None
+    with pytest.raises(ModelError):
+        Unit.parse(Power.RUSSIA, "X PAR")

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite: lint, types on the game core, then pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python3 -m ruff check .
+python3 -m ruff format --check .
+python3 -m mypy
+python3 -m pytest "$@"
