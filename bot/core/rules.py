@@ -39,6 +39,9 @@ class CivilDisorder(StrEnum):  # 4.D.8 and the seeds
     EDC_RENEGADE_2023 = "edc-renegade-2023"  # edc-2023 section E
     HOUSE = "house"  # house-rules: shortest legal route including convoys
     HOME_ANY_TERRAIN = "pre-2023"  # common pre-2023 practice (6.J.11 alternative)
+    # DATC 2.x 4.D.8 e (Stabbeurfou's "simplified" distance): to a home centre, armies and
+    # fleets both over any terrain.
+    HOME_BOTH_ANY_TERRAIN = "home-any-terrain"
 
 
 class DuplicateOrders(StrEnum):  # 4.D.3 (and EDC)
@@ -89,11 +92,35 @@ class RuleSet:
     waive_allowed: bool = True  # 4.D.7 a
     civil_disorder: CivilDisorder = CivilDisorder.RULE_2023  # 4.D.8
     hold_support_for_civil_disorder: bool = True  # 4.D.9 b
+    # Procedural 4.D issues, applied by the table service when it collects order sets.
+    order_sets: Choice = Choice.C  # 4.D.1 c: only the latest set, unless it says otherwise
+    order_sets_unknown_order: Choice = Choice.B  # 4.D.2 b: combine all sets
     # 4.E miscellaneous
+    # 4.E.1: an illegal move is ignored and the unit can receive hold support (house III(5) A
+    # says no: a unit ordered to move never receives hold support).
+    illegal_move_receives_hold_support: bool = True
+    poorly_written_orders: Choice = Choice.A  # 4.E.2 a: judge each order by itself
     implicit_orders: bool = False  # 4.E.3 b (EDC: inferred orders allowed)
+    perpetual_orders: bool = False  # 4.E.4 b
+    proxy_orders: Choice = Choice.C  # 4.E.5 c: not allowed
     # Seed conventions
     reject_inaccurate_order_sets: bool = False  # Stabbeurfou: refuse a whole set at submission
+    # Stabbeurfou 4.C.1: the ordered unit's type (A/F) is mandatory in a move/hold/support/
+    # convoy order (not in retreats, removals, or the supported or convoyed unit).
+    unit_type_required: bool = False
+    # 4.B.4 (6.B.9): a support naming a coast other than the move's is invalid. World Masters
+    # II(3)c and house IV(7) C accept it.
+    support_coast_mismatch_ignored: bool = False
+    # World Masters III(5): "A STP/NC B" (an army build naming a coast) builds nothing.
+    army_build_with_coast_fails: bool = False
     builds_read_bottom_to_top: bool = False  # gm-order-correction-rules: read builds upwards
+    # EDC E: "A unit receiving several different orders will be considered civil disorder,
+    # even if some of the orders were invalid": illegal orders count as duplicates.
+    duplicates_count_illegal_orders: bool = False
+    first_year_imposed_builds: int = 0  # EDC E: the referee imposes up to two first-year builds
+    late_orders_accepted: bool = False  # house VII(3) B: orders accepted until adjudication
+    expedited_removal: bool = False  # Stabbeurfou 3: remove powers with no centre in the fall
+    stalemate_years: int = 0  # Stabbeurfou 2(a): stop after 3 years of unchanged centres
     non_dias_draws: bool = False  # house / stabbeurfou votes
     solo_centers: int | None = None  # None: more than half of the map's centres
 
