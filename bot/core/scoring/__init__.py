@@ -1,0 +1,106 @@
+"""Scoring systems, registered by name: `score("edc2023", {FRANCE: 7, ...})`.
+
+Each system is a small module whose docstring states its rule. All share one input, a
+`Table`: the centres each power of the game holds at the end (powers missing from the mapping
+hold none), the centres on the map, the draw members if the game ended by a draw vote, and the
+solo threshold. Scores are plain floats; nothing is rounded (EDC truncates only tournament
+totals, edc-2023 section D).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping
+from types import MappingProxyType
+
+from bot.core.map import load_map
+from bot.core.model import Power
+from bot.core.scoring import c_diplo, draw_size, edc2023, sum_of_squares
+from bot.core.scoring.table import ScoringError, Table, shared_rank_bonus
+
+__all__ = ["SYSTEMS", "ScoringError", "Table", "make_table", "score", "shared_rank_bonus"]
+
+SYSTEMS: Mapping[str, Callable[[Table], dict[Power, float]]] = MappingProxyType(
+    {
+        "edc2023": edc2023.score,
+        "sum-of-squares": sum_of_squares.score,
+        "draw-size": draw_size.score,
+        "c-diplo": c_diplo.score,
+    }
+)
+
+
+def describe(system: str) -> str:
+    """The rule of a system, in words (its module docstring)."""
+    modules = {
+        "edc2023": edc2023,
+        "sum-of-squares": sum_of_squares,
+        "draw-size": draw_size,
+        "c-diplo": c_diplo,
+    }
+    if system not in modules:
+        raise ScoringError(_unknown(system))
+    return (modules[system].__doc__ or "").strip()
+
+
+def _unknown(system: str) -> str:
+    return f"unknown scoring system {system!r} (known: {', '.join(sorted(SYSTEMS))})"
+
+
+def make_table(
+    centers: Mapping[Power, int],
+    total_centers: int | None = None,
+    *,
+    variant: str = "standard",
+    powers: Collection[Power] | None = None,
+    survivors: Collection[Power] | None = None,
+    draw: Collection[Power] | None = None,
+    solo_centers: int | None = None,
+) -> Table:
+    """Check the input and fill the defaults from the variant's map (powers, centre count)."""
+    if powers is None or total_centers is None:
+        game_map = load_map(variant)
+        if powers is None:
+            powers = game_map.powers
+        if total_centers is None:
+            total_centers = len(game_map.supply_centers)
+    return Table.build(
+        centers,
+        total_centers,
+        powers=tuple(powers),
+        survivors=survivors,
+        draw=draw,
+        solo_centers=solo_centers,
+    )
+
+
+def score(
+    system: str,
+    centers: Mapping[Power, int],
+    total_centers: int | None = None,
+    *,
+    variant: str = "standard",
+    powers: Collection[Power] | None = None,
+    survivors: Collection[Power] | None = None,
+    draw: Collection[Power] | None = None,
+    solo_centers: int | None = None,
+) -> dict[Power, float]:
+    """Score a finished table with the named system; one entry per power of the game.
+
+    `total_centers` defaults to the variant's map; `survivors` to the powers holding a centre
+    (a power with units but no centre can be passed explicitly); `draw` is the draw the table
+    voted, if any (draw-size shares the pot among its members); `solo_centers` overrides
+    "strictly more than half of the centres".
+    """
+    fn = SYSTEMS.get(system)
+    if fn is None:
+        raise ScoringError(_unknown(system))
+    table = make_table(
+        centers,
+        total_centers,
+        variant=variant,
+        powers=powers,
+        survivors=survivors,
+        draw=draw,
+        solo_centers=solo_centers,
+    )
+    return fn(table)
