@@ -1,0 +1,97 @@
+"""`parley score --system NAME [FILE]`: score a finished table.
+
+Reads `{"centers": {"FRANCE": 7, ...}, "total_centers": 34}` from FILE or stdin (optional
+keys: `"draw": [powers]`, `"survivors": [powers]`; `total_centers` defaults to the variant's)
+and prints `{"scores": {"FRANCE": 50.0, ...}}`, one entry per power of the variant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from bot.core.map import MapError, load_map
+from bot.core.model import ModelError, Power
+from bot.core.scoring import SYSTEMS, ScoringError, score
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "score",
+        help="score a finished table",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--system", required=True, help=f"one of: {', '.join(sorted(SYSTEMS))}")
+    p.add_argument("--variant", default="standard", help="map (default: standard; or sandard)")
+    p.add_argument("file", nargs="?", help="JSON input (default: stdin)")
+    p.set_defaults(func=run)
+
+
+class _InputError(ValueError):
+    pass
+
+
+def _powers(raw: Any, what: str) -> list[Power]:
+    if not isinstance(raw, list):
+        raise _InputError(f'"{what}" must be a list of powers')
+    try:
+        return [Power.parse(str(x)) for x in raw]
+    except ModelError as exc:
+        raise _InputError(f'"{what}": {exc}') from None
+
+
+def _read(text: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise _InputError(f"not valid JSON: {exc}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("centers"), dict):
+        raise _InputError('expected an object with "centers": {"FRANCE": 7, ...}')
+    return doc
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.system not in SYSTEMS:
+            raise _InputError(
+                f"unknown scoring system {args.system!r} (known: {', '.join(sorted(SYSTEMS))})"
+            )
+        if args.file:
+            try:
+                with open(args.file, encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError as exc:
+                raise _InputError(f"cannot read {args.file}: {exc.strerror}") from None
+        else:
+            text = sys.stdin.read()
+        doc = _read(text)
+        centers: dict[Power, int] = {}
+        for key, n in doc["centers"].items():
+            try:
+                power = Power.parse(key)
+            except ModelError as exc:
+                raise _InputError(str(exc)) from None
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise _InputError(f"{key}: centre count must be a whole number, not {n!r}")
+            centers[power] = n
+        total = doc.get("total_centers")
+        if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
+            raise _InputError(f'"total_centers" must be a whole number, not {total!r}')
+        game_map = load_map(args.variant)
+        scores = score(
+            args.system,
+            centers,
+            total,
+            variant=args.variant,
+            draw=_powers(doc["draw"], "draw") if "draw" in doc else None,
+            survivors=_powers(doc["survivors"], "survivors") if "survivors" in doc else None,
+        )
+    except (_InputError, ScoringError, MapError) as exc:
+        print(f"parley score: {exc}", file=sys.stderr)
+        return 2
+    out = {"scores": {p.value: scores[p] for p in game_map.powers}}
+    print(json.dumps(out))
+    return 0
