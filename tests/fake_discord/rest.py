@@ -1,0 +1,388 @@
+"""The REST half of the fake Discord (API v10): the routes discord.py calls, and faults."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from tests.fake_discord.state import (
+    CommandSync,
+    FakeState,
+    PermissionChange,
+    Request,
+    SentFile,
+    SentMessage,
+)
+
+if TYPE_CHECKING:
+    from tests.fake_discord.gateway import Gateway
+
+API = "/api/v10"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+@dataclass
+class Fault:
+    """Answer the next `count` requests whose path contains `pattern` with an error."""
+
+    pattern: str
+    count: int
+    status: int
+    retry_after: float = 0.0
+    method: str | None = None
+
+
+def json_response(
+    body: Any, *, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    # discord.py decodes JSON only for exactly `application/json` (no charset), as Discord sends
+    all_headers = {"Content-Type": "application/json", **(headers or {})}
+    return web.Response(body=json.dumps(body).encode(), status=status, headers=all_headers)
+
+
+def error(status: int, code: int, message: str) -> web.Response:
+    return json_response({"code": code, "message": message}, status=status)
+
+
+class Rest:
+    def __init__(self, state: FakeState, gateway: Gateway) -> None:
+        self.state = state
+        self.gateway = gateway
+        self.faults: list[Fault] = []
+        self.latency = 0.0  # seconds added to every request, for benchmarks
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def rate_limit(self, pattern: str, *, count: int = 1, retry_after: float = 0.05) -> None:
+        self.faults.append(Fault(pattern, count, 429, retry_after))
+
+    def server_errors(self, pattern: str, *, count: int = 2, status: int = 502) -> None:
+        self.faults.append(Fault(pattern, count, status))
+
+    def _fault_for(self, request: web.Request) -> web.Response | None:
+        for fault in self.faults:
+            if fault.count <= 0 or fault.pattern not in request.path:
+                continue
+            if fault.method and fault.method != request.method:
+                continue
+            fault.count -= 1
+            if fault.status == 429:
+                body = {"message": "You are being rate limited.", "retry_after": fault.retry_after}
+                body["global"] = False
+                headers = {
+                    "Via": "1.1 google",  # discord.py treats a 429 without Via as a Cloudflare ban
+                    "X-RateLimit-Limit": "5",
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": str(fault.retry_after),
+                    "X-RateLimit-Bucket": "fake-bucket",
+                    "X-RateLimit-Scope": "user",
+                }
+                return json_response(body, status=429, headers=headers)
+            return web.Response(status=fault.status, text="upstream error")
+        return None
+
+    @web.middleware
+    async def middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if self.latency:
+            await asyncio.sleep(self.latency)
+        response: web.StreamResponse
+        faulted = self._fault_for(request)
+        if faulted is not None:
+            response = faulted
+        elif request.path.startswith(API + "/") and not self._authorised(request):
+            response = error(401, 0, "401: Unauthorized")
+        else:
+            try:
+                response = await handler(request)
+            except web.HTTPNotFound:
+                response = error(404, 0, f"404: Not Found ({request.method} {request.path})")
+        self.state.requests.append(
+            Request(request.method, request.path, response.status, time.monotonic())
+        )
+        return response
+
+    def _authorised(self, request: web.Request) -> bool:
+        if "/interactions/" in request.path or "/webhooks/" in request.path:
+            return True  # authorised by the interaction token in the path
+        return request.headers.get("Authorization") == f"Bot {self.state.token}"
+
+    # -- routes ----------------------------------------------------------------------------
+
+    def routes(self) -> list[web.RouteDef]:
+        r = web
+        return [
+            r.get(API + "/users/@me", self.get_me),
+            r.get(API + "/users/{user_id}", self.get_user),
+            r.get(API + "/oauth2/applications/@me", self.get_application),
+            r.get(API + "/gateway/bot", self.get_gateway_bot),
+            r.get(API + "/gateway", self.get_gateway_bot),
+            r.put(API + "/applications/{app_id}/commands", self.put_commands),
+            r.put(API + "/applications/{app_id}/guilds/{guild_id}/commands", self.put_commands),
+            r.get(API + "/applications/{app_id}/commands", self.get_commands),
+            r.get(API + "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
+            r.get(API + "/channels/{channel_id}", self.get_channel),
+            r.post(API + "/channels/{channel_id}/messages", self.post_message),
+            r.patch(API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            r.post(API + "/channels/{channel_id}/typing", self.no_content),
+            r.put(API + "/channels/{channel_id}/permissions/{target_id}", self.put_permission),
+            r.delete(
+                API + "/channels/{channel_id}/permissions/{target_id}", self.delete_permission
+            ),
+            r.post(API + "/users/@me/channels", self.open_dm),
+            r.post(API + "/interactions/{interaction_id}/{token}/callback", self.callback),
+            r.post(API + "/webhooks/{app_id}/{token}", self.followup),
+            r.patch(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.edit_followup),
+            r.get(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_followup),
+            r.delete(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.no_content),
+            r.get("/gateway", self.gateway.handle),
+        ]
+
+    async def no_content(self, _request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def get_me(self, _request: web.Request) -> web.Response:
+        return json_response(self.state.bot_user.payload())
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        user = self.state.users.get(int(request.match_info["user_id"]))
+        if user is None:
+            return error(404, 10013, "Unknown User")
+        return json_response(user.payload())
+
+    async def get_application(self, _request: web.Request) -> web.Response:
+        return json_response(self.state.application_payload())
+
+    async def get_gateway_bot(self, _request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        return json_response({"url": self.gateway.url, "shards": 1, "session_start_limit": limit})
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild_id")
+        guild_id = int(guild) if guild else None
+        commands = await request.json()
+        stored = []
+        for given in commands:
+            command = dict(given)
+            command.setdefault("id", str(self.state.snowflake()))
+            command["application_id"] = str(self.state.application_id)
+            command.setdefault("type", 1)
+            command.setdefault("version", "1")
+            command.setdefault("default_member_permissions", None)
+            if guild_id:
+                command["guild_id"] = str(guild_id)
+            stored.append(command)
+        self.state.commands[guild_id] = stored
+        self.state.command_syncs.append(CommandSync(guild_id, stored))
+        return json_response(stored)
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        guild = request.match_info.get("guild_id")
+        return json_response(self.state.commands.get(int(guild) if guild else None, []))
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        channel = self.state.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            return error(404, 10003, "Unknown Channel")
+        return json_response(channel.payload(self.state.users))
+
+    async def post_message(self, request: web.Request) -> web.Response:
+        channel = self.state.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            return error(404, 10003, "Unknown Channel")
+        if channel.type == 1:
+            recipient = self.state.users.get(channel.recipient_id or 0)
+            if recipient is not None and not recipient.dms_open:
+                self.state.refused_dms.append(recipient.id)
+                return error(403, 50007, "Cannot send messages to this user")
+        body, files = await read_body(request)
+        msg = self._record(body, files, channel.id)
+        return json_response(self.state.message_payload(msg, self.state.bot_user))
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        message_id = int(request.match_info["message_id"])
+        body, files = await read_body(request)
+        for msg in self.state.messages:
+            if msg.id == message_id:
+                apply_edit(msg, body, files)
+                return json_response(self.state.message_payload(msg, self.state.bot_user))
+        return error(404, 10008, "Unknown Message")
+
+    async def put_permission(self, request: web.Request) -> web.Response:
+        channel = self.state.channels.get(int(request.match_info["channel_id"]))
+        if channel is None or channel.guild_id is None:
+            return error(404, 10003, "Unknown Channel")
+        body = await request.json()
+        target = int(request.match_info["target_id"])
+        allow, deny, kind = int(body.get("allow", 0)), int(body.get("deny", 0)), body["type"]
+        channel.overwrites[target] = {
+            "id": str(target),
+            "type": kind,
+            "allow": str(allow),
+            "deny": str(deny),
+        }
+        self.state.permission_changes.append(
+            PermissionChange(channel.id, target, "put", allow, deny, kind)
+        )
+        await self._channel_update(channel.id)
+        return web.Response(status=204)
+
+    async def delete_permission(self, request: web.Request) -> web.Response:
+        channel = self.state.channels.get(int(request.match_info["channel_id"]))
+        if channel is None:
+            return error(404, 10003, "Unknown Channel")
+        target = int(request.match_info["target_id"])
+        channel.overwrites.pop(target, None)
+        self.state.permission_changes.append(PermissionChange(channel.id, target, "delete"))
+        await self._channel_update(channel.id)
+        return web.Response(status=204)
+
+    async def _channel_update(self, channel_id: int) -> None:
+        channel = self.state.channels[channel_id]
+        await self.gateway.dispatch("CHANNEL_UPDATE", channel.payload(self.state.users))
+
+    async def open_dm(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user_id = int(body["recipient_id"])
+        if user_id not in self.state.users:
+            return error(400, 50033, "Invalid Recipient(s)")
+        channel = self.state.dm_channel(user_id)
+        return json_response(channel.payload(self.state.users))
+
+    # -- interactions ----------------------------------------------------------------------
+
+    async def callback(self, request: web.Request) -> web.Response:
+        record = self.state.interactions.get(int(request.match_info["interaction_id"]))
+        if record is None or record.token != request.match_info["token"]:
+            return error(404, 10062, "Unknown interaction")
+        if record.responses:
+            return error(400, 40060, "Interaction has already been acknowledged.")
+        body, files = await read_body(request)
+        record.responses.append(body)
+        kind = body["type"]
+        data = body.get("data") or {}
+        resource: dict[str, Any] = {"type": kind}
+        message_id = None
+        if kind in (4, 7):  # CHANNEL_MESSAGE_WITH_SOURCE / UPDATE_MESSAGE
+            msg = self._record(data, files, record_channel(record), record.id)
+            message_id = msg.id
+            resource["message"] = self.state.message_payload(msg, self.state.bot_user)
+        flags = int(data.get("flags") or 0)
+        interaction = {
+            "id": str(record.id),
+            "type": record.type,
+            "response_message_id": str(message_id) if message_id else None,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(flags & 64),
+        }
+        return json_response({"interaction": interaction, "resource": resource})
+
+    def _interaction(self, request: web.Request) -> Any:
+        record = self.state.interactions_by_token.get(request.match_info["token"])
+        if record is None or not record.responses:
+            return None
+        return record
+
+    async def followup(self, request: web.Request) -> web.Response:
+        record = self._interaction(request)
+        if record is None:
+            return error(404, 10015, "Unknown Webhook")
+        body, files = await read_body(request)
+        first = not any(m.interaction_id == record.id for m in self.state.messages)
+        deferred = record.responses[0]
+        if first and deferred["type"] == 5:
+            # Discord turns the first follow-up of a deferral into the reply, ephemeral or not
+            flags = int((deferred.get("data") or {}).get("flags") or 0)
+            body["flags"] = int(body.get("flags") or 0) | flags
+        msg = self._record(body, files, record_channel(record), record.id)
+        return json_response(self.state.message_payload(msg, self.state.bot_user))
+
+    async def edit_followup(self, request: web.Request) -> web.Response:
+        record = self._interaction(request)
+        if record is None:
+            return error(404, 10015, "Unknown Webhook")
+        body, files = await read_body(request)
+        target = request.match_info["message_id"]
+        msg = self._find_interaction_message(record.id, target)
+        if msg is None:  # editing the original after a deferral creates the visible reply
+            deferred = record.responses[0].get("data") or {}
+            body.setdefault("flags", deferred.get("flags", 0))
+            msg = self._record(body, files, record_channel(record), record.id)
+        else:
+            apply_edit(msg, body, files)
+        return json_response(self.state.message_payload(msg, self.state.bot_user))
+
+    async def get_followup(self, request: web.Request) -> web.Response:
+        record = self._interaction(request)
+        msg = None
+        if record is not None:
+            msg = self._find_interaction_message(record.id, request.match_info["message_id"])
+        if msg is None:
+            return error(404, 10008, "Unknown Message")
+        return json_response(self.state.message_payload(msg, self.state.bot_user))
+
+    def _find_interaction_message(self, interaction_id: int, target: str) -> SentMessage | None:
+        mine = [m for m in self.state.messages if m.interaction_id == interaction_id]
+        if target == "@original":
+            return mine[0] if mine else None
+        return next((m for m in mine if str(m.id) == target), None)
+
+    def _record(
+        self,
+        body: dict[str, Any],
+        files: list[SentFile],
+        channel_id: int | None,
+        interaction_id: int | None = None,
+    ) -> SentMessage:
+        msg = SentMessage(
+            id=self.state.snowflake(),
+            channel_id=channel_id,
+            content=body.get("content") or "",
+            embeds=list(body.get("embeds") or []),
+            files=files,
+            allowed_mentions=body.get("allowed_mentions"),
+            flags=int(body.get("flags") or 0),
+            interaction_id=interaction_id,
+            components=list(body.get("components") or []),
+        )
+        self.state.messages.append(msg)
+        return msg
+
+
+def record_channel(record: Any) -> int | None:
+    channel = record.payload.get("channel_id")
+    return int(channel) if channel else None
+
+
+def apply_edit(msg: SentMessage, body: dict[str, Any], files: list[SentFile]) -> None:
+    if "content" in body:
+        msg.content = body["content"] or ""
+    if "embeds" in body:
+        msg.embeds = list(body["embeds"] or [])
+    if "components" in body:
+        msg.components = list(body["components"] or [])
+    msg.files.extend(files)
+
+
+async def read_body(request: web.Request) -> tuple[dict[str, Any], list[SentFile]]:
+    """JSON body, or discord.py's multipart form (payload_json + files[n])."""
+    if not request.can_read_body:
+        return {}, []
+    if not request.content_type.startswith("multipart/"):
+        return await request.json(), []
+    body: dict[str, Any] = {}
+    files: list[SentFile] = []
+    reader = await request.multipart()
+    async for part in reader:
+        if part.name == "payload_json":
+            body = json.loads(await part.text())  # type: ignore[union-attr]
+        elif part.filename:
+            data = await part.read()  # type: ignore[union-attr]
+            ctype = part.headers.get("Content-Type", "application/octet-stream")
+            files.append(SentFile(part.filename, bytes(data), ctype))
+    return body, files
