@@ -1,0 +1,119 @@
+"""Print docs/rules.md: the rule presets x issues table, generated from data/rules/*.toml.
+
+    python3 tools/rules_table.py > docs/rules.md
+
+tests/tools/test_rules_table.py checks that the committed file equals this output.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from enum import Enum
+
+from bot.core.presets import list_presets, load_rules, rules_dir
+from bot.core.rules import RuleSet
+
+# field -> (DATC issue or seed, what it decides)
+ISSUES: dict[str, tuple[str, str]] = {
+    "multi_route": ("4.A.1", "multi-route convoy disruption (a: any route, b: all routes)"),
+    "convoy_paradox": ("4.A.2", "paradox rule (a 1971, b 1982, c 2000, d all hold, f Szykman)"),
+    "adjacent_convoy": ("4.A.3", "convoy to an adjacent province (a 1971, b 1982, c 2000/2023)"),
+    "convoyed_attack_cuts_support_on_itself": ("4.A.4", "convoyed attack cuts support on itself"),
+    "retreat_to_convoyed_attacker_origin": ("4.A.5", "retreat to a convoyed attacker's origin"),
+    "convoy_path_allowed": ("4.A.6", "convoy path (a ignored, b allowed, c required)"),
+    "dislodged_bounces_convoyed_attacker_origin": ("4.A.7", "dislodged unit bounces a third unit"),
+    "default_single_coast": ("4.B.2", "missing coast, one reachable: move there"),
+    "unreachable_coast_illegal": ("4.B.3", "unreachable coast makes the move illegal"),
+    "support_requires_coast": ("4.B.4", "support of a fleet move must name the coast"),
+    "support_coast_mismatch_ignored": ("4.B.4", "support naming another coast is still valid"),
+    "wrong_unit_coast_ignored": ("4.B.5", "wrong coast of the ordered unit is ignored"),
+    "irrelevant_coast_ignored": ("4.B.6", "unknown or irrelevant coast is ignored"),
+    "army_build_with_coast_fails": ("4.B.6", "an army build naming a coast builds nothing"),
+    "missing_unit_type": ("4.C.1", "missing unit type (a: invalid, b: valid, c: valid unless)"),
+    "unit_type_required": ("4.C.1", "the ordered unit's type is mandatory"),
+    "wrong_unit_type": ("4.C.2", "wrong unit type (a: invalid, b: ignored, c: valid unless)"),
+    "missing_build_type": ("4.C.3", "missing type in a build (a, b, c)"),
+    "fleet_build_inland_makes_army": ("4.C.4", "a fleet built inland becomes an army"),
+    "missing_nationality": ("4.C.5", "missing nationality (a: invalid, b: valid, c)"),
+    "wrong_nationality": ("4.C.6", "wrong nationality (a: invalid, b: ignored, c)"),
+    "order_sets": ("4.D.1", "several order sets (a combine ... d latest only)"),
+    "order_sets_unknown_order": ("4.D.2", "several sets, order unknown (a hold, b combine)"),
+    "duplicate_orders": ("4.D.3", "several orders to one unit (a first, b last, c hold)"),
+    "duplicates_count_illegal_orders": ("4.D.3", "illegal orders count as duplicates"),
+    "too_many_builds": ("4.D.4", "too many builds (a none, b first, c last)"),
+    "two_builds_same_province": ("4.D.5", "two builds in one province (a none, b first, c last)"),
+    "too_many_disbands": ("4.D.6", "too many disbands (a civil disorder, b first, c last)"),
+    "builds_read_bottom_to_top": ("4.D.4", "adjustment orders read bottom to top"),
+    "waive_allowed": ("4.D.7", "builds may be waived"),
+    "civil_disorder": ("4.D.8", "civil-disorder removal rule"),
+    "hold_support_for_civil_disorder": ("4.D.9", "hold support to a unit in civil disorder"),
+    "illegal_move_receives_hold_support": ("4.E.1", "a unit with an illegal move can be supported"),
+    "poorly_written_orders": ("4.E.2", "poorly written orders (a: each alone, b: as a set)"),
+    "implicit_orders": ("4.E.3", "inferred (implicit) orders"),
+    "perpetual_orders": ("4.E.4", "perpetual orders"),
+    "proxy_orders": ("4.E.5", "proxy orders (a notice, b in the set, c no)"),
+    "reject_inaccurate_order_sets": ("seed", "refuse a whole set with an extra/inaccurate order"),
+    "first_year_imposed_builds": ("seed", "builds the referee imposes in the first year"),
+    "late_orders_accepted": ("seed", "orders accepted after the deadline"),
+    "expedited_removal": ("seed", "expedited removal of powers with no centre"),
+    "stalemate_years": ("seed", "years of unchanged centres that end the game (0: never)"),
+    "non_dias_draws": ("seed", "draws may leave out survivors"),
+    "solo_centers": ("seed", "centres for a solo win"),
+}
+_ORDER = {f: i for i, f in enumerate(ISSUES)}
+_COMMENT = re.compile(r"^(\w+)\s*=\s*(.+?)\s+#\s*(.*)$")
+
+
+def cell(value: object) -> str:
+    if value is None:
+        return "majority"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Enum):
+        return str(value.value)
+    return str(value)
+
+
+def comments(name: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in (rules_dir() / f"{name}.toml").read_text(encoding="utf-8").splitlines():
+        m = _COMMENT.match(line)
+        if m:
+            out[m.group(1)] = m.group(3).replace("|", "\\|")
+    return out
+
+
+def render() -> str:
+    names = list_presets()
+    rules = {n: load_rules(n) for n in names}
+    fields = sorted(RuleSet.option_names(), key=lambda f: (_ORDER.get(f, len(_ORDER)), f))
+    lines = [
+        "# Rule presets",
+        "",
+        "Generated by `python3 tools/rules_table.py > docs/rules.md` from `data/rules/*.toml`;",
+        "do not edit by hand (a test compares this file with the generator's output).",
+        "Choose a preset with `parley adjudicate --rules NAME`. Letters are the DATC v3.0 ones",
+        "(`../shared/datc/OPTIONS.md`); `datc` is the default.",
+        "",
+        "| issue | field | what it decides | " + " | ".join(names) + " |",
+        "|---|---|---|" + "---|" * len(names),
+    ]
+    for f in fields:
+        issue, what = ISSUES.get(f, ("?", ""))
+        row = [issue, f"`{f}`", what, *(cell(getattr(rules[n], f)) for n in names)]
+        lines.append("| " + " | ".join(row) + " |")
+    for n in names:
+        lines += ["", f"## `{n}`: where each choice comes from", ""]
+        notes = comments(n)
+        lines += [f"- `{f}` = {cell(getattr(rules[n], f))}: {notes.get(f, '')}" for f in fields]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    sys.stdout.write(render())
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
