@@ -1,0 +1,432 @@
+"""End-game votes as pure state: proposals, secret ballots, results without the voters.
+
+A game keeps one `VoteBook`; every operation returns a new book (frozen dataclasses). The
+rules come from a `VotePolicy`, one per rule set:
+
+- `edc2023` (edc-2023 section E, "End Game Request"): a vote ends the game (a draw of all
+  survivors); each player may request one once per game; never during the Fall adjudication
+  (from the first Fall orders read through the adjustments); at most one per season (Spring /
+  Fall); none in the last year; unanimity; a player who opposes ends the vote at once.
+- `house` (house-rules IX): draws with or without all survivors (the others are eliminated)
+  and concessions to one player; abstentions allowed; votes are due with the next orders and
+  may be revised until then; an uncast vote counts against; the counts are published, never
+  the voters nor the author; a player may vote on their own proposal; the GM may refuse
+  repetitive or humorous proposals.
+
+`public_record()` is what the table and the game's record show; `to_state()` (with ballots
+and author) is for the service's private store, so that a vote survives a restart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from bot.core.map import load_map
+from bot.core.model import ModelError, Phase, PhaseKind, Power, Season
+
+
+class VoteError(ValueError):
+    """A proposal or ballot the rules do not allow; `.message` is for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class VoteKind(StrEnum):
+    DRAW = "draw"
+    CONCEDE = "concede"
+
+
+class Ballot(StrEnum):
+    YES = "yes"
+    NO = "no"
+    ABSTAIN = "abstain"
+
+
+class VoteStatus(StrEnum):
+    OPEN = "open"
+    PASSED = "passed"
+    FAILED = "failed"
+    REFUSED = "refused"  # the GM declined to hold it (house-rules IX(5))
+
+
+@dataclass(frozen=True, slots=True)
+class VotePolicy:
+    name: str
+    kinds: frozenset[VoteKind]
+    non_dias_draws: bool  # a draw may name fewer than all survivors
+    once_per_player: bool  # edc-2023 E: "only once per game"
+    one_per_season: bool  # edc-2023 E: "only one vote requested per season (Spring / Fall)"
+    closed_in_fall_adjudication: bool  # edc-2023 E: from the Fall orders read to adjustments
+    closed_in_last_year: bool  # edc-2023 E: "There cannot be a vote the last year."
+    opposition_ends_at_once: bool  # edc-2023 E: one "no" and the game resumes
+    abstentions: bool  # house IX(1), IX(2)
+    revisable: bool  # house IX(4): "players may submit revised votes"
+    publish_counts: bool  # house IX(4) Alternative B
+    concede_target_votes_yes: bool  # house IX(1): held to have voted for the proposal
+    gm_may_refuse: bool  # house IX(5)
+
+
+EDC2023 = VotePolicy(
+    name="edc2023",
+    kinds=frozenset({VoteKind.DRAW}),
+    non_dias_draws=False,
+    once_per_player=True,
+    one_per_season=True,
+    closed_in_fall_adjudication=True,
+    closed_in_last_year=True,
+    opposition_ends_at_once=True,
+    abstentions=False,
+    revisable=False,
+    publish_counts=False,
+    concede_target_votes_yes=False,
+    gm_may_refuse=False,
+)
+
+HOUSE = VotePolicy(
+    name="house",
+    kinds=frozenset({VoteKind.DRAW, VoteKind.CONCEDE}),
+    non_dias_draws=True,
+    once_per_player=False,
+    one_per_season=False,
+    closed_in_fall_adjudication=False,
+    closed_in_last_year=False,
+    opposition_ends_at_once=False,
+    abstentions=True,
+    revisable=True,
+    publish_counts=True,
+    concede_target_votes_yes=True,
+    gm_may_refuse=True,
+)
+
+POLICIES: Mapping[str, VotePolicy] = MappingProxyType({"edc2023": EDC2023, "house": HOUSE})
+
+
+def policy_for(name: str) -> VotePolicy:
+    try:
+        return POLICIES[name]
+    except KeyError:
+        raise VoteError(f"no vote rules named {name!r} (known: {', '.join(POLICIES)})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """Where the game stands when something is asked: the phase, and for a movement phase
+    whether its orders are being read (adjudicated) already."""
+
+    phase: Phase
+    orders_read: bool = False
+
+    @property
+    def in_fall_adjudication(self) -> bool:
+        # edc-2023 E: "as soon as the first Orders are read, the adjudiction goes on until
+        # the adjustments phase" - Fall orders read, Fall retreats, Winter adjustments.
+        p = self.phase
+        if p.season is Season.WINTER:
+            return True
+        return p.season is Season.FALL and (p.kind is PhaseKind.RETREAT or self.orders_read)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    yes: int
+    no: int
+    abstain: int
+    uncast: int
+
+
+@dataclass(frozen=True, slots=True)
+class Vote:
+    id: int
+    kind: VoteKind
+    powers: tuple[Power, ...]  # the draw's members, or the one power a win is conceded to
+    author: Power
+    voters: frozenset[Power]  # the players remaining in the game when it was proposed
+    opened: Phase
+    ballots: Mapping[Power, Ballot] = field(default_factory=lambda: MappingProxyType({}))
+    status: VoteStatus = VoteStatus.OPEN
+    closed: Phase | None = None
+    note: str = ""  # the GM's reason for a refusal
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "ballots", MappingProxyType(dict(self.ballots)))
+
+    @property
+    def is_open(self) -> bool:
+        return self.status is VoteStatus.OPEN
+
+    def tally(self) -> Tally:
+        counts = dict.fromkeys(Ballot, 0)
+        for b in self.ballots.values():
+            counts[b] += 1
+        return Tally(
+            counts[Ballot.YES],
+            counts[Ballot.NO],
+            counts[Ballot.ABSTAIN],
+            len(self.voters) - len(self.ballots),
+        )
+
+    def describe(self, lang: str = "en") -> str:
+        game_map = load_map("standard")  # power names are the same on every variant
+        names = ", ".join(game_map.power_name(p, lang) for p in self.powers)
+        if self.kind is VoteKind.CONCEDE:
+            return f"concéder la victoire à {names}" if lang == "fr" else f"concede to {names}"
+        return f"nulle entre {names}" if lang == "fr" else f"draw between {names}"
+
+    def public_record(self, policy: VotePolicy) -> dict[str, Any]:
+        """The game record's entry: no voter, no author (house-rules IX(4))."""
+        rec: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind.value,
+            "powers": [p.value for p in self.powers],
+            "opened": str(self.opened),
+            "status": self.status.value,
+        }
+        if self.closed is not None:
+            rec["closed"] = str(self.closed)
+        if policy.publish_counts and self.status in (VoteStatus.PASSED, VoteStatus.FAILED):
+            t = self.tally()
+            rec["counts"] = {"yes": t.yes, "no": t.no + t.uncast, "abstain": t.abstain}
+        if self.note:
+            rec["note"] = self.note
+        return rec
+
+    def to_state(self) -> dict[str, Any]:
+        """Everything, for the service's private store (restart-safe); never shown."""
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "powers": [p.value for p in self.powers],
+            "author": self.author.value,
+            "voters": sorted(p.value for p in self.voters),
+            "opened": str(self.opened),
+            "ballots": {p.value: b.value for p, b in sorted(self.ballots.items())},
+            "status": self.status.value,
+            "closed": str(self.closed) if self.closed else None,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_state(cls, d: Mapping[str, Any]) -> Vote:
+        try:
+            return cls(
+                id=int(d["id"]),
+                kind=VoteKind(d["kind"]),
+                powers=tuple(Power(p) for p in d["powers"]),
+                author=Power(d["author"]),
+                voters=frozenset(Power(p) for p in d["voters"]),
+                opened=Phase.parse(d["opened"]),
+                ballots={Power(p): Ballot(b) for p, b in d["ballots"].items()},
+                status=VoteStatus(d["status"]),
+                closed=Phase.parse(d["closed"]) if d.get("closed") else None,
+                note=str(d.get("note", "")),
+            )
+        except (KeyError, ValueError, TypeError, ModelError) as exc:
+            raise VoteError(f"bad stored vote: {exc}") from None
+
+
+def announce(vote: Vote, policy: VotePolicy, lang: str = "en") -> str:
+    """The table's message: the proposal and its result, never who voted what."""
+    what = vote.describe(lang)
+    fr = lang == "fr"
+    if vote.status is VoteStatus.OPEN:
+        return f"Vote ouvert : {what}." if fr else f"Vote open: {what}."
+    if vote.status is VoteStatus.REFUSED:
+        return f"Vote refusé par le MJ : {what}." if fr else f"Vote refused by the GM: {what}."
+    passed = vote.status is VoteStatus.PASSED
+    if fr:
+        text = f"Vote {'adopté' if passed else 'rejeté'} : {what}."
+    else:
+        text = f"Vote {'passed' if passed else 'failed'}: {what}."
+    if policy.publish_counts:
+        t = vote.tally()
+        if fr:
+            text += f" Pour {t.yes}, contre {t.no + t.uncast}, abstentions {t.abstain}."
+        else:
+            text += f" For {t.yes}, against {t.no + t.uncast}, abstaining {t.abstain}."
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class VoteBook:
+    """All votes of one game. `last_year` is the clock preset's last game year, if any."""
+
+    policy: VotePolicy
+    votes: tuple[Vote, ...] = ()
+    last_year: int | None = None
+
+    @property
+    def open_vote(self) -> Vote | None:
+        for v in self.votes:
+            if v.is_open:
+                return v
+        return None
+
+    def get(self, vote_id: int) -> Vote:
+        for v in self.votes:
+            if v.id == vote_id:
+                return v
+        raise VoteError(f"there is no vote #{vote_id}")
+
+    def _replace_vote(self, vote: Vote) -> VoteBook:
+        return replace(self, votes=tuple(vote if v.id == vote.id else v for v in self.votes))
+
+    def is_repeat(self, kind: VoteKind, powers: Collection[Power]) -> bool:
+        """The same proposal failed or was refused before (the GM may refuse it, IX(5))."""
+        key = frozenset(powers)
+        return any(
+            v.kind is kind and frozenset(v.powers) == key and not v.is_open
+            for v in self.votes
+            if v.status is not VoteStatus.PASSED
+        )
+
+    def propose(
+        self,
+        author: Power,
+        kind: VoteKind,
+        *,
+        moment: Moment,
+        survivors: Collection[Power],
+        powers: Collection[Power] = (),
+    ) -> tuple[VoteBook, Vote]:
+        """Open a vote. `survivors`: the players remaining in the game (they vote).
+
+        A draw with no `powers` includes all survivors; a concession names exactly one power.
+        """
+        pol = self.policy
+        voters = frozenset(survivors)
+        if author not in voters:
+            raise VoteError("only a player still in the game can propose a vote")
+        if kind not in pol.kinds:
+            raise VoteError(
+                f"{pol.name} rules: the only vote is a draw of all survivors (edc-2023 E)"
+                if pol.name == "edc2023"
+                else f"{pol.name} rules do not allow a {kind.value} vote"
+            )
+        if self.open_vote is not None:
+            raise VoteError("a vote is already open: wait for its result")
+        named = frozenset(powers)
+        for p in named:
+            if p not in voters:
+                raise VoteError(f"{p.value.title()} is not in the game")
+        if kind is VoteKind.CONCEDE:
+            if len(named) != 1:
+                raise VoteError("a win is conceded to exactly one player (house-rules IX(1))")
+        elif not named:
+            named = voters
+        elif named != voters and not pol.non_dias_draws:
+            raise VoteError(f"{pol.name} rules: a draw includes all survivors")
+        last = self.last_year
+        if pol.closed_in_last_year and last is not None and moment.phase.year >= last:
+            raise VoteError("no vote in the last year of the game (edc-2023 E)")
+        if pol.closed_in_fall_adjudication and moment.in_fall_adjudication:
+            raise VoteError(
+                "no vote from the reading of the Fall orders to the adjustments (edc-2023 E)"
+            )
+        if pol.one_per_season:
+            season = (moment.phase.year, _vote_season(moment.phase))
+            if any((v.opened.year, _vote_season(v.opened)) == season for v in self.votes):
+                raise VoteError("there was already a vote this season (edc-2023 E)")
+        if pol.once_per_player and any(v.author is author for v in self.votes):
+            raise VoteError("you have already requested a vote in this game (edc-2023 E)")
+        ballots: dict[Power, Ballot] = {}
+        if kind is VoteKind.CONCEDE and pol.concede_target_votes_yes:
+            # house IX(1): "a player for whom a conceded win is proposed will be held to have
+            # voted for the proposal".
+            ballots[next(iter(named))] = Ballot.YES
+        order = [p for p in Power if p in named]
+        vote = Vote(
+            id=max((v.id for v in self.votes), default=0) + 1,
+            kind=kind,
+            powers=tuple(order),
+            author=author,
+            voters=voters,
+            opened=moment.phase,
+            ballots=ballots,
+        )
+        vote = self._settle(vote, moment.phase)
+        book = replace(self, votes=(*self.votes, vote))
+        return book, vote
+
+    def cast(
+        self, vote_id: int, voter: Power, ballot: Ballot, *, moment: Moment
+    ) -> tuple[VoteBook, Vote]:
+        vote = self.get(vote_id)
+        pol = self.policy
+        if not vote.is_open:
+            raise VoteError(f"vote #{vote_id} is closed")
+        if voter not in vote.voters:
+            raise VoteError("you do not vote on this proposal")
+        if ballot is Ballot.ABSTAIN and not pol.abstentions:
+            raise VoteError(f"{pol.name} rules: no abstention, vote yes or no")
+        if vote.kind is VoteKind.CONCEDE and pol.concede_target_votes_yes and voter in vote.powers:
+            raise VoteError("the player a win is conceded to is held to vote for it")
+        if voter in vote.ballots and not pol.revisable:
+            raise VoteError("you have already voted")
+        vote = replace(vote, ballots={**vote.ballots, voter: ballot})
+        vote = self._settle(vote, moment.phase)
+        return self._replace_vote(vote), vote
+
+    def _settle(self, vote: Vote, phase: Phase) -> Vote:
+        """Results that need no deadline: edc-2023 E unanimity is reached or broken at once."""
+        if not self.policy.opposition_ends_at_once:
+            return vote
+        t = vote.tally()
+        if t.no:
+            return replace(vote, status=VoteStatus.FAILED, closed=phase)
+        if t.uncast == 0 and t.yes:
+            return replace(vote, status=VoteStatus.PASSED, closed=phase)
+        return vote
+
+    def close_due(self, phase: Phase) -> tuple[VoteBook, Vote | None]:
+        """Votes are due with the orders (house IX(4)): at the deadline the open vote is
+        decided, an uncast vote counting against it (house IX(1), IX(2))."""
+        vote = self.open_vote
+        if vote is None:
+            return self, None
+        t = vote.tally()
+        passed = t.no == 0 and t.uncast == 0 and t.yes > 0
+        vote = replace(
+            vote, status=VoteStatus.PASSED if passed else VoteStatus.FAILED, closed=phase
+        )
+        return self._replace_vote(vote), vote
+
+    def refuse(self, vote_id: int, reason: str, *, phase: Phase) -> tuple[VoteBook, Vote]:
+        """The GM declines a repetitive or humorous proposal (house IX(5))."""
+        if not self.policy.gm_may_refuse:
+            raise VoteError(f"{self.policy.name} rules: the GM cannot refuse a vote")
+        vote = self.get(vote_id)
+        if not vote.is_open:
+            raise VoteError(f"vote #{vote_id} is closed")
+        vote = replace(vote, status=VoteStatus.REFUSED, closed=phase, note=reason)
+        return self._replace_vote(vote), vote
+
+    def public_records(self) -> list[dict[str, Any]]:
+        return [v.public_record(self.policy) for v in self.votes]
+
+    def to_state(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy.name,
+            "last_year": self.last_year,
+            "votes": [v.to_state() for v in self.votes],
+        }
+
+    @classmethod
+    def from_state(cls, d: Mapping[str, Any]) -> VoteBook:
+        try:
+            policy = policy_for(str(d["policy"]))
+            last = d.get("last_year")
+            votes = tuple(Vote.from_state(v) for v in d.get("votes", ()))
+        except (KeyError, TypeError) as exc:
+            raise VoteError(f"bad stored votes: {exc}") from None
+        return cls(policy, votes, None if last is None else int(last))
+
+
+def _vote_season(phase: Phase) -> Season:
+    # The Spring retreats ("Summer") belong to Spring; Winter belongs to Fall.
+    return Season.SPRING if phase.season is Season.SPRING else Season.FALL
