@@ -1,0 +1,1 @@
+"""The table service (placeholder; the API summary follows with the service module)."""

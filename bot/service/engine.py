@@ -1,0 +1,159 @@
+"""The seam between the service and the game core: parse, check, adjudicate, render.
+
+`CoreEngine` calls the real core (`bot.core.parser`, `bot.core.adjudicator`,
+`bot.core.presets`, `bot.core.interpret`, `renderer`), imported lazily; a test or a bench can
+pass any object with the same methods.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, Protocol
+
+from bot.core.map import GameMap, MapError, load_map
+from bot.core.model import Position, Power
+from bot.core.orders import Order
+from bot.core.outcome import Outcome
+from bot.core.rules import DATC, RuleSet
+from bot.service.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    orders: list[Order] = field(default_factory=list)
+    errors: list[tuple[str, str]] = field(default_factory=list)  # (text, reason)
+
+
+class Engine(Protocol):
+    def load_map(self, name: str) -> GameMap: ...
+
+    def load_rules(self, name: str) -> RuleSet: ...
+
+    def parse(
+        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+    ) -> Parsed: ...
+
+    def check(
+        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+    ) -> list[str]: ...
+
+    def render_order(self, order: Order, lang: str) -> str: ...
+
+    def adjudicate(
+        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+    ) -> Outcome: ...
+
+    def render(
+        self,
+        game_map: GameMap,
+        position: Position,
+        orders: list[Order],
+        outcome: Outcome,
+        lang: str,
+    ) -> bytes | None: ...
+
+
+class CoreEngine:
+    """The real game core and renderer."""
+
+    def load_map(self, name: str) -> GameMap:
+        try:
+            return load_map(name)
+        except MapError as exc:
+            raise ConfigError(f"map {name!r}: {exc}") from None
+
+    def load_rules(self, name: str) -> RuleSet:
+        if name == "datc":
+            return DATC
+        try:
+            presets = importlib.import_module("bot.core.presets")
+        except ModuleNotFoundError:
+            raise ConfigError(f"rule set {name!r}: rule presets are not available") from None
+        try:
+            rules: RuleSet = presets.load_rules(name)
+        except (OSError, ValueError, KeyError, LookupError) as exc:
+            raise ConfigError(f"rule set {name!r}: {exc}") from None
+        return rules
+
+    def parse(
+        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+    ) -> Parsed:
+        from bot.core.parser import parse_orders  # noqa: PLC0415 - lands separately
+
+        res = parse_orders(text, lang=lang, power=power, position=position, game_map=game_map)
+        return Parsed(
+            list(res.orders),
+            [(str(getattr(e, "text", "")), str(getattr(e, "message", e))) for e in res.errors],
+        )
+
+    def check(
+        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+    ) -> list[str]:
+        try:
+            interpret = importlib.import_module("bot.core.interpret")
+        except ModuleNotFoundError:
+            return []
+        fn = getattr(interpret, "check_submission", None)
+        if fn is None:
+            return []
+        return [str(p) for p in fn(position, orders, rules, game_map)]
+
+    def render_order(self, order: Order, lang: str) -> str:
+        try:
+            from bot.core.parser import render_order  # noqa: PLC0415
+        except ImportError:
+            return order.canonical()
+        return str(render_order(order, lang))
+
+    def adjudicate(
+        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+    ) -> Outcome:
+        from bot.core.adjudicator import adjudicate  # noqa: PLC0415
+
+        return adjudicate(position, orders, rules, game_map)
+
+    def render(
+        self,
+        game_map: GameMap,
+        position: Position,
+        orders: list[Order],
+        outcome: Outcome,
+        lang: str,
+    ) -> bytes | None:
+        fn = _renderer()
+        if fn is None:
+            return None
+        return fn(game_map, position, orders, outcome, lang)
+
+
+@lru_cache(maxsize=1)
+def _renderer() -> Any:
+    """A callable (game_map, position, orders, outcome, lang) -> PNG bytes, or None."""
+    try:
+        mod = importlib.import_module("renderer")
+    except ModuleNotFoundError:
+        log.warning("renderer not available: results carry no map")
+        return None
+    render = getattr(mod, "render", None)
+    if render is None:
+        log.warning("renderer has no render(): results carry no map")
+        return None
+
+    def call(
+        game_map: GameMap, position: Position, orders: list[Order], outcome: Outcome, lang: str
+    ) -> bytes:
+        geometry = _geometry(mod, game_map.name)
+        return bytes(render(game_map, geometry, position, orders, outcome.results, lang=lang))
+
+    return call
+
+
+@lru_cache(maxsize=4)
+def _geometry(mod: Any, name: str) -> Any:
+    loader = getattr(mod, "load_geometry", None)
+    return loader(name) if loader else None

@@ -1,0 +1,66 @@
+"""Events the service emits, and the notifier interface the bot and the demo implement.
+
+Every event is first written to the `outbox` table in the same transaction as the change it
+announces, then delivered; it is marked delivered only after `Notifier.notify` returns. A
+notifier that raises gets the same event again later (same `id` and `key`), so a crash after a
+delivery but before its mark is the one case of a repeat: notifiers that post somewhere can
+remember `event.key` to drop that repeat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from bot.core.outcome import Outcome
+
+
+class EventKind(StrEnum):
+    GAME_STARTED = "game_started"  # payload: players {power: user}
+    WINDOW_OPENED = "window_opened"  # payload: window, deadline, writing_at, press_open
+    REMINDER_DUE = "reminder_due"  # payload: deadline, seconds_left, powers, users (missing)
+    RESULTS_READY = "results_ready"  # payload: lines, next_phase, centers; + outcome, png
+    PRESS_LOCKED = "press_locked"  # payload: window
+    PRESS_UNLOCKED = "press_unlocked"  # payload: window
+    GAME_PAUSED = "game_paused"
+    GAME_RESUMED = "game_resumed"  # payload: deadline
+    DEADLINE_CHANGED = "deadline_changed"  # payload: deadline, writing_at
+    PHASE_ROLLED_BACK = "phase_rolled_back"  # payload: phase reopened
+    PLAYER_REPLACED = "player_replaced"  # payload: power, old_user, new_user
+    GAME_OVER = "game_over"  # payload: reason, centers {power: n}, winner
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    id: int  # outbox row id: increasing, stable across restarts
+    key: str  # unique, deterministic: game:phase_row:kind[:extra]
+    game_id: int
+    kind: EventKind
+    phase: str | None  # e.g. "S1901M": the phase the event is about
+    payload: dict[str, Any]
+    created_at: float
+    png: bytes | None = field(default=None, repr=False)  # RESULTS_READY: the map
+    outcome: Outcome | None = field(default=None, repr=False)  # RESULTS_READY: typed results
+
+
+class Notifier(Protocol):
+    async def notify(self, event: Event) -> None: ...
+
+
+class NullNotifier:
+    async def notify(self, event: Event) -> None:  # noqa: ARG002 - drops everything
+        return None
+
+
+class MemoryNotifier:
+    """Keeps every delivered event (tests, and a handy base for simple notifiers)."""
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    async def notify(self, event: Event) -> None:
+        self.events.append(event)
+
+    def kinds(self, game_id: int | None = None) -> list[str]:
+        return [e.kind.value for e in self.events if game_id is None or e.game_id == game_id]

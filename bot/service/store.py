@@ -1,0 +1,190 @@
+"""The SQLite store: one aiosqlite connection, WAL, synchronous=FULL, foreign keys, explicit
+`BEGIN IMMEDIATE` transactions, numbered migrations from `bot/service/migrations/`.
+
+Opening checks the file before writing anything to it: a file that is not SQLite, or a SQLite
+database that is not Parley's (tables but no `schema_version`), or one migrated by a newer
+Parley, is a `StoreError` and the file is left untouched.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Iterable
+from contextlib import asynccontextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.service.errors import StoreError
+
+MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+DEFAULT_DB = "parley.db"
+
+
+def default_db_path() -> Path:
+    """`PARLEY_DB` if set, else `parley.db` in the working directory."""
+    return Path(os.environ.get("PARLEY_DB") or DEFAULT_DB)
+
+
+def migrations() -> list[tuple[int, str, str]]:
+    """(number, file name, SQL) for every `NNNN_name.sql`, in order."""
+    out = []
+    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+        m = re.fullmatch(r"(\d{4})_[a-z0-9_]+\.sql", path.name)
+        if not m:
+            raise StoreError(f"bad migration file name {path.name} (want NNNN_name.sql)")
+        out.append((int(m.group(1)), path.name, path.read_text(encoding="utf-8")))
+    numbers = [n for n, _, _ in out]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise StoreError(f"migrations must be numbered 0001, 0002, ... without gaps: {numbers}")
+    return out
+
+
+class Store:
+    """A serialised connection: every statement runs under one asyncio lock, so a transaction
+    of one task never interleaves with another task's statements."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self._lock = asyncio.Lock()
+
+    # --- opening ----------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str] | None = None) -> Store:
+        db_path = Path(path) if path is not None else default_db_path()
+        if db_path.exists() and db_path.is_dir():
+            raise StoreError(f"database path {db_path} is a directory")
+        try:
+            conn = await aiosqlite.connect(db_path, isolation_level=None)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"cannot open database {db_path}: {exc}") from None
+        conn.row_factory = aiosqlite.Row
+        store = cls(conn, db_path)
+        try:
+            await store._check_file()
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await store._migrate()
+        except sqlite3.DatabaseError as exc:
+            await conn.close()
+            raise StoreError(f"{db_path} is not a usable SQLite database ({exc})") from None
+        except BaseException:
+            await conn.close()
+            raise
+        return store
+
+    async def _check_file(self) -> None:
+        """Read-only checks before any write (PRAGMA journal_mode=WAL writes the header)."""
+        try:
+            cur = await self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            names = {r[0] for r in await cur.fetchall()}
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path} is not a SQLite database or is corrupt ({exc}); "
+                "nothing was changed: move it away or set PARLEY_DB to another file"
+            ) from None
+        if names and "schema_version" not in names:
+            shown = ", ".join(sorted(names)[:5])
+            raise StoreError(
+                f"{self.path} is a SQLite database but not Parley's (tables: {shown}); "
+                "nothing was changed: set PARLEY_DB to another file"
+            )
+        if names:
+            cur = await self._conn.execute("PRAGMA quick_check")
+            row = await cur.fetchone()
+            if not row or row[0] != "ok":
+                raise StoreError(f"{self.path} failed SQLite's integrity check: {row}")
+
+    async def _migrate(self) -> None:
+        await self._conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_version ("
+            "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
+        )
+        cur = await self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+        row = await cur.fetchone()
+        current = int(row[0]) if row else 0
+        known = migrations()
+        if current > len(known):
+            raise StoreError(
+                f"{self.path} has schema version {current}, newer than this Parley "
+                f"({len(known)}); upgrade Parley"
+            )
+        for number, name, sql in known[current:]:
+            script = (
+                "BEGIN IMMEDIATE;\n"
+                f"{sql}\n"
+                f"INSERT INTO schema_version VALUES ({number}, '{name}', {time.time()!r});\n"
+                "COMMIT;"
+            )
+            try:
+                await self._conn.executescript(script)
+            except sqlite3.Error as exc:
+                await self._rollback_quietly()
+                raise StoreError(f"migration {name} failed: {exc}") from None
+
+    async def _rollback_quietly(self) -> None:
+        with suppress(sqlite3.Error):
+            await self._conn.execute("ROLLBACK")
+
+    async def schema_version(self) -> int:
+        row = await self.fetchone("SELECT MAX(version) FROM schema_version")
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self._conn.close()
+
+    # --- statements -------------------------------------------------------------------
+
+    @asynccontextmanager
+    async def tx(self) -> AsyncIterator[Tx]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`; any exception rolls back (as a crash would)."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self._conn)
+            except BaseException:
+                await self._rollback_quietly()
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        async with self._lock:
+            cur = await self._conn.execute(sql, tuple(params))
+            return await cur.fetchone()  # type: ignore[no-any-return]
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            cur = await self._conn.execute(sql, tuple(params))
+            return list(await cur.fetchall())
+
+
+class Tx:
+    """The statements of one open transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Iterable[Any] = ()) -> int:
+        """Run a statement; returns lastrowid (for INSERT) or rowcount."""
+        cur = await self._conn.execute(sql, tuple(params))
+        if sql.lstrip().upper().startswith("INSERT"):
+            return int(cur.lastrowid or 0) if cur.rowcount else 0
+        return int(cur.rowcount)
+
+    async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
+        cur = await self._conn.execute(sql, tuple(params))
+        return await cur.fetchone()  # type: ignore[no-any-return]
+
+    async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
+        cur = await self._conn.execute(sql, tuple(params))
+        return list(await cur.fetchall())
