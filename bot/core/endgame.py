@@ -1,0 +1,226 @@
+"""When a game ends, by rule set: solo, year limit, stalemate, draws; stabbeurfou removals.
+
+`check_end(history, rules, game_map)` reads the positions at the end of each game year (the
+Winter position or the one after the adjustments; a start position may come first as the
+baseline of the first year) and says whether the game goes on:
+
+- solo, every rule set: strictly more than half of the centres that exist on the map (18 of
+  34, 16 of 31 on Sandard), neutral centres included (stabbeurfou 2(i), edc-2023 C), checked
+  after the adjustments;
+- `edc2023`: the game ends after the last game year of the clock preset (edc-2023 B: "All
+  rounds and all tables will be played in 7 years");
+- `stabbeurfou` 2(a): "If centre ownership table is the same after three consecutive
+  diplomatic years, the game is stopped" - read as three years in a row that change no owner;
+- `house` IX(2) Alternative A: after 2 game years with no centre changing owner the GM may,
+  after a warning, declare a draw of all survivors (a state the GM acts on, not an end).
+
+A player stays in the game while controlling a centre or a unit (stabbeurfou 2(b)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.core.map import GameMap
+from bot.core.model import DislodgedUnit, Position, Power, Season, Unit
+from bot.core.votes import Vote, VoteKind, VoteStatus
+
+
+class EndgameError(ValueError):
+    pass
+
+
+class EndKind(StrEnum):
+    ONGOING = "ongoing"
+    SOLO = "solo"
+    YEAR_LIMIT = "year limit"
+    STALEMATE = "stalemate"
+    DRAW_AVAILABLE = "draw may be declared"  # house: the GM may warn, then declare a draw
+    DRAW = "draw"  # agreed by vote
+    CONCESSION = "concession"  # a win conceded by vote
+
+
+@dataclass(frozen=True, slots=True)
+class EndRules:
+    name: str
+    solo_centers: int | None = None  # None: strictly more than half of the map's centres
+    last_year: int | None = None  # edc2023: the clock preset's last game year
+    stalemate_years: int | None = None  # stabbeurfou: years without an owner change -> stop
+    draw_offer_years: int | None = None  # house: years without a change -> GM may draw
+
+
+def end_rules(name: str, *, years: int | None = None, first_year: int = 1901) -> EndRules:
+    """The end conditions of a rule set; `years` is the clock preset's game length."""
+    last = first_year + years - 1 if years is not None else None
+    if name == "edc2023":
+        if last is None:
+            last = first_year + 7 - 1  # edc-2023 B: "played in 7 years"
+        return EndRules(name, last_year=last)
+    if name == "stabbeurfou":
+        return EndRules(name, last_year=last, stalemate_years=3)
+    if name == "house":
+        return EndRules(name, last_year=last, draw_offer_years=2)
+    return EndRules(name, last_year=last)
+
+
+@dataclass(frozen=True, slots=True)
+class EndState:
+    kind: EndKind
+    year: int | None  # the last game year played
+    winner: Power | None = None
+    powers: tuple[Power, ...] = ()  # the survivors, or the draw's members
+    reason: str = ""
+
+    @property
+    def ended(self) -> bool:
+        return self.kind not in (EndKind.ONGOING, EndKind.DRAW_AVAILABLE)
+
+
+def solo_threshold(game_map: GameMap, solo_centers: int | None = None) -> int:
+    """Strictly more than half of the centres that exist, neutral ones included."""
+    if solo_centers is not None:
+        return solo_centers
+    return len(game_map.supply_centers) // 2 + 1
+
+
+def survivors(position: Position) -> tuple[Power, ...]:
+    """stabbeurfou 2(b): "A player is still part of a game as long as he controls a centre
+    and/or a unit" (a dislodged unit too)."""
+    return tuple(position.powers())
+
+
+def game_year(position: Position) -> int:
+    """The game year a year-end position closes: Winter Y, or Spring Y+1 after adjustments."""
+    if position.phase.season is Season.WINTER:
+        return position.phase.year
+    if position.phase.season is Season.SPRING:
+        return position.phase.year - 1
+    raise EndgameError(f"{position.phase} is not the end of a game year")
+
+
+def _center_counts(position: Position) -> dict[Power, int]:
+    counts: dict[Power, int] = {}
+    for owner in position.centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    return counts
+
+
+def _unchanged_years(history: Sequence[Position]) -> int:
+    """How many of the last game years left the centre ownership table as it was."""
+    n = 0
+    for before, after in zip(reversed(history[:-1]), reversed(history[1:]), strict=True):
+        if dict(before.centers) != dict(after.centers):
+            break
+        n += 1
+    return n
+
+
+def check_end(history: Sequence[Position], rules: EndRules, game_map: GameMap) -> EndState:
+    if not history:
+        raise EndgameError("no position to judge")
+    last = history[-1]
+    year = game_year(last)
+    alive = survivors(last)
+    threshold = solo_threshold(game_map, rules.solo_centers)
+    total = len(game_map.supply_centers)
+    for power, n in sorted(_center_counts(last).items()):
+        if n >= threshold:
+            return EndState(
+                EndKind.SOLO,
+                year,
+                winner=power,
+                powers=(power,),
+                reason=f"{power.value.title()} holds {n} of the {total} centres "
+                f"(a solo needs {threshold}, more than half)",
+            )
+    if rules.last_year is not None and year >= rules.last_year:
+        return EndState(
+            EndKind.YEAR_LIMIT,
+            year,
+            powers=alive,
+            reason=f"the last game year, {rules.last_year}, has been played",
+        )
+    still = _unchanged_years(history)
+    if rules.stalemate_years is not None and still >= rules.stalemate_years:
+        return EndState(
+            EndKind.STALEMATE,
+            year,
+            powers=alive,
+            reason=f"no centre changed owner for {still} years in a row "
+            "(stabbeurfou 2(a): the game is stopped)",
+        )
+    if rules.draw_offer_years is not None and still >= rules.draw_offer_years:
+        return EndState(
+            EndKind.DRAW_AVAILABLE,
+            year,
+            powers=alive,
+            reason=f"no centre changed owner for {still} years: after a warning, the GM may "
+            "declare a draw of all survivors if nobody can still win (house-rules IX(2))",
+        )
+    return EndState(EndKind.ONGOING, year, powers=alive, reason="the game goes on")
+
+
+def end_by_vote(vote: Vote, year: int | None) -> EndState:
+    """The end a passed vote decides: a draw of its members (the others are eliminated,
+    house-rules IX(2)) or a conceded win."""
+    if vote.status is not VoteStatus.PASSED:
+        raise EndgameError(f"vote #{vote.id} did not pass")
+    names = ", ".join(p.value.title() for p in vote.powers)
+    if vote.kind is VoteKind.CONCEDE:
+        return EndState(
+            EndKind.CONCESSION,
+            year,
+            winner=vote.powers[0],
+            powers=vote.powers,
+            reason=f"the table conceded the game to {names}",
+        )
+    return EndState(EndKind.DRAW, year, powers=vote.powers, reason=f"draw voted: {names}")
+
+
+# --- stabbeurfou section 3: expedited removal of players ----------------------------------
+
+
+def expedited_destroyed(position: Position, game_map: GameMap) -> tuple[DislodgedUnit, ...]:
+    """stabbeurfou 3(a): after the Fall moves, the dislodged units destroyed at once.
+
+    `position` is the Fall retreat position (its dislodged units carry their retreat
+    options). A player's dislodged units are destroyed when the player occupies no centre,
+    every centre it owns is occupied, none of its units may retreat onto a centre, and none
+    may retreat to a region another player's retreat could also reach (no collision).
+    """
+    centres = game_map.supply_centers
+    occupied = set(position.units)
+    out: list[DislodgedUnit] = []
+    for power in sorted({d.unit.power for d in position.dislodged}):
+        mine = [d for d in position.dislodged if d.unit.power is power]
+        if any(u.province in centres for u in position.units_of(power)):
+            continue
+        if any(c not in occupied for c in position.centers_of(power)):
+            continue
+        options = set().union(*(d.retreats for d in mine))
+        if options & centres:
+            continue
+        others = set().union(*(d.retreats for d in position.dislodged if d.unit.power is not power))
+        if options & others:
+            continue
+        out.extend(mine)
+    return tuple(out)
+
+
+def expedited_removed(position: Position) -> tuple[Unit, ...]:
+    """stabbeurfou 3(b): after the Fall retreats, the units of players owning no centre
+    (`position` has the centre table updated after the Fall)."""
+    owners = set(position.centers.values())
+    return tuple(
+        sorted(
+            (u for u in position.units.values() if u.power not in owners),
+            key=lambda u: (u.power.value, u.province),
+        )
+    )
+
+
+def centre_counts_by_year(history: Sequence[Position]) -> list[tuple[int, Mapping[Power, int]]]:
+    """(year, centres per power) for each year-end position: the chart's and report's data."""
+    return [(game_year(p), _center_counts(p)) for p in history]
