@@ -1,0 +1,242 @@
+"""Province and coast names in the two nomenclatures: English (Hasbro) and French (Descartes).
+
+`load_names("standard")` reads `data/maps/standard_names.json` once. `NameTable.resolve(words,
+lang)` turns what a player wrote ("West Med", "Saint-Pétersbourg", "mao", "TYR") into a province
+id, in this order (seeds/README.md, Stabbeurfou section 5, GM order-correction rules I(1)):
+
+1. an exact name or abbreviation of the game's nomenclature (this settles the collisions:
+   MAR is Marseilles in English and North Africa in French; TYR is Tyrolia / the Tyrrhenian Sea);
+2. an exact name or abbreviation of the other nomenclature;
+3. an unambiguous prefix of a full name ("West Med", "Mid-Atl", "St Peters");
+otherwise a `NameLookupError` with a player-facing message in the game's language: the
+candidates when ambiguous, a close match when unknown ("did you mean Burgundy?").
+Case, accents, spacing, hyphens, dots and elided articles (d', l') do not matter.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from bot.core.model import Coast
+from bot.paths import data_dir
+
+LANGS = ("en", "fr")
+_MIN_PREFIX = 3  # shorter prefixes are guesses, not names (GM rules I(1): "a significant part")
+
+
+class NameLookupError(ValueError):
+    """A place name that does not resolve; `.message` is for the player."""
+
+    def __init__(self, message: str, *, word: str, candidates: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.word = word
+        self.candidates = tuple(candidates)
+
+
+def fold_word(word: str) -> str:
+    """Lower case, no accents, letters and digits only; `saint` is written `st`."""
+    decomposed = unicodedata.normalize("NFKD", word.lower())
+    plain = "".join(c for c in decomposed if c.isalnum() and not unicodedata.combining(c))
+    return "st" if plain == "saint" else plain
+
+
+_SPLIT_RE = re.compile(r"[\s\-‐‑–—_.,/()]+")
+_ELISION_RE = re.compile(r"\b[dl][’']", re.IGNORECASE)
+
+
+def split_words(text: str) -> list[str]:
+    """Words of a name: `Mer d'Islande` -> [mer, islande], `St. Petersburg` -> [st, petersburg]."""
+    text = _ELISION_RE.sub(" ", text).replace("'", " ").replace("’", " ")
+    return [w for w in (fold_word(x) for x in _SPLIT_RE.split(text)) if w]
+
+
+def _key(words: Sequence[str]) -> str:
+    return "".join(words)
+
+
+def _msg(lang: str, en: str, fr: str) -> str:
+    return fr if lang == "fr" else en
+
+
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    pid: str
+    lang: str
+    words: tuple[str, ...]
+    is_name: bool  # full name (prefixes allowed) or abbreviation (exact only)
+
+
+class NameTable:
+    """The names of one map; immutable after construction."""
+
+    def __init__(self, raw: Mapping[str, Any]) -> None:
+        provinces: Mapping[str, Any] = raw["provinces"]
+        self.province_ids: tuple[str, ...] = tuple(sorted(provinces))
+        self._abbr: dict[tuple[str, str], str] = {}
+        self._name: dict[tuple[str, str], str] = {}
+        self._exact: dict[str, dict[str, set[str]]] = {lang: {} for lang in LANGS}
+        self._entries: list[_Entry] = []
+        for pid, per_lang in provinces.items():
+            for lang in LANGS:
+                spec = per_lang[lang]
+                self._abbr[(pid, lang)] = spec["abbr"][0].upper()
+                self._name[(pid, lang)] = spec["names"][0]
+                for text, is_name in [(a, False) for a in spec["abbr"]] + [
+                    (n, True) for n in spec["names"]
+                ]:
+                    words = tuple(split_words(text))
+                    self._exact[lang].setdefault(_key(words), set()).add(pid)
+                    self._entries.append(_Entry(pid, lang, words, is_name))
+        self._coast_words: dict[str, Coast] = {}
+        for coast, per_lang in raw["coasts"].items():
+            for lang in LANGS:
+                for text in per_lang[lang]:
+                    self._coast_words[_key(split_words(text))] = Coast(coast)
+        self._coast_alias: dict[str, dict[Coast, Coast]] = {
+            pid: {Coast(a): Coast(b) for a, b in m.items()}
+            for pid, m in raw.get("coast_aliases", {}).items()
+        }
+        self._coast_names: dict[str, dict[Coast, str]] = {
+            lang: {Coast(c): n for c, n in m.items()} for lang, m in raw["coast_names"].items()
+        }
+        self._coast_abbr: dict[str, dict[Coast, str]] = {
+            lang: {Coast(c): n for c, n in m.items()} for lang, m in raw["coast_abbr"].items()
+        }
+        # Pairs of words that follow each other inside some name ("mid"+"atlantic"): a hyphen
+        # between them is part of the name, not the move dash ("Mid-Atlantic" vs "Par-Bur").
+        self.name_bigrams: frozenset[tuple[str, str]] = frozenset(
+            (e.words[i], e.words[i + 1]) for e in self._entries for i in range(len(e.words) - 1)
+        )
+
+    # --- display -------------------------------------------------------------------------
+
+    def abbreviation(self, pid: str, lang: str = "en") -> str:
+        """`PAR`/`BUR` in English, `PAR`/`BOU` in French (Descartes)."""
+        return self._abbr[(pid, "fr" if lang == "fr" else "en")]
+
+    def full_name(self, pid: str, lang: str = "en") -> str:
+        return self._name[(pid, "fr" if lang == "fr" else "en")]
+
+    def coast_name(self, coast: Coast, lang: str = "en") -> str:
+        return self._coast_names["fr" if lang == "fr" else "en"][coast]
+
+    def coast_abbreviation(self, coast: Coast, lang: str = "en") -> str:
+        return self._coast_abbr["fr" if lang == "fr" else "en"][coast]
+
+    # --- coasts --------------------------------------------------------------------------
+
+    def coast(self, words: Sequence[str]) -> Coast | None:
+        """`nc`, `n`, `north coast`, `côte nord`, `cn` -> Coast.NORTH; None if not a coast."""
+        return self._coast_words.get(_key([fold_word(w) for w in words]))
+
+    def coast_for(self, pid: str, coast: Coast) -> Coast:
+        """Bulgaria's "north coast" is its east coast (Stabbeurfou (a), EDC section G)."""
+        return self._coast_alias.get(pid, {}).get(coast, coast)
+
+    # --- provinces -----------------------------------------------------------------------
+
+    def lookup(self, text: str | Sequence[str], lang: str = "en") -> str | None:
+        """Like `resolve` but None instead of an error."""
+        try:
+            return self.resolve(text, lang)
+        except NameLookupError:
+            return None
+
+    def resolve(self, text: str | Sequence[str], lang: str = "en") -> str:
+        """The province id a player meant; NameLookupError if unknown or ambiguous."""
+        raw_words = [text] if isinstance(text, str) else list(text)
+        shown = " ".join(raw_words).strip()
+        words = split_words(" ".join(raw_words))
+        lang = "fr" if lang == "fr" else "en"
+        other = "en" if lang == "fr" else "fr"
+        if not words:
+            raise NameLookupError(
+                _msg(lang, "a province name is missing", "il manque un nom de province"),
+                word=shown,
+            )
+        key = _key(words)
+        for look in (lang, other):
+            found = self._exact[look].get(key, set())
+            if len(found) == 1:
+                return next(iter(found))
+            if len(found) > 1:  # pragma: no cover - the data test forbids it
+                raise self._ambiguous(shown, found, lang)
+        if len(key) >= _MIN_PREFIX:
+            mine: set[str] = set()
+            every: set[str] = set()
+            for e in self._entries:
+                if e.is_name and _is_prefix(words, key, e.words):
+                    every.add(e.pid)
+                    if e.lang == lang:
+                        mine.add(e.pid)
+            if len(every) == 1:
+                return next(iter(every))
+            if len(mine) == 1:
+                return next(iter(mine))
+            if every:
+                raise self._ambiguous(shown, mine or every, lang)
+        raise self._unknown(shown, key, lang)
+
+    def _ambiguous(self, shown: str, pids: set[str], lang: str) -> NameLookupError:
+        names = sorted(self.full_name(p, lang) for p in pids)
+        listing = ", ".join(names)
+        return NameLookupError(
+            _msg(
+                lang,
+                f"'{shown}' is ambiguous: {listing} — write more of the name",
+                f"« {shown} » est ambigu : {listing} — précisez le nom",
+            ),
+            word=shown,
+            candidates=names,
+        )
+
+    def suggest(self, key: str, lang: str) -> str | None:
+        """The full name of the province closest to `key` (folded), if any is close."""
+        choices: dict[str, str] = {}
+        for look in ("fr", "en") if lang == "fr" else ("en", "fr"):
+            for k, pids in self._exact[look].items():
+                if len(pids) == 1:
+                    choices.setdefault(k, next(iter(pids)))
+        best = difflib.get_close_matches(key, list(choices), n=1, cutoff=0.75)
+        return self.full_name(choices[best[0]], lang) if best else None
+
+    def _unknown(self, shown: str, key: str, lang: str) -> NameLookupError:
+        hint = self.suggest(key, lang) if key else None
+        if hint:
+            message = _msg(
+                lang,
+                f"unknown province '{shown}' — did you mean {hint}?",
+                f"province inconnue « {shown} » — vouliez-vous dire {hint} ?",
+            )
+        else:
+            message = _msg(lang, f"unknown province '{shown}'", f"province inconnue « {shown} »")
+        return NameLookupError(message, word=shown, candidates=(hint,) if hint else ())
+
+    def exact_keys(self, lang: str) -> Mapping[str, frozenset[str]]:
+        """Folded exact names and abbreviations of one nomenclature (for tests and tools)."""
+        return {k: frozenset(v) for k, v in self._exact[lang].items()}
+
+
+def _is_prefix(words: Sequence[str], key: str, name: Sequence[str]) -> bool:
+    """`midatl` starts `midatlanticocean`; `west med` starts `western mediterranean` word-wise."""
+    if _key(name).startswith(key):
+        return True
+    return len(words) <= len(name) and all(
+        n.startswith(w) for w, n in zip(words, name, strict=False)
+    )
+
+
+@lru_cache(maxsize=4)
+def load_names(map_name: str = "standard") -> NameTable:
+    """The name table of a map, from `data/maps/NAME_names.json` (cached, immutable)."""
+    path = data_dir() / "maps" / f"{map_name}_names.json"
+    with path.open(encoding="utf-8") as f:
+        return NameTable(json.load(f))

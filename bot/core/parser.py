@@ -1,0 +1,749 @@
+"""The order parser: what players write, in English or French, into typed orders.
+
+`parse_order(text, lang=, power=, position=, game_map=)` returns one typed order or raises
+`OrderSyntaxError`, whose `.message` is for the player (in the game's language, naming the word
+at fault). `parse_orders` reads a whole order set (one order per line or `;`-separated) and
+returns every order and every error. `render_order(order, lang)` writes an order back: the
+canonical English notation, or the French notation with Descartes abbreviations.
+
+The structure is a lark LALR grammar (`grammar/orders.lark`, built once). Words are classified
+here, by what the parser accepts next, and place names are resolved by `bot.core.names`.
+With a position the parser fills only what is missing (unit type, a fleet's only reachable
+coast, a retreat in a retreat phase) and never overrides what was written: an order for a
+missing unit, another power's unit or a wrong unit type still parses (DATC 6.A.*: the
+adjudicator rules on it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree
+from lark.exceptions import LarkError, UnexpectedInput, VisitError
+
+from bot.core.map import GameMap, load_map
+from bot.core.model import (
+    Coast,
+    Location,
+    PhaseKind,
+    Position,
+    Power,
+    ProvinceKind,
+    Unit,
+    UnitType,
+)
+from bot.core.names import NameLookupError, NameTable, fold_word, load_names, split_words
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitOrder,
+    UnitRef,
+    Waive,
+)
+
+_GRAMMAR = Path(__file__).with_name("grammar") / "orders.lark"
+
+
+class OrderSyntaxError(ValueError):
+    """An order that cannot be read; `.message` is player-facing, `.text` the order."""
+
+    def __init__(self, message: str, text: str = "", word: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.text = text
+        self.word = word
+
+
+@dataclass(frozen=True, slots=True)
+class ParseError:
+    text: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParseResult:
+    orders: list[Order]
+    errors: list[ParseError]
+
+
+# --- vocabulary ------------------------------------------------------------------------------
+# Order words of both languages (issue 2), folded (lower case, no accents).
+_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "UTYPE": ("a", "army", "armee", "f", "fleet", "flotte"),
+    "HOLD": ("h", "hold", "holds", "t", "tient", "xxx"),
+    "DASH": ("to", "vers"),
+    "SUPPORT": ("s", "support", "supports", "soutient", "soutien"),
+    "CONVOY": ("c", "convoy", "convoys", "convoie"),
+    "VIA": ("via",),
+    "RETREAT": ("r", "retreat", "retreats", "retraite"),
+    "DISBAND": (
+        "d",
+        "disband",
+        "disbands",
+        "remove",
+        "removes",
+        "destroy",
+        "destroys",
+        "detruit",
+        "dissous",
+    ),
+    "BUILD": ("b", "build", "builds", "construit", "construire"),
+    "WAIVE": ("waive", "waives", "renonce"),
+}
+_WORD_KINDS: dict[str, tuple[str, ...]] = {}
+for _kind, _words in _KEYWORDS.items():
+    for _w in _words:
+        _WORD_KINDS[_w] = (*_WORD_KINDS.get(_w, ()), _kind)
+
+_POWER_WORDS: dict[str, Power] = {
+    "austria": Power.AUSTRIA,
+    "austrian": Power.AUSTRIA,
+    "autriche": Power.AUSTRIA,
+    "autrichien": Power.AUSTRIA,
+    "autrichienne": Power.AUSTRIA,
+    "england": Power.ENGLAND,
+    "english": Power.ENGLAND,
+    "british": Power.ENGLAND,
+    "angleterre": Power.ENGLAND,
+    "anglais": Power.ENGLAND,
+    "anglaise": Power.ENGLAND,
+    "france": Power.FRANCE,
+    "french": Power.FRANCE,
+    "francais": Power.FRANCE,
+    "francaise": Power.FRANCE,
+    "germany": Power.GERMANY,
+    "german": Power.GERMANY,
+    "allemagne": Power.GERMANY,
+    "allemand": Power.GERMANY,
+    "allemande": Power.GERMANY,
+    "italy": Power.ITALY,
+    "italian": Power.ITALY,
+    "italie": Power.ITALY,
+    "italien": Power.ITALY,
+    "italienne": Power.ITALY,
+    "russia": Power.RUSSIA,
+    "russian": Power.RUSSIA,
+    "russie": Power.RUSSIA,
+    "russe": Power.RUSSIA,
+    "turkey": Power.TURKEY,
+    "turkish": Power.TURKEY,
+    "turquie": Power.TURKEY,
+    "turc": Power.TURKEY,
+    "turque": Power.TURKEY,
+}
+for _w in _POWER_WORDS:
+    _WORD_KINDS[_w] = (*_WORD_KINDS.get(_w, ()), "POWER")
+
+# Two-word phrases read as one token: via convoy (EDC G "by convoy", French "par convoi").
+_PHRASES: dict[tuple[str, str], str] = {
+    (first, second): "VIA"
+    for first in ("via", "by", "par")
+    for second in ("convoy", "convoi", "convoys")
+}
+# Hyphenated power names ("Autriche-Hongrie") stay one word.
+_POWER_BIGRAMS = frozenset(
+    {("autriche", "hongrie"), ("austria", "hungary"), ("grande", "bretagne")}
+)
+
+_TOKEN_RE = re.compile(
+    r"(?P<space>[\s,.!]+)"
+    r"|(?P<dash>->|=>|→|[-–—‐‑>])"
+    r"|(?P<slash>/)"
+    r"|(?P<lpar>\()"
+    r"|(?P<rpar>\))"
+    r"|(?P<colon>:)"
+    r"|(?P<word>[^\W_]+(?:['’][^\W_]+)*['’]?)"
+    r"|(?P<other>.)",
+    re.UNICODE,
+)
+_SYMBOL_KINDS = {"dash": "DASH", "slash": "SLASH", "lpar": "LPAR", "rpar": "RPAR", "colon": "COLON"}
+
+
+@dataclass(frozen=True, slots=True)
+class _Raw:
+    kind: str  # "word" or a terminal name
+    text: str
+    glued_left: bool  # no space before it
+
+
+def _messages(lang: str) -> dict[str, str]:
+    if lang == "fr":
+        return {
+            "empty": "ordre vide",
+            "char": "caractère inattendu « {w} »",
+            "incomplete": (
+                "ordre incomplet « {t} » — que doit faire l'unité (T, -, S, C, R, D, B) ?"
+            ),
+            "unexpected": "mot inattendu « {w} » dans « {t} »",
+            "after": "mot inattendu « {w} » après « {p} »",
+            "meant": " — vouliez-vous dire « {k} » ?",
+            "coast": "côte inconnue « {w} »",
+            "no_coast": "{p} n'a pas de {c} : écrivez {opts}",
+            "two_coasts": "{p} a deux côtes : écrivez {opts}",
+            "build_type": "précisez A ou F : {p} peut recevoir une armée ou une flotte",
+            "convoy_dest": (
+                "un convoi doit donner la destination de l'armée (« F NRD C A LON - BEL »)"
+            ),
+            "or": " ou ",
+        }
+    return {
+        "empty": "empty order",
+        "char": "unexpected character '{w}'",
+        "incomplete": "incomplete order '{t}' — what should the unit do (H, -, S, C, R, D, B)?",
+        "unexpected": "unexpected word '{w}' in '{t}'",
+        "after": "unexpected word '{w}' after '{p}'",
+        "meant": " — did you mean '{k}'?",
+        "coast": "unknown coast '{w}'",
+        "no_coast": "{p} has no {c}: write {opts}",
+        "two_coasts": "{p} has two coasts: write {opts}",
+        "build_type": "write A or F: {p} can take an army or a fleet",
+        "convoy_dest": "a convoy order needs the army's destination ('F NTH C A LON - BEL')",
+        "or": " or ",
+    }
+
+
+# --- lexing -----------------------------------------------------------------------------------
+
+
+def _lex(text: str, names: NameTable, msgs: dict[str, str]) -> list[_Raw]:
+    out: list[_Raw] = []
+    glued = True
+    for m in _TOKEN_RE.finditer(text):
+        kind = m.lastgroup or "other"
+        value = m.group()
+        if kind == "space":
+            glued = False
+            continue
+        if kind == "other":
+            raise OrderSyntaxError(msgs["char"].format(w=value), text, value)
+        out.append(_Raw("word" if kind == "word" else _SYMBOL_KINDS[kind], value, glued))
+        glued = True
+    # A hyphen glued between two words that follow each other in a name is part of the name
+    # ("Mid-Atlantic", "Saint-Pétersbourg"); otherwise it is the move dash ("Par-Bur").
+    merged: list[_Raw] = []
+    i = 0
+    while i < len(out):
+        tok = out[i]
+        if (
+            tok.kind == "DASH"
+            and tok.text in "-‐‑"
+            and tok.glued_left
+            and merged
+            and merged[-1].kind == "word"
+            and i + 1 < len(out)
+            and out[i + 1].kind == "word"
+            and out[i + 1].glued_left
+        ):
+            left = split_words(merged[-1].text)
+            right = split_words(out[i + 1].text)
+            pair = (left[-1], right[0]) if left and right else ("", "")
+            if pair in names.name_bigrams or pair in _POWER_BIGRAMS:
+                prev = merged.pop()
+                merged.append(_Raw("word", f"{prev.text}-{out[i + 1].text}", prev.glued_left))
+                i += 2
+                continue
+        merged.append(tok)
+        i += 1
+    return merged
+
+
+def _phrases(raws: list[_Raw]) -> list[_Raw]:
+    out: list[_Raw] = []
+    i = 0
+    while i < len(raws):
+        tok = raws[i]
+        if tok.kind == "word" and i + 1 < len(raws) and raws[i + 1].kind == "word":
+            kind = _PHRASES.get((fold_word(tok.text), fold_word(raws[i + 1].text)))
+            if kind:
+                out.append(_Raw(kind, f"{tok.text} {raws[i + 1].text}", tok.glued_left))
+                i += 2
+                continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    """The LALR parser, built once (the grammar is static)."""
+    return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="basic")
+
+
+def _feed(
+    text: str, raws: list[_Raw], msgs: dict[str, str], names: NameTable, lang: str
+) -> Tree[Token]:
+    """Feed the words to the LALR parser, each as the terminal the parser can take there."""
+    ip: Any = _lark().parse_interactive("")  # lark's interactive API is untyped
+    fed: list[Token] = []
+    for raw in raws:
+        if raw.kind == "word":
+            choices = ip.choices()
+            kinds = [k for k in _WORD_KINDS.get(fold_word(raw.text), ()) if k in choices]
+            ttype = "WORD"
+            for k in kinds:
+                if "WORD" not in choices or _accepts(ip, k):
+                    ttype = k
+                    break
+        else:
+            ttype = raw.kind
+        tok = Token(ttype, raw.text)
+        try:
+            ip.feed_token(tok)
+        except UnexpectedInput:
+            raise _grammar_error(
+                text, fed=fed, bad=tok, msgs=msgs, names=names, lang=lang
+            ) from None
+        fed.append(tok)
+    try:
+        tree: Tree[Token] = ip.feed_eof(fed[-1] if fed else None)
+    except UnexpectedInput:
+        raise _grammar_error(text, fed=fed, bad=None, msgs=msgs, names=names, lang=lang) from None
+    return tree
+
+
+def _accepts(ip: Any, ttype: str) -> bool:
+    trial = ip.copy()  # deep: reductions may reuse child lists
+    try:
+        trial.feed_token(Token(ttype, ""))
+    except UnexpectedInput:
+        return False
+    return True
+
+
+def _grammar_error(
+    text: str,
+    *,
+    fed: list[Token],
+    bad: Token | None,
+    msgs: dict[str, str],
+    names: NameTable,
+    lang: str,
+) -> OrderSyntaxError:
+    # A run of words that is not a place usually holds the culprit ("A PAR attacks BUR").
+    run: list[str] = []
+    for tok in [*fed, *([bad] if bad is not None and bad.type == "WORD" else [])]:
+        if tok.type == "WORD":
+            run.append(str(tok))
+            continue
+        if run and tok.type not in ("SLASH", "LPAR", "RPAR"):
+            _check_words(run, msgs, names, lang, text)
+        run = [] if tok.type not in ("SLASH", "LPAR", "RPAR") else run
+    if run:
+        _check_words(run, msgs, names, lang, text)
+    if bad is None:
+        if not fed:
+            return OrderSyntaxError(msgs["empty"], text)
+        return OrderSyntaxError(msgs["incomplete"].format(t=text.strip()), text)
+    word = str(bad)
+    message = msgs["unexpected"].format(w=word, t=text.strip())
+    return OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
+
+
+def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
+    key = fold_word(word)
+    if len(key) < 3:
+        return ""
+    vocab = [w for w in _WORD_KINDS if len(w) > 2]
+    best = difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
+    return msgs["meant"].format(k=best[0]) if best else ""
+
+
+def _check_words(
+    words: Sequence[str], msgs: dict[str, str], names: NameTable, lang: str, text: str
+) -> None:
+    """Raise the most helpful error for a run of words that does not resolve to a place."""
+    words = [w for w in words if split_words(w)]
+    if not words or _split_place(words, names, lang) is not None:
+        return
+    for cut in range(len(words) - 1, 0, -1):
+        if _split_place(words[:cut], names, lang) is not None:
+            word = words[cut]
+            message = msgs["after"].format(w=word, p=" ".join(words[:cut]))
+            raise OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
+    try:
+        names.resolve(words, lang)
+    except NameLookupError as exc:
+        raise OrderSyntaxError(exc.message, text, exc.word) from None
+
+
+def _split_place(
+    words: Sequence[str], names: NameTable, lang: str
+) -> tuple[str, Coast | None] | None:
+    """A province, and a trailing coast if any ("Spain north coast", "STP nc")."""
+    pid = names.lookup(words, lang)
+    if pid is not None:
+        return pid, None
+    for k in (2, 1):
+        if len(words) > k:
+            coast = names.coast(words[-k:])
+            if coast is not None:
+                pid = names.lookup(words[:-k], lang)
+                if pid is not None:
+                    return pid, coast
+    return None
+
+
+# --- tree to orders --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Place:
+    location: Location
+
+
+@dataclass(frozen=True, slots=True)
+class _Ctx:
+    text: str
+    lang: str
+    names: NameTable
+    game_map: GameMap
+    msgs: dict[str, str]
+
+
+class _ToOrders(Transformer[Token, Any]):
+    """Tree -> typed orders (power None: it is set afterwards)."""
+
+    def __init__(self, ctx: _Ctx) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.text_power: Power | None = None
+
+    # places
+    def coast(self, items: list[Token]) -> list[str]:
+        return [str(t) for t in items if t.type == "WORD"]
+
+    def place(self, items: list[Any]) -> _Place:
+        ctx = self.ctx
+        words = [str(t) for t in items if isinstance(t, Token)]
+        coast_words: list[str] | None = next((i for i in items if isinstance(i, list)), None)
+        coast: Coast | None = None
+        if coast_words is not None:
+            coast = ctx.names.coast(coast_words)
+            if coast is None:
+                shown = " ".join(coast_words)
+                raise OrderSyntaxError(ctx.msgs["coast"].format(w=shown), ctx.text, shown)
+            found = _split_place(words, ctx.names, ctx.lang)
+            if found is None or found[1] is not None:
+                _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
+                raise OrderSyntaxError(ctx.msgs["coast"].format(w=" ".join(words)), ctx.text)
+            pid = found[0]
+        else:
+            found = _split_place(words, ctx.names, ctx.lang)
+            if found is None:
+                _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
+                raise OrderSyntaxError(ctx.msgs["coast"].format(w=" ".join(words)), ctx.text)
+            pid, coast = found
+        return _Place(self._location(pid, coast))
+
+    def _location(self, pid: str, coast: Coast | None) -> Location:
+        ctx = self.ctx
+        prov = ctx.game_map.province(pid)
+        if coast is None:
+            return Location(pid)
+        coast = ctx.names.coast_for(pid, coast)
+        if not prov.coasts:
+            # GM rules II(3): an inaccurate coast never invalidates an order; one-coast
+            # provinces have nothing to choose, so the designation is dropped.
+            return Location(pid)
+        if coast not in prov.coasts:
+            name = ctx.names.full_name(pid, ctx.lang)
+            raise OrderSyntaxError(
+                ctx.msgs["no_coast"].format(
+                    p=name,
+                    c=ctx.names.coast_name(coast, ctx.lang),
+                    opts=_coast_options(ctx, pid),
+                ),
+                ctx.text,
+                name,
+            )
+        return Location(pid, coast)
+
+    # units
+    def unit(self, items: list[Any]) -> UnitRef:
+        utype: UnitType | None = None
+        power: Power | None = None
+        place: _Place | None = None
+        for item in items:
+            if isinstance(item, _Place):
+                place = item
+            elif item.type == "UTYPE":
+                utype = UnitType.FLEET if fold_word(str(item)).startswith("f") else UnitType.ARMY
+            elif item.type == "POWER":
+                power = _POWER_WORDS[fold_word(str(item))]
+        assert place is not None  # the grammar guarantees a place
+        return UnitRef(utype, place.location, power)
+
+    def target(self, items: list[Any]) -> UnitRef:
+        ref: UnitRef = items[0]
+        return ref
+
+    # orders
+    def start(self, items: list[Any]) -> Order:
+        for item in items:
+            if isinstance(item, Token) and item.type == "POWER":
+                self.text_power = _POWER_WORDS[fold_word(str(item))]
+        order: Order = items[-1]
+        return order
+
+    def hold(self, items: list[Any]) -> Order:
+        return Hold(None, unit=items[0])
+
+    def move(self, items: list[Any]) -> Order:
+        via = any(isinstance(i, Token) and i.type == "VIA" for i in items)
+        return Move(None, unit=items[0], dest=items[2].location, via_convoy=via)
+
+    def convoyed_move(self, items: list[Any]) -> Order:
+        # EDC G: "attack by convoy: ... or C" — "A LON C BEL" is an army's convoyed move.
+        unit: UnitRef = items[0]
+        if unit.type is UnitType.FLEET:
+            raise OrderSyntaxError(self.ctx.msgs["convoy_dest"], self.ctx.text)
+        return Move(None, unit=unit, dest=items[2].location, via_convoy=True)
+
+    def support_hold(self, items: list[Any]) -> Order:
+        return SupportHold(None, unit=items[0], target=items[2])
+
+    def support_move(self, items: list[Any]) -> Order:
+        return SupportMove(None, unit=items[0], target=items[2], dest=items[4].location)
+
+    def convoy(self, items: list[Any]) -> Order:
+        return Convoy(None, unit=items[0], target=items[2], dest=items[4].location)
+
+    def retreat(self, items: list[Any]) -> Order:
+        return Retreat(None, unit=items[0], dest=items[-1].location)
+
+    def disband(self, items: list[Any]) -> Order:
+        unit = next(i for i in items if isinstance(i, UnitRef))
+        return Disband(None, unit=unit)
+
+    def build(self, items: list[Any]) -> Order:
+        unit = next(i for i in items if isinstance(i, UnitRef))
+        return Build(None, unit=unit)
+
+    def waive(self, items: list[Any]) -> Order:  # noqa: ARG002 - lark callback signature
+        return Waive(None)
+
+
+def _coast_options(ctx: _Ctx, pid: str) -> str:
+    prov = ctx.game_map.province(pid)
+    abbr = ctx.names.abbreviation(pid, ctx.lang).lower()
+    opts = [f"{abbr}/{ctx.names.coast_abbreviation(c, ctx.lang).lower()}" for c in prov.coasts]
+    return ctx.msgs["or"].join(opts)
+
+
+# --- completion with the board -----------------------------------------------------------------
+
+
+def _board_unit(position: Position | None, pid: str, dislodged_first: bool) -> Unit | None:
+    if position is None:
+        return None
+    if dislodged_first:
+        d = position.dislodged_in(pid)
+        if d is not None:
+            return d.unit
+    return position.unit_in(pid)
+
+
+def _fill_ref(
+    ref: UnitRef, position: Position | None, game_map: GameMap, *, own: bool, retreat: bool
+) -> tuple[UnitRef, Unit | None]:
+    """Fill the type (and, for the ordered unit, its coast and owner) from the board."""
+    board = _board_unit(position, ref.province, retreat)
+    utype = ref.type
+    location = ref.location
+    power = ref.power
+    if board is not None:
+        if utype is None:
+            utype = board.type
+        if (
+            own
+            and utype is UnitType.FLEET
+            and board.type is UnitType.FLEET
+            and location.coast is None
+            and board.location.coast is not None
+        ):
+            location = board.location
+        if own and power is None:
+            power = board.power
+    if utype is None and ref.province in game_map.provinces:
+        kind = game_map.province(ref.province).kind
+        if kind is ProvinceKind.SEA:
+            utype = UnitType.FLEET
+        elif kind is ProvinceKind.LAND:
+            utype = UnitType.ARMY
+    return UnitRef(utype, location, power), board
+
+
+def _fill_dest(ctx: _Ctx, unit: UnitRef, dest: Location) -> Location:
+    """A fleet's only reachable coast; two reachable coasts is an error (GM rules II(3)b)."""
+    if unit.type is not UnitType.FLEET or dest.coast is not None:
+        return dest
+    if not ctx.game_map.province(dest.province).coasts:
+        return dest
+    reach = ctx.game_map.reachable_coasts(unit.location, dest.province)
+    if len(reach) == 1:
+        return reach[0]
+    if len(reach) > 1:
+        name = ctx.names.full_name(dest.province, ctx.lang)
+        raise OrderSyntaxError(
+            ctx.msgs["two_coasts"].format(p=name, opts=_coast_options(ctx, dest.province)),
+            ctx.text,
+            name,
+        )
+    return dest  # not adjacent: the adjudicator rules on it
+
+
+def _complete(
+    order: Order,
+    ctx: _Ctx,
+    position: Position | None,
+    power: Power | None,
+) -> Order:
+    kind = position.phase.kind if position is not None else None
+    retreat_phase = kind is PhaseKind.RETREAT
+    if not isinstance(order, UnitOrder):
+        return dataclasses.replace(order, power=power, source=ctx.text)
+    if isinstance(order, Build):
+        unit = order.unit
+        if unit.type is None:
+            prov = ctx.game_map.province(unit.province)
+            if prov.kind is ProvinceKind.LAND:
+                unit = dataclasses.replace(unit, type=UnitType.ARMY)  # GM rules III(1)
+            elif unit.location.coast is not None:
+                unit = dataclasses.replace(unit, type=UnitType.FLEET)  # GM rules III(1)
+            else:
+                name = ctx.names.full_name(unit.province, ctx.lang)
+                raise OrderSyntaxError(ctx.msgs["build_type"].format(p=name), ctx.text, name)
+        if power is None and position is not None:
+            power = position.centers.get(unit.province)
+        return Build(power, unit=unit, source=ctx.text)
+    unit, board = _fill_ref(order.unit, position, ctx.game_map, own=True, retreat=retreat_phase)
+    if power is None and board is not None:
+        power = board.power
+    result: Order
+    if isinstance(order, Move):
+        dest = _fill_dest(ctx, unit, order.dest)
+        if retreat_phase:
+            result = Retreat(power, unit=unit, dest=dest)
+        else:
+            result = Move(power, unit=unit, dest=dest, via_convoy=order.via_convoy)
+    elif isinstance(order, Retreat):
+        result = Retreat(power, unit=unit, dest=_fill_dest(ctx, unit, order.dest))
+    elif isinstance(order, SupportHold | SupportMove | Convoy):
+        # DATC 4.B.4: the coast of a supported or convoyed move is never filled in.
+        target, _ = _fill_ref(order.target, position, ctx.game_map, own=False, retreat=False)
+        result = dataclasses.replace(order, power=power, unit=unit, target=target)
+    else:
+        result = dataclasses.replace(order, power=power, unit=unit)
+    return dataclasses.replace(result, source=ctx.text)
+
+
+# --- public API --------------------------------------------------------------------------------
+
+
+def parse_order(
+    text: str,
+    *,
+    lang: str = "en",
+    power: Power | None = None,
+    position: Position | None = None,
+    game_map: GameMap | None = None,
+) -> Order:
+    """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read."""
+    lang = "fr" if lang == "fr" else "en"
+    msgs = _messages(lang)
+    names = load_names(game_map.name if game_map is not None else "standard")
+    gmap = game_map if game_map is not None else load_map("standard")
+    source = text.strip()
+    raws = _phrases(_lex(source, names, msgs))
+    if not raws:
+        raise OrderSyntaxError(msgs["empty"], text)
+    tree = _feed(source, raws, msgs, names, lang)
+    ctx = _Ctx(source, lang, names, gmap, msgs)
+    transformer = _ToOrders(ctx)
+    try:
+        order: Order = transformer.transform(tree)
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, OrderSyntaxError):
+            raise exc.orig_exc from None
+        raise
+    except LarkError as exc:  # pragma: no cover - defensive: never show lark's text
+        raise OrderSyntaxError(msgs["unexpected"].format(w=source, t=source), text) from exc
+    return _complete(order, ctx, position, power or transformer.text_power)
+
+
+_SPLIT_RE = re.compile(r"[;\n]")
+
+
+def parse_orders(
+    text: str,
+    *,
+    lang: str = "en",
+    power: Power | None = None,
+    position: Position | None = None,
+    game_map: GameMap | None = None,
+) -> ParseResult:
+    """An order set: one order per line or `;`-separated; blank parts are skipped."""
+    orders: list[Order] = []
+    errors: list[ParseError] = []
+    for part in _SPLIT_RE.split(text):
+        piece = part.strip()
+        if not piece:
+            continue
+        try:
+            orders.append(
+                parse_order(piece, lang=lang, power=power, position=position, game_map=game_map)
+            )
+        except OrderSyntaxError as exc:
+            errors.append(ParseError(piece, exc.message))
+    return ParseResult(orders, errors)
+
+
+# --- rendering -----------------------------------------------------------------------------------
+
+
+def render_order(order: Order, lang: str = "en") -> str:
+    """English canonical notation, or French notation with Descartes abbreviations.
+
+    French: `A PAR - BOU`, `A PAR T` (tient), `A PAR S A TOU - BOU`, `F NRD C A LON - BEL`,
+    `A LON - BEL PAR CONVOI`, `A PAR R PIC`, `A PAR D`, `F STP/CN B`, `RENONCE`; every one
+    of them parses back to the same order with lang="fr".
+    """
+    if lang != "fr":
+        return order.canonical()
+    names = load_names("standard")
+
+    def loc(location: Location) -> str:
+        abbr = names.abbreviation(location.province, "fr")
+        if location.coast is None:
+            return abbr
+        return f"{abbr}/{names.coast_abbreviation(location.coast, 'fr')}"
+
+    def ref(u: UnitRef) -> str:
+        return f"{u.type.value} {loc(u.location)}" if u.type else loc(u.location)
+
+    table: dict[type[Order], Callable[[Any], str]] = {
+        Hold: lambda o: f"{ref(o.unit)} T",
+        Move: lambda o: f"{ref(o.unit)} - {loc(o.dest)}" + (" PAR CONVOI" if o.via_convoy else ""),
+        SupportHold: lambda o: f"{ref(o.unit)} S {ref(o.target)}",
+        SupportMove: lambda o: f"{ref(o.unit)} S {ref(o.target)} - {loc(o.dest)}",
+        Convoy: lambda o: f"{ref(o.unit)} C {ref(o.target)} - {loc(o.dest)}",
+        Retreat: lambda o: f"{ref(o.unit)} R {loc(o.dest)}",
+        Disband: lambda o: f"{ref(o.unit)} D",
+        Build: lambda o: f"{ref(o.unit)} B",
+        Waive: lambda _o: "RENONCE",
+    }
+    return table[type(order)](order)
