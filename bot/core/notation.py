@@ -1,0 +1,193 @@
+"""Results notation for the table (stabbeurfou section 4), in English and French.
+
+stabbeurfou 4(a): "Instead of being underlined, unsuccessful orders are changed to lower
+case" - the order's word is written in lower case (`s`, `c`, `r`) when a valid order did not
+succeed; 4(b) the annotations after `;`:
+
+    A PAR s A BUR; (cut)                   the support was cut
+    F ENG c A LON - BEL                    the convoy was broken
+    A PAR H; (destroyed)                   dislodged with no retreat
+    A PAR H; (dislodged)                   dislodged
+    A PAR S A BUR; (invalid) [A BUR - MUN] the support matched no order; the order given
+    A PAR - BUR; (failed)                  the move did not take place
+    A PAR S A BUR; (paradox)               failed by the convoy-paradox rule
+    A PAR - BUR                            the move took place
+    A PAR r BUR; (failed)                  the retreat failed (collision)
+    A PAR R BUR                            the retreat took place
+
+As in the seed's table, a hold stays `H` when its unit is dislodged (the annotation says it),
+and an order shown `(invalid)` or `(paradox)` keeps its word in upper case. French uses the
+Descartes abbreviations and `T` (tient) for a hold; `(coupé)`, `(délogé)`, `(détruit)`,
+`(invalide)`, `(échec)`, `(paradoxe)`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.map import load_map
+from bot.core.model import Coast, Location, Power
+from bot.core.names import load_names
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitOrder,
+    UnitRef,
+    Waive,
+)
+from bot.core.outcome import OrderResult, Outcome, Reason
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    hold: str
+    support: str
+    convoy: str
+    retreat: str
+    disband: str
+    build: str
+    waive: str
+    via: str
+    cut: str
+    dislodged: str
+    destroyed: str
+    invalid: str
+    failed: str
+    paradox: str
+
+
+_WORDS = {
+    "en": _Words(
+        "H", "S", "C", "R", "D", "B", "WAIVE", "VIA",
+        "cut", "dislodged", "destroyed", "invalid", "failed", "paradox",
+    ),
+    "fr": _Words(
+        "T", "S", "C", "R", "D", "B", "RENONCE", "PAR CONVOI",
+        "coupé", "délogé", "détruit", "invalide", "échec", "paradoxe",
+    ),
+}  # fmt: skip
+
+
+def _lang(lang: str) -> str:
+    return lang if lang in _WORDS else "en"
+
+
+def _place(loc: Location, lang: str) -> str:
+    names = load_names("standard")
+    text = names.abbreviation(loc.province, lang)
+    if loc.coast is not None:
+        text += "/" + names.coast_abbreviation(Coast(loc.coast), lang)
+    return text
+
+
+def _unit(ref: UnitRef, lang: str) -> str:
+    where = _place(ref.location, lang)
+    return f"{ref.type.value} {where}" if ref.type else where
+
+
+def render(order: Order, lang: str = "en", *, lower: bool = False) -> str:
+    """The order in the notation's words; `lower` writes its word in lower case (failed)."""
+    w = _WORDS[_lang(lang)]
+
+    def kw(word: str) -> str:
+        return word.lower() if lower else word
+
+    if isinstance(order, Waive):
+        return w.waive.lower() if lower else w.waive
+    if not isinstance(order, UnitOrder):
+        return order.canonical()
+    head = _unit(order.unit, lang)
+    if isinstance(order, Hold):
+        return f"{head} {kw(w.hold)}"
+    if isinstance(order, Move):
+        via = f" {w.via}" if order.via_convoy else ""
+        return f"{head} - {_place(order.dest, lang)}{via}"
+    if isinstance(order, SupportHold):
+        return f"{head} {kw(w.support)} {_unit(order.target, lang)}"
+    if isinstance(order, SupportMove):
+        dest = _place(order.dest, lang)
+        return f"{head} {kw(w.support)} {_unit(order.target, lang)} - {dest}"
+    if isinstance(order, Convoy):
+        dest = _place(order.dest, lang)
+        return f"{head} {kw(w.convoy)} {_unit(order.target, lang)} - {dest}"
+    if isinstance(order, Retreat):
+        return f"{head} {kw(w.retreat)} {_place(order.dest, lang)}"
+    if isinstance(order, Disband):
+        return f"{head} {kw(w.disband)}"
+    if isinstance(order, Build):
+        return f"{head} {kw(w.build)}"
+    return order.canonical()
+
+
+def _matched_order(result: OrderResult, outcome: Outcome | None, lang: str) -> str:
+    """For a void support or convoy: the order its target unit was really given."""
+    order = result.order
+    if outcome is None or not isinstance(order, (SupportHold, SupportMove, Convoy)):
+        return ""
+    for other in outcome.results:
+        o = other.order
+        if isinstance(o, UnitOrder) and o.unit.province == order.target.province:
+            return render(o, lang)
+    return ""
+
+
+def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str = "en") -> str:
+    """One order with its result, e.g. `A PAR s A BUR; (cut)`."""
+    w = _WORDS[_lang(lang)]
+    order = result.order
+    reason = result.reason
+    notes: list[str] = []
+    lower = False
+    bracket = ""
+    if not result.succeeded:
+        if reason in (Reason.VOID, Reason.ILLEGAL):
+            notes.append(w.invalid)
+            bracket = _matched_order(result, outcome, lang) or result.detail
+        elif reason is Reason.PARADOX:
+            notes.append(w.paradox)
+        elif isinstance(order, (Move, Retreat, Build, Disband, Waive)):
+            lower = not isinstance(order, Move)  # a dash has no case
+            notes.append(w.failed)
+        elif isinstance(order, (SupportHold, SupportMove)):
+            lower = True
+            if reason is Reason.CUT:
+                notes.append(w.cut)
+        elif isinstance(order, Convoy):
+            lower = True  # "F ENG c LON - BEL: the convoy was broken"
+    # The unit's fate after the movement phase (dislodged, or destroyed with no retreat).
+    if outcome is not None and isinstance(order, UnitOrder) and not isinstance(order, Retreat):
+        for d in outcome.dislodged:
+            if d.unit.province == order.unit.province:
+                notes.append(w.destroyed if not d.retreats else w.dislodged)
+                break
+    text = render(order, lang, lower=lower)
+    if notes:
+        text += "; " + " ".join(f"({n})" for n in notes)
+    if bracket:
+        text += f" [{bracket}]"
+    return text
+
+
+def notation_lines(outcome: Outcome, lang: str = "en") -> list[str]:
+    """The results of a phase: a heading per power, then its orders in the given order."""
+    game_map = load_map("standard")
+    lines: list[str] = []
+    by_power: dict[Power | None, list[OrderResult]] = {}
+    for r in outcome.results:
+        by_power.setdefault(r.power, []).append(r)
+    colon = " :" if _lang(lang) == "fr" else ":"
+    for power in [*Power, None]:
+        results = by_power.get(power)
+        if not results:
+            continue
+        name = game_map.power_name(power, lang) if power is not None else "?"
+        lines.append(f"{name}{colon}")
+        lines.extend(result_line(r, outcome, lang) for r in results)
+    return lines

@@ -1,0 +1,149 @@
+"""Results notation (stabbeurfou section 4): the seed's examples against hand-written golden
+files, in English and French."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
+from bot.core.notation import notation_lines, render, result_line
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+)
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+
+GOLDEN = Path(__file__).parent / "golden"
+F, G, E = Power.FRANCE, Power.GERMANY, Power.ENGLAND
+OK, KO = Verdict.SUCCEEDS, Verdict.FAILS
+
+
+def ref(text: str) -> UnitRef:
+    parts = text.split()
+    if len(parts) == 1:
+        return UnitRef(None, Location.parse(parts[0]))
+    return UnitRef(UnitType(parts[0]), Location.parse(parts[1]))
+
+
+def loc(text: str) -> Location:
+    return Location.parse(text)
+
+
+def outcome(
+    results: list[OrderResult], phase: str = "F1901M", dislodged: tuple[DislodgedUnit, ...] = ()
+) -> Outcome:
+    p = Phase.parse(phase)
+    return Outcome(p, tuple(results), dislodged, (), Position.build(p, ()))
+
+
+def res(
+    order: Order, verdict: Verdict, reason: Reason = Reason.NONE, detail: str = ""
+) -> OrderResult:
+    return OrderResult(order.power, order, verdict, reason, detail)
+
+
+A_PAR = ref("A PAR")
+PAR_UNIT = Unit(F, UnitType.ARMY, Location("PAR"))
+
+
+def seed_examples() -> list[Outcome]:
+    """One outcome per example, its first result being the example (stabbeurfou 4)."""
+    s_mar_bur = SupportMove(F, A_PAR, ref("A MAR"), loc("BUR"))
+    s_bur = SupportHold(F, A_PAR, ref("A BUR"))
+    return [
+        # 4(a): "A par s a mar - bur", success then failure.
+        outcome([res(s_mar_bur, OK)]),
+        outcome([res(s_mar_bur, KO)]),
+        # 4(b) table, row by row.
+        outcome([res(s_bur, KO, Reason.CUT)]),
+        outcome([res(Convoy(E, ref("F ENG"), ref("LON"), loc("BEL")), KO, Reason.CONVOY_BROKEN)]),
+        outcome(
+            [res(Hold(F, A_PAR), KO, Reason.DISLODGED)],
+            dislodged=(DislodgedUnit(PAR_UNIT, "BUR", frozenset()),),
+        ),
+        outcome(
+            [res(Hold(F, A_PAR), KO, Reason.DISLODGED)],
+            dislodged=(DislodgedUnit(PAR_UNIT, "BUR", frozenset({"PIC", "GAS"})),),
+        ),
+        outcome(
+            [
+                res(s_bur, KO, Reason.VOID, "A BUR - MUN"),
+                res(Move(G, ref("A BUR"), loc("MUN")), OK),
+            ]
+        ),
+        outcome(
+            [
+                res(Convoy(E, ref("F ENG"), ref("A BRE"), loc("LON")), KO, Reason.VOID),
+                res(Move(F, ref("A BRE"), loc("PAR")), OK),
+            ]
+        ),
+        outcome([res(Move(F, A_PAR, loc("BUR")), KO, Reason.BOUNCED)]),
+        outcome([res(SupportHold(F, A_PAR, ref("BUR")), KO, Reason.PARADOX)]),
+        outcome([res(Move(F, A_PAR, loc("BUR")), OK)]),
+        outcome([res(Retreat(F, A_PAR, loc("BUR")), KO, Reason.BOUNCED)], "F1901R"),
+        outcome([res(Retreat(F, A_PAR, loc("BUR")), OK)], "F1901R"),
+    ]
+
+
+def golden(lang: str) -> list[str]:
+    text = (GOLDEN / f"notation_{lang}.txt").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_seed_examples_match_golden(lang: str) -> None:
+    lines = [result_line(o.results[0], o, lang) for o in seed_examples()]
+    assert lines == golden(lang)
+
+
+def test_phase_report_groups_by_power() -> None:
+    o = outcome(
+        [
+            res(Move(G, ref("A MUN"), loc("BUR")), KO, Reason.BOUNCED),
+            res(Move(F, A_PAR, loc("BUR")), KO, Reason.BOUNCED),
+            res(Hold(F, ref("F BRE")), OK),
+        ]
+    )
+    assert notation_lines(o) == [
+        "France:",
+        "A PAR - BUR; (failed)",
+        "F BRE H",
+        "Germany:",
+        "A MUN - BUR; (failed)",
+    ]
+    assert notation_lines(o, "fr")[0] == "France :"
+    assert notation_lines(o, "fr")[3] == "Allemagne :"
+
+
+def test_coasts_convoy_and_adjustments() -> None:
+    assert render(Move(Power.RUSSIA, ref("F STP/SC"), loc("BOT"))) == "F STP/SC - BOT"
+    assert render(Move(Power.RUSSIA, ref("F STP/SC"), loc("BOT")), "fr") == "F STP/CS - BOT"
+    via = Move(E, ref("A LON"), loc("BEL"), via_convoy=True)
+    assert render(via) == "A LON - BEL VIA"
+    assert render(via, "fr") == "A LON - BEL PAR CONVOI"
+    build = Build(F, ref("A PAR"))
+    assert result_line(res(build, OK)) == "A PAR B"
+    assert result_line(res(build, KO, Reason.NOT_ALLOWED)) == "A PAR b; (failed)"
+
+
+def test_illegal_order_shows_why() -> None:
+    bad = Move(F, A_PAR, loc("MUN"))
+    line = result_line(res(bad, KO, Reason.ILLEGAL, "PAR is not next to MUN"))
+    assert line == "A PAR - MUN; (invalid) [PAR is not next to MUN]"
+
+
+def test_dislodged_move_and_support() -> None:
+    o = outcome(
+        [res(SupportHold(F, A_PAR, ref("A BUR")), KO, Reason.DISLODGED)],
+        dislodged=(DislodgedUnit(PAR_UNIT, "PIC", frozenset({"GAS"})),),
+    )
+    assert result_line(o.results[0], o) == "A PAR s A BUR; (dislodged)"
