@@ -113,7 +113,9 @@ class RuleSet:
     support_coast_mismatch_ignored: bool = False
     # World Masters III(5): "A STP/NC B" (an army build naming a coast) builds nothing.
     army_build_with_coast_fails: bool = False
-    builds_read_bottom_to_top: bool = False  # gm-order-correction-rules: read builds upwards
+    # gm-order-correction-rules III(2)-(3), house V(2)-(3): adjustment orders are read from
+    # bottom to top; the "first"/"last" of 4.D.4-4.D.6 then follow that reading order.
+    builds_read_bottom_to_top: bool = False
     # EDC E: "A unit receiving several different orders will be considered civil disorder,
     # even if some of the orders were invalid": illegal orders count as duplicates.
     duplicates_count_illegal_orders: bool = False

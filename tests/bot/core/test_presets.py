@@ -154,9 +154,9 @@ def test_world_masters_distinctive_choices():
     wm = load_rules("world-masters")
     assert wm.duplicate_orders is DuplicateOrders.LAST  # I(5): "the last order ... will be used"
     # III(2): builds/disbands followed "from bottom to top"; III(3): first reading upwards.
-    assert wm.too_many_builds is Choice.C
-    assert wm.too_many_disbands is Choice.C
-    assert wm.two_builds_same_province is Choice.C
+    assert wm.too_many_builds is Choice.B
+    assert wm.too_many_disbands is Choice.B
+    assert wm.two_builds_same_province is Choice.B
     assert wm.builds_read_bottom_to_top is True
     assert wm.civil_disorder is CivilDisorder.WORLD_MASTERS  # III(4)
     # II(3)b: inaccurate coast never invalidates a move; II(3)c: nor a support, unless ambiguous.
