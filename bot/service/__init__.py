@@ -1,1 +1,112 @@
-"""The table service (placeholder; the API summary follows with the service module)."""
+"""Parley's table service: games, secret orders, the phase clock, adjudication, events and
+recovery, on SQLite. No Discord here: the bot, the demo and the tests all drive this API.
+
+Opening
+    svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
+                                  executor=None, render=True, run=True)
+        path: SQLite file (default `$PARLEY_DB` or ./parley.db); migrated at start-up.
+        Raises StoreError (corrupt/foreign/newer database: nothing is written to it) or
+        ConfigError (missing map, rule or clock preset). `run=True` starts the scheduler
+        (deadlines, reminders, delivery) on the running loop. `await svc.close()` at exit.
+        clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`).
+
+Users are opaque strings (a Discord user id as str). Times are UTC epoch seconds (float).
+Powers are `bot.core.model.Power` (a str enum; names in English or French are accepted).
+
+Games
+    await svc.create_game(gm, *, name="", clock="casual"|"edc2023"|..., rules="datc"|
+        "edc2023"|"house"|"stabbeurfou"|..., lang="en"|"fr", variant="standard",
+        clock_overrides={"fall_movement": {"negotiation": "10m"}, "years": 3,
+        "reminders": ["5m"], "early_adjudication": True}, early_adjudication=None,
+        meta={...}) -> GameStatus
+    await svc.join(game_id, user, power=None|"random"|Power|"france") -> Power
+    await svc.assign(game_id, gm, user, power) -> Power          (GM)
+    await svc.leave(game_id, user) -> Power    (after the start the power is in civil disorder)
+    await svc.start_game(game_id, gm) -> GameStatus              (GM)
+    await svc.status(game_id) -> GameStatus    (phase, window, deadline, press_open, players,
+        submitted [who, never what], ready, to_order, centers, units, broken...)
+    await svc.list_games(include_over=False) / await svc.games_of(user) -> list[GameStatus]
+    await svc.set_meta(game_id, key, value)   (free data for the bot: channel ids, ...)
+    clock_names() (bot.service.clock), and bot.core.presets.list_presets() for autocomplete.
+
+Orders (secret)
+    await svc.submit(game_id, user, text, merge=False) -> SubmitReply(accepted, phase, power,
+        orders [canonical readings in the game's language], errors, warnings, message, ...)
+        A set with an unreadable order, or refused by the rule set (Stabbeurfou), is not saved
+        and the previous orders stand. After the deadline: LateSubmissionError (nothing saved).
+    await svc.clear_orders(game_id, user) -> SubmitReply
+    await svc.my_orders(game_id, user) -> OrdersView(orders, submitted_at, warnings)
+    await svc.set_ready(game_id, user, ready=True) -> bool (True: adjudicated early)
+    await svc.phase_orders(game_id, viewer, phase_id=None) -> {Power: [orders]}
+        (everyone's once the phase is adjudicated, else only the viewer's own)
+    await svc.history(game_id, viewer, power=None) -> list[Submission] (own power; the GM
+        sees all powers of adjudicated phases)
+    await svc.results(game_id, phase_id=None) -> PhaseResults | None (outcome, lines, png)
+
+GM / tournament director (PermissionDeniedError for anyone else; all audited)
+    pause(game_id, gm), resume(game_id, gm), extend(game_id, gm, seconds) -> deadline,
+    adjudicate_now(game_id, gm), rollback(game_id, gm) -> phase reopened,
+    replace_player(game_id, gm, power, user), submit_for(game_id, gm, power, text),
+    end_game(game_id, gm, reason), audit_log(game_id, gm) -> list[AuditEntry]
+
+Events: implement `Notifier.notify(event: Event) -> None` (async). `Event` has id, key
+(unique; remember it to drop the rare repeat after a crash), game_id, kind (EventKind:
+game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase;
+.png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
+deadline_changed, phase_rolled_back, player_replaced, game_over), phase, payload, created_at.
+An event is marked delivered only when notify returns; if it raises it is retried later.
+
+Errors (all `ServiceError`, `.message` is fit for users): StoreError, ConfigError,
+NotFoundError, PermissionDeniedError, InvalidStateError, LateSubmissionError,
+CorruptGameError (one game unreadable; the others run).
+"""
+
+from bot.service.clock import FakeClock, ScaledClock, SystemClock, clock_names, load_clock
+from bot.service.errors import (
+    ConfigError,
+    CorruptGameError,
+    InvalidStateError,
+    LateSubmissionError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+    StoreError,
+)
+from bot.service.events import Event, EventKind, MemoryNotifier, Notifier, NullNotifier
+from bot.service.service import (
+    AuditEntry,
+    GameStatus,
+    OrdersView,
+    PhaseResults,
+    Submission,
+    SubmitReply,
+    TableService,
+)
+
+__all__ = [
+    "AuditEntry",
+    "ConfigError",
+    "CorruptGameError",
+    "Event",
+    "EventKind",
+    "FakeClock",
+    "GameStatus",
+    "InvalidStateError",
+    "LateSubmissionError",
+    "MemoryNotifier",
+    "NotFoundError",
+    "Notifier",
+    "NullNotifier",
+    "OrdersView",
+    "PermissionDeniedError",
+    "PhaseResults",
+    "ScaledClock",
+    "ServiceError",
+    "StoreError",
+    "Submission",
+    "SubmitReply",
+    "SystemClock",
+    "TableService",
+    "clock_names",
+    "load_clock",
+]

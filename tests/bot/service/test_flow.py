@@ -1,0 +1,74 @@
+"""A phase end to end on a real SQLite file with a fake clock: windows, orders, reminders,
+adjudication at the writing deadline, results, press, game over."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.model import Power
+from bot.service import EventKind, LateSubmissionError, MemoryNotifier
+from tests.bot.service.conftest import PNG, SEVEN, run_until, seven_player_game
+
+
+async def test_edc_spring_windows_orders_and_results(opener, clock):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc)
+    st = await svc.status(gid)
+    assert (st.phase, st.window, st.phase_status) == ("S1901M", "negotiation", "open")
+    assert st.deadline - st.opens_at == 540  # EDC spring: 8' negotiation + 1' writing
+    assert st.writing_at - st.opens_at == 480
+
+    reply = await svc.submit(gid, "user-france", "A PAR - BUR\nA MAR H")
+    assert reply.accepted
+    assert reply.orders == ["A PAR - BUR", "A MAR H"]
+    assert reply.warnings == ["F BRE: no order (it will hold)"]
+
+    clock.advance(480)
+    await svc.run_due()
+    assert (await svc.status(gid)).window == "writing"
+    clock.advance(1)  # 59 s left: the 1' reminder is due, to everyone but France
+    await svc.run_due()
+    reminders = [e for e in notes.events if e.kind is EventKind.REMINDER_DUE]
+    assert len(reminders) == 1
+    assert "user-france" not in reminders[0].payload["users"]
+    assert len(reminders[0].payload["users"]) == 6
+
+    clock.advance(59)  # the deadline
+    await svc.run_due()
+    results = [e for e in notes.events if e.kind is EventKind.RESULTS_READY]
+    assert len(results) == 1
+    assert results[0].png == PNG
+    lines = {(r["order"], r["succeeded"]) for r in results[0].payload["lines"]}
+    assert ("A PAR - BUR", True) in lines
+    # EDC: no talk while orders are read.
+    assert notes.kinds()[-1] == EventKind.PRESS_LOCKED.value
+    st = await svc.status(gid)
+    assert (st.phase, st.phase_status, st.window) == ("F1901M", "pending", "reading")
+
+    with pytest.raises(LateSubmissionError):
+        await svc.submit(gid, "user-france", "A BUR H")
+
+    clock.advance(240)  # reading over: fall negotiation, press open again
+    await svc.run_due()
+    st = await svc.status(gid)
+    assert (st.phase, st.window, st.press_open) == ("F1901M", "negotiation", True)
+    assert notes.kinds()[-1] == EventKind.PRESS_UNLOCKED.value
+    orders = await svc.phase_orders(gid, "user-england", (await svc.results(gid)).phase_id)
+    assert orders[Power.FRANCE] == ["A PAR - BUR", "A MAR H"]
+
+
+async def test_game_ends_after_the_clock_years(opener, clock):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc, clock_overrides={"years": 1})
+
+    async def over() -> bool:
+        return (await svc.status(gid)).status == "over"
+
+    await run_until(svc, clock, gid, over)
+    st = await svc.status(gid)
+    assert st.status == "over"
+    assert st.end_reason == "years"
+    assert notes.kinds().count("game_over") == 1
+    assert SEVEN[0] in st.players.values()
