@@ -1,0 +1,99 @@
+"""`parley parse`: read orders as a player writes them and print them in canonical notation.
+
+    parley parse [--lang en|fr] [--position FILE] [--power NAME] [--json] [TEXT ...]
+
+Each TEXT argument is one order; without TEXT, an order set is read from standard input (one
+order per line or `;`-separated). Exit status: 0 if every order was read, 1 if some had errors,
+2 for a bad position file or an unknown power.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.core.jsonio import FormatError, position_from_json
+from bot.core.map import MapError, load_map
+from bot.core.model import ModelError, Position, Power
+from bot.core.parser import (
+    OrderSyntaxError,
+    ParseError,
+    ParseResult,
+    parse_order,
+    parse_orders,
+    render_order,
+)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "parse",
+        help="parse orders (English or French) into canonical notation",
+        description="Parse orders as players write them; print their canonical notation.",
+    )
+    p.add_argument("--lang", choices=("en", "fr"), default="en", help="game nomenclature")
+    p.add_argument("--position", metavar="FILE", help="POSITION JSON (docs/formats.md)")
+    p.add_argument("--power", metavar="NAME", help="the power giving the orders")
+    p.add_argument("--json", action="store_true", help="print a JSON report")
+    p.add_argument("text", nargs="*", metavar="TEXT", help="one order per argument")
+    p.set_defaults(func=run)
+
+
+def _load_position(path: str) -> Position:
+    try:
+        doc = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FormatError(f"position file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(f"cannot read position file {path}: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"position file {path} is not valid JSON: {exc}") from None
+    return position_from_json(doc, load_map("standard"))
+
+
+def run(args: argparse.Namespace) -> int:
+    position: Position | None = None
+    power: Power | None = None
+    try:
+        if args.position:
+            position = _load_position(args.position)
+        if args.power:
+            power = Power.parse(args.power)
+    except (FormatError, MapError) as exc:
+        print(f"parley parse: {exc}", file=sys.stderr)
+        return 2
+    except ModelError:
+        names = ", ".join(p.value.lower() for p in Power)
+        print(f"parley parse: unknown power {args.power!r} (one of {names})", file=sys.stderr)
+        return 2
+
+    if args.text:
+        result = ParseResult([], [])
+        for text in args.text:
+            try:
+                order = parse_order(text, lang=args.lang, power=power, position=position)
+            except OrderSyntaxError as exc:
+                result.errors.append(ParseError(text, exc.message))
+            else:
+                result.orders.append(order)
+    else:
+        result = parse_orders(sys.stdin.read(), lang=args.lang, power=power, position=position)
+
+    if args.json:
+        doc = {
+            "orders": [{"text": o.source, "canonical": o.canonical()} for o in result.orders],
+            "errors": [{"text": e.text, "message": e.message} for e in result.errors],
+        }
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        for order in result.orders:
+            line = order.canonical()
+            if args.lang == "fr":
+                line = f"{render_order(order, 'fr')}\t{line}"
+            print(line)
+        for err in result.errors:
+            print(f"error: {err.text}: {err.message}", file=sys.stderr)
+    return 1 if result.errors else 0
