@@ -1,0 +1,42 @@
+"""The adjudicator: `adjudicate(position, orders, rules, game_map) -> Outcome`.
+
+Steps: order legality (legality.py, DATC 4.E.1) -> resolution (movement.py: Kruijswijk's
+algorithm; retreat.py; adjustment.py) -> the next position with skips (phases.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.adjudicator.adjustment import adjudicate_adjustments
+from bot.core.adjudicator.civil_disorder_2023 import removal_rule, removals_2023
+from bot.core.adjudicator.mapindex import map_index
+from bot.core.adjudicator.movement_phase import adjudicate_movement
+from bot.core.adjudicator.retreat import adjudicate_retreats
+from bot.core.map import GameMap, load_map
+from bot.core.model import PhaseKind, Position
+from bot.core.orders import Order
+from bot.core.outcome import Outcome
+from bot.core.rules import DATC, RuleSet
+
+__all__ = ["adjudicate", "removal_rule", "removals_2023"]
+
+
+def adjudicate(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet = DATC,
+    game_map: GameMap | None = None,
+) -> Outcome:
+    """Adjudicate one phase. `orders` are typed orders; `.power` is the power that gave each.
+
+    Missing orders: units hold, dislodged units are disbanded, builds are waived, removals
+    are made by the civil-disorder rule of `rules`.
+    """
+    idx = map_index(game_map if game_map is not None else load_map("standard"))
+    kind = position.phase.kind
+    if kind is PhaseKind.MOVEMENT:
+        return adjudicate_movement(position, orders, rules, idx)
+    if kind is PhaseKind.RETREAT:
+        return adjudicate_retreats(position, orders, rules, idx)
+    return adjudicate_adjustments(position, orders, rules, idx)

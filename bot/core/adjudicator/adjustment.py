@@ -1,0 +1,234 @@
+"""Adjustment phase: builds, waives, removals, civil-disorder removals (4.C.3-4.D.8)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.adjudicator.civil_disorder_2023 import removal_rule
+from bot.core.adjudicator.legality import Illegal, check_unit
+from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.adjudicator.phases import next_position
+from bot.core.model import Location, Position, Power, Unit, UnitType
+from bot.core.orders import Build, Disband, Order, UnitRef, Waive
+from bot.core.outcome import Outcome, OrderResult, Reason, Verdict
+from bot.core.rules import Choice, RuleSet
+
+
+class Entry:
+    __slots__ = ("detail", "order", "power", "reason", "verdict")
+
+    def __init__(self, order: Order, power: Power | None) -> None:
+        self.order = order
+        self.power = power
+        self.verdict = Verdict.SUCCEEDS
+        self.reason = Reason.NONE
+        self.detail = ""
+
+    def fail(self, reason: Reason, detail: str) -> None:
+        self.verdict = Verdict.FAILS
+        self.reason = reason
+        self.detail = detail
+
+    def result(self) -> OrderResult:
+        return OrderResult(self.power, self.order, self.verdict, self.reason, self.detail)
+
+
+def _build_unit(
+    order: Build, power: Power, position: Position, idx: MapIndex, rules: RuleSet
+) -> Unit:
+    """The unit a build order makes, or Illegal (DATC 6.I.*, 4.B.7, 4.C.3, 4.C.4)."""
+    loc = order.unit.location
+    pid = loc.province
+    if pid not in idx.supply_centers:
+        raise Illegal(f"{pid} is not a supply centre")
+    if pid not in idx.homes.get(power, ()):  # DATC 6.I.6
+        raise Illegal(f"{pid} is not a home centre of {power.name.title()}")
+    if position.centers.get(pid) is not power:  # DATC 6.I.5
+        raise Illegal(f"{power.name.title()} does not own {pid}")
+    if pid in position.units:  # DATC 6.I.3, 6.I.4
+        raise Illegal(f"{pid} is occupied")
+    utype = order.unit.type
+    inland = pid in idx.land
+    if utype is None:
+        choice = rules.missing_build_type
+        if choice is Choice.A or (choice is Choice.B and not inland):
+            raise Illegal("say whether to build an army or a fleet")
+        if inland:
+            utype = UnitType.ARMY
+        elif loc.coast is not None or pid in idx.split:
+            utype = UnitType.FLEET  # 4.C.3 c: a coast is given
+        else:
+            raise Illegal("say whether to build an army or a fleet")
+    if utype is UnitType.FLEET and inland:
+        if not rules.fleet_build_inland_makes_army:  # 4.C.4 a, DATC 6.I.2
+            raise Illegal(f"a fleet cannot be built in {pid}, which is inland")
+        utype = UnitType.ARMY
+    if utype is UnitType.ARMY:
+        if loc.coast is not None and not rules.irrelevant_coast_ignored:
+            raise Illegal("an army is not built on a coast")
+        return Unit(power, utype, Location(pid))
+    if pid in idx.split:
+        if loc.coast is None:  # 4.B.7, DATC 6.B.14
+            raise Illegal(f"say which coast of {pid} the fleet is built on")
+        if loc not in idx.fleet_adj:
+            raise Illegal(f"{pid} has no coast {loc.coast.value}")
+        return Unit(power, utype, loc)
+    if loc.coast is not None and not rules.irrelevant_coast_ignored:
+        raise Illegal(f"{pid} has no coast {loc.coast.value}")
+    return Unit(power, utype, Location(pid))
+
+
+def adjudicate_adjustments(
+    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+) -> Outcome:
+    balance: dict[Power, int] = {}
+    for owner in position.centers.values():
+        balance[owner] = balance.get(owner, 0) + 1
+    for u in position.units.values():
+        balance[u.power] = balance.get(u.power, 0) - 1
+    entries = [Entry(o, o.power) for o in orders]
+    reading = list(reversed(entries)) if rules.builds_read_bottom_to_top else entries
+    builds: dict[Power, list[tuple[Entry, Unit | None]]] = {}
+    removes: dict[Power, list[tuple[Entry, Unit]]] = {}
+    for e in reading:
+        order = e.order
+        try:
+            if isinstance(order, Build | Waive):
+                power = order.power
+                if power is None and isinstance(order, Build):
+                    power = position.centers.get(order.unit.province)
+                if power is None:
+                    raise Illegal("no power gave this order")
+                e.power = power
+                if balance.get(power, 0) <= 0:
+                    n = -balance.get(power, 0)
+                    raise Illegal(
+                        f"{power.name.title()} has no build"
+                        + (f" (it must remove {n})" if n else "")
+                    )
+                if isinstance(order, Waive):
+                    if not rules.waive_allowed:  # 4.D.7 b
+                        raise Illegal("builds cannot be waived")
+                    builds.setdefault(power, []).append((e, None))
+                else:
+                    unit = _build_unit(order, power, position, idx, rules)
+                    builds.setdefault(power, []).append((e, unit))
+            elif isinstance(order, Disband):
+                unit = check_unit(order, position, rules)
+                e.power = unit.power
+                if balance.get(unit.power, 0) >= 0:
+                    raise Illegal(f"{unit.power.name.title()} has no unit to remove")
+                removes.setdefault(unit.power, []).append((e, unit))
+            else:
+                raise Illegal(f"'{order.canonical()}' cannot be ordered in an adjustment phase")
+        except Illegal as exc:
+            e.fail(Reason.ILLEGAL, str(exc))
+    units = dict(position.units)
+    removed: list[Unit] = []
+    implied: list[OrderResult] = []
+    for power, cands in builds.items():
+        cands = _one_per_province(cands, rules)
+        allowed = balance[power]
+        legal = [c for c in cands if c[0].verdict is Verdict.SUCCEEDS]
+        if len(legal) > allowed:
+            if rules.too_many_builds is Choice.A:  # 4.D.4 a
+                keep: list[tuple[Entry, Unit | None]] = []
+            elif rules.too_many_builds is Choice.C:
+                keep = legal[-allowed:]
+            else:  # 4.D.4 b, DATC 6.I.1
+                keep = legal[:allowed]
+            for c in legal:
+                if c not in keep:
+                    c[0].fail(Reason.NOT_ALLOWED, f"{power.name.title()} may build only {allowed}")
+            legal = keep
+        for _, unit in legal:
+            if unit is not None:
+                units[unit.province] = unit
+    for power, bal in balance.items():
+        if bal > 0:
+            made = sum(1 for u in units.values() if u.power is power) - sum(
+                1 for u in position.units.values() if u.power is power
+            )
+            free = [
+                h
+                for h in sorted(idx.homes.get(power, ()))
+                if position.centers.get(h) is power and h not in position.units
+            ]
+            waived = sum(
+                1 for e, u in builds.get(power, []) if u is None and e.verdict is Verdict.SUCCEEDS
+            )
+            for _ in range(min(bal, len(free)) - made - waived):
+                implied.append(
+                    OrderResult(
+                        power,
+                        Waive(power),
+                        Verdict.SUCCEEDS,
+                        Reason.NONE,
+                        "no build ordered",
+                        implied=True,
+                    )
+                )
+    for power, bal in sorted(balance.items()):
+        if bal >= 0:
+            continue
+        need = -bal
+        seen: set[str] = set()
+        legal_r: list[tuple[Entry, Unit]] = []
+        for e, unit in removes.get(power, []):
+            if unit.province in seen:  # DATC 6.J.2
+                e.fail(Reason.ILLEGAL, f"{unit} is already removed by another order")
+                continue
+            seen.add(unit.province)
+            legal_r.append((e, unit))
+        if len(legal_r) > need:
+            if rules.too_many_disbands is Choice.A:  # 4.D.6 a: civil disorder decides
+                keep_r: list[tuple[Entry, Unit]] = []
+            elif rules.too_many_disbands is Choice.C:
+                keep_r = legal_r[-need:]
+            else:  # 4.D.6 b, DATC 6.J.1
+                keep_r = legal_r[:need]
+            for c in legal_r:
+                if c not in keep_r:
+                    c[0].fail(Reason.NOT_ALLOWED, f"{power.name.title()} must remove only {need}")
+            legal_r = keep_r
+        for _, unit in legal_r:
+            del units[unit.province]
+            removed.append(unit)
+        missing = need - len(legal_r)
+        if missing > 0:
+            rest = Position(position.phase, units, position.centers)
+            for unit in removal_rule(rules)(rest, power, missing, idx.game_map):
+                del units[unit.province]
+                removed.append(unit)
+                implied.append(
+                    OrderResult(
+                        power,
+                        Disband(power, UnitRef.of(unit)),
+                        Verdict.SUCCEEDS,
+                        Reason.CIVIL_DISORDER,
+                        "not enough removals ordered: removed by the civil-disorder rule",
+                        implied=True,
+                    )
+                )
+    results = tuple([e.result() for e in entries] + implied)
+    nxt = next_position(position.phase, units, position.centers, idx)
+    return Outcome(position.phase, results, (), tuple(removed), nxt)
+
+
+def _one_per_province(
+    cands: list[tuple[Entry, Unit | None]], rules: RuleSet
+) -> list[tuple[Entry, Unit | None]]:
+    """Two builds in one province (4.D.5): both fail (a), the first (b) or the last (c)."""
+    by_prov: dict[str, list[tuple[Entry, Unit | None]]] = {}
+    for c in cands:
+        if c[1] is not None and c[0].verdict is Verdict.SUCCEEDS:
+            by_prov.setdefault(c[1].province, []).append(c)
+    for group in by_prov.values():
+        if len(group) < 2:
+            continue
+        choice = rules.two_builds_same_province
+        keep = None if choice is Choice.A else group[0] if choice is Choice.B else group[-1]
+        for c in group:
+            if c is not keep:
+                c[0].fail(Reason.NOT_ALLOWED, f"only one unit can be built in {c[1].province}")  # type: ignore[union-attr]
+    return [c for c in cands if c[0].verdict is Verdict.SUCCEEDS]

@@ -1,0 +1,390 @@
+"""Order legality (DATC 4.E.1), a named step before any resolution.
+
+An illegal order is ignored: the unit holds and can receive hold support. It still gets a
+result (Reason.ILLEGAL) whose detail tells the player why. Matching supports and convoys with
+the orders they name happens later (an unmatched one is *void*, not illegal).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.model import Location, Position, Power, Unit, UnitType
+from bot.core.orders import (
+    Convoy,
+    Hold,
+    Move,
+    Order,
+    SupportHold,
+    SupportMove,
+    UnitOrder,
+    UnitRef,
+)
+from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
+
+HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
+
+
+class Eff:
+    """A legal movement-phase order in the resolver's terms (provinces, coasts resolved)."""
+
+    __slots__ = ("dest", "dest_loc", "kind", "order", "target", "target_coast", "unit", "via")
+
+    def __init__(
+        self,
+        kind: int,
+        unit: Unit,
+        order: Order | None,
+        dest: str = "",
+        dest_loc: Location | None = None,
+        target: str = "",
+        target_coast: Location | None = None,
+        via: bool = False,
+    ) -> None:
+        self.kind = kind
+        self.unit = unit
+        self.order = order
+        self.dest = dest
+        self.dest_loc = dest_loc
+        self.target = target
+        self.target_coast = target_coast  # the support's destination as written (coast check)
+        self.via = via
+
+
+class Illegal(Exception):  # noqa: N818 - a verdict, not a crash
+    """Raised inside the checks; its message is the player-facing `detail`."""
+
+
+def _name(idx: MapIndex, pid: str) -> str:
+    return idx.name_en.get(pid, pid)
+
+
+def check_unit(
+    order: UnitOrder, position: Position, rules: RuleSet, units: Mapping[str, Unit] | None = None
+) -> Unit:
+    """The board unit an order is for, or Illegal (not there, not yours, wrong type/coast)."""
+    ref = order.unit
+    board = position.units if units is None else units
+    unit = board.get(ref.province)
+    if unit is None:
+        raise Illegal(f"there is no unit in {ref.province}")
+    if order.power is not None and order.power is not unit.power:
+        raise Illegal(f"the unit in {ref.province} belongs to {unit.power.name.title()}")
+    _check_type(ref, unit, rules)
+    _check_own_coast(ref, unit, rules)
+    return unit
+
+
+def _check_type(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
+    if ref.type is None:
+        if rules.missing_unit_type is Choice.A:  # 4.C.1 a
+            raise Illegal(
+                f"the unit type is missing (there is {_article(unit)} in {unit.province})"
+            )
+    elif ref.type is not unit.type and rules.wrong_unit_type is Choice.A:  # 4.C.2 a
+        raise Illegal(f"there is {_article(unit)}, not {_article_t(ref.type)}, in {unit.province}")
+
+
+def _article(unit: Unit) -> str:
+    return _article_t(unit.type)
+
+
+def _article_t(t: UnitType) -> str:
+    return "an army" if t is UnitType.ARMY else "a fleet"
+
+
+def _check_own_coast(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
+    coast = ref.location.coast
+    if coast is None or coast == unit.location.coast:
+        return
+    if unit.location.coast is not None:
+        if not rules.wrong_unit_coast_ignored:  # 4.B.5 a
+            raise Illegal(f"the fleet is on {unit.location}, not {ref.location}")
+    elif not rules.irrelevant_coast_ignored:  # 4.B.6 a
+        raise Illegal(f"{unit.province} has no coast {coast.value}")
+
+
+def fleet_dest(
+    idx: MapIndex, rules: RuleSet, src: Location, dest: Location, verb: str = "move"
+) -> Location:
+    """The exact location a fleet order to `dest` means (4.B.1-4.B.3, 4.B.6), or Illegal."""
+    pid = dest.province
+    if pid in idx.land:
+        raise Illegal(f"a fleet cannot {verb} inland to {_name(idx, pid)}")
+    near = idx.fleet_adj.get(src, frozenset())
+    reach = [loc for loc in idx.game_map.fleet_locations(pid) if loc in near]
+    if not reach:
+        raise Illegal(f"a fleet in {src} cannot reach {_name(idx, pid)}")
+    if pid not in idx.split:
+        if dest.coast is not None and not rules.irrelevant_coast_ignored:  # 4.B.6 a
+            raise Illegal(f"{_name(idx, pid)} has no coast {dest.coast.value}")
+        return reach[0]
+    if dest.coast is None:
+        if len(reach) > 1:  # 4.B.1
+            coasts = " or ".join(str(r) for r in reach)
+            raise Illegal(f"say which coast of {_name(idx, pid)}: {coasts}")
+        if not rules.default_single_coast:  # 4.B.2 b
+            raise Illegal(f"say the coast: {reach[0]}")
+        return reach[0]
+    if dest in reach:
+        return dest
+    if rules.unreachable_coast_illegal or len(reach) != 1:  # 4.B.3 b
+        raise Illegal(f"a fleet in {src} cannot reach {dest}")
+    return reach[0]  # 4.B.3 a: the coast is ignored
+
+
+def _army_dest(idx: MapIndex, rules: RuleSet, dest: Location) -> str:
+    pid = dest.province
+    if pid in idx.sea:
+        raise Illegal(f"an army cannot move to sea ({_name(idx, pid)})")
+    if dest.coast is not None and not rules.irrelevant_coast_ignored:  # 4.B.6 a
+        raise Illegal(f"an army cannot go to a coast ({dest})")
+    return pid
+
+
+def _known(idx: MapIndex, pid: str) -> None:
+    if pid not in idx.name_en:
+        raise Illegal(f"unknown province {pid}")
+
+
+def chordless_route_through(
+    idx: MapIndex, src: str, dst: str, fleets: frozenset[str] | set[str], via: str
+) -> bool:
+    """Does `via` lie on a convoy route src->dst that needs each of its fleets? (6.G.19)"""
+    shores = idx.sea_shores
+    seas = idx.sea_seas
+    starts = [s for s in fleets if src in shores[s]]
+    path: list[str] = []
+
+    def walk(s: str) -> bool:
+        if dst in shores[s]:
+            return via in path or s == via
+        path.append(s)
+        try:
+            for n in seas[s]:
+                if n not in fleets or n in path or src in shores[n]:
+                    continue
+                if any(n in seas[p] for p in path[:-1]):
+                    continue  # a shortcut exists: the longer route needs no fleet in between
+                if walk(n):
+                    return True
+        finally:
+            path.pop()
+        return False
+
+    return any(walk(s) for s in starts)
+
+
+class MovementCheck:
+    """The legality step of a movement phase: one effective order per unit, in order."""
+
+    __slots__ = ("effective", "entries", "fleet_seas", "idx", "position", "rules")
+
+    def __init__(self, position: Position, idx: MapIndex, rules: RuleSet) -> None:
+        self.position = position
+        self.idx = idx
+        self.rules = rules
+        self.fleet_seas = frozenset(
+            p for p, u in position.units.items() if u.type is UnitType.FLEET and p in idx.sea
+        )
+        # (order, unit or None, illegal detail or "") in input order
+        self.entries: list[tuple[Order, Unit | None, str]] = []
+        self.effective: dict[str, Eff] = {}
+
+    def run(self, orders: Iterable[Order]) -> MovementCheck:
+        per_unit: dict[str, list[tuple[int, Eff, bool]]] = {}
+        for order in orders:
+            try:
+                if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+                    raise Illegal(f"'{order.canonical()}' cannot be ordered in a movement phase")
+                unit = check_unit(order, self.position, self.rules)
+                eff = self._check(order, unit)
+            except Illegal as exc:
+                unit_or_none = None
+                if isinstance(order, UnitOrder):
+                    unit_or_none = self.position.units.get(order.unit.province)
+                self.entries.append((order, unit_or_none, str(exc)))
+                continue
+            exact = order.unit.type is unit.type
+            per_unit.setdefault(unit.province, []).append((len(self.entries), eff, exact))
+            self.entries.append((order, unit, ""))
+        for prov, cands in per_unit.items():
+            self.effective[prov] = self._pick(cands)
+        return self
+
+    def _pick(self, cands: list[tuple[int, Eff, bool]]) -> Eff:
+        """Several legal orders for one unit (4.D.3; 4.C.1/4.C.2 choice c)."""
+        if len(cands) > 1 and (
+            self.rules.missing_unit_type is Choice.C or self.rules.wrong_unit_type is Choice.C
+        ):
+            exact = [c for c in cands if c[2]]
+            if exact:
+                for c in cands:
+                    if not c[2]:
+                        self._drop(c[0], "another order for this unit gives its right type")
+                cands = exact
+        first = cands[0]
+        if len(cands) == 1:
+            return first[1]
+        distinct = {c[1].order for c in cands}
+        if len(distinct) == 1:
+            for c in cands[1:]:
+                self._drop(c[0], "the same order was given twice; it counts once")
+            return first[1]
+        rule = self.rules.duplicate_orders
+        if rule is DuplicateOrders.FIRST:
+            for c in cands[1:]:
+                self._drop(c[0], "an earlier order for this unit is used")
+            return first[1]
+        if rule is DuplicateOrders.LAST:
+            for c in cands[:-1]:
+                self._drop(c[0], "a later order for this unit is used")
+            return cands[-1][1]
+        for c in cands:
+            self._drop(c[0], "several different orders for this unit: it holds")
+        return Eff(HOLD, first[1].unit, None)
+
+    def _drop(self, i: int, why: str) -> None:
+        order, unit, _ = self.entries[i]
+        self.entries[i] = (order, unit, why)
+
+    def _check(self, order: Order, unit: Unit) -> Eff:
+        idx = self.idx
+        here = unit.province
+        if isinstance(order, Hold):
+            return Eff(HOLD, unit, order)
+        if isinstance(order, Move):
+            return self._move(order, unit)
+        if isinstance(order, SupportHold):
+            tgt = order.target.province
+            _known(idx, tgt)
+            if tgt == here:  # DATC 6.A.8
+                raise Illegal("a unit cannot support itself")
+            self._reach(unit, tgt, "support")
+            self._target_ref(order.target)
+            return Eff(SUPH, unit, order, dest=tgt, target=tgt)
+        if isinstance(order, SupportMove):
+            tgt = order.target.province
+            dst = order.dest.province
+            _known(idx, tgt)
+            _known(idx, dst)
+            if tgt == here:
+                raise Illegal("a unit cannot support its own move")
+            if dst == here:  # DATC 6.D.34
+                raise Illegal("a unit cannot support a move into its own province")
+            if dst == tgt:  # DATC 6.A.5
+                raise Illegal("a unit cannot move to the province it is in")
+            self._reach(unit, dst, "support a move to")
+            self._target_ref(order.target)
+            self._supported_move_possible(unit, tgt, order.dest)
+            coast = order.dest if order.dest.coast is not None else None
+            return Eff(SUPM, unit, order, dest=dst, target=tgt, target_coast=coast)
+        assert isinstance(order, Convoy)
+        return self._convoy(order, unit)
+
+    def _target_ref(self, ref: UnitRef) -> None:
+        """4.C.1/4.C.2 and 4.C.5/4.C.6 for the supported or convoyed unit."""
+        board = self.position.units.get(ref.province)
+        if board is None:
+            return  # unmatched: decided when matching (void)
+        if ref.type is None and self.rules.missing_unit_type is Choice.A:
+            raise Illegal(f"the type of the unit in {ref.province} is missing")
+        if ref.type is not None and ref.type is not board.type:
+            if self.rules.wrong_unit_type is Choice.A:
+                raise Illegal(f"there is {_article(board)} in {ref.province}")
+        if ref.power is None:
+            if self.rules.missing_nationality is Choice.A and board.power is not None:
+                pass  # own or foreign: nationality is never required of the supporter's own
+        elif ref.power is not board.power and self.rules.wrong_nationality is Choice.A:
+            raise Illegal(f"the unit in {ref.province} is {board.power.name.title()}")
+
+    def _reach(self, unit: Unit, pid: str, verb: str) -> None:
+        idx = self.idx
+        if unit.type is UnitType.ARMY:
+            ok = pid in idx.army_adj.get(unit.province, ())
+        else:
+            ok = pid in idx.fleet_adj_prov.get(unit.location, ())
+        if not ok:  # DATC 6.A.10, 6.B.5
+            raise Illegal(f"{unit} cannot {verb} {_name(idx, pid)}: it could not move there")
+
+    def _supported_move_possible(self, supporter: Unit, tgt: str, dest: Location) -> None:
+        """A support of a move that could never be valid is illegal (6.D.22-6.D.24, 6.D.31)."""
+        mover = self.position.units.get(tgt)
+        if mover is None:
+            return
+        idx = self.idx
+        try:
+            if mover.type is UnitType.FLEET:
+                pid = dest.province
+                if pid in idx.land:
+                    raise Illegal(f"a fleet cannot move inland to {_name(idx, pid)}")
+                near = idx.fleet_adj.get(mover.location, frozenset())
+                reach = [x for x in idx.game_map.fleet_locations(pid) if x in near]
+                if not reach or (pid in idx.split and dest.coast and dest not in reach):
+                    raise Illegal(f"a fleet in {mover.location} cannot reach {dest}")
+            else:
+                _army_dest(idx, self.rules, Location(dest.province))
+                if dest.province not in idx.army_adj.get(tgt, ()):
+                    fleets = self.fleet_seas - {supporter.province}
+                    if not idx.route_exists(tgt, dest.province, fleets):
+                        raise Illegal("no convoy could carry it there")
+        except Illegal as exc:
+            raise Illegal(f"the supported move {mover} - {dest} is impossible: {exc}") from None
+
+    def _move(self, order: Move, unit: Unit) -> Eff:
+        idx = self.idx
+        dst = order.dest.province
+        _known(idx, dst)
+        if dst == unit.province:  # DATC 6.A.4, 6.A.5
+            raise Illegal("a unit cannot move to the province it is in")
+        if unit.type is UnitType.FLEET:
+            if order.via_convoy:
+                raise Illegal("only armies can be convoyed")
+            loc = fleet_dest(idx, self.rules, unit.location, order.dest)
+            return Eff(MOVE, unit, order, dest=dst, dest_loc=loc)
+        _army_dest(idx, self.rules, order.dest)
+        adjacent = dst in idx.army_adj.get(unit.province, ())
+        needs_route = not adjacent or (
+            order.via_convoy
+            and self.rules.adjacent_convoy
+            in (AdjacentConvoy.RULE_2000, AdjacentConvoy.RULE_1982, AdjacentConvoy.EXPLICIT_ONLY)
+        )
+        if needs_route and not idx.route_exists(unit.province, dst, self.fleet_seas):
+            if adjacent:
+                raise Illegal(f"no fleets could convoy it to {_name(idx, dst)}")
+            raise Illegal(  # DATC 6.A.1, 6.D.32
+                f"{_name(idx, dst)} is not next to {_name(idx, unit.province)}"
+                " and no fleets could convoy it there"
+            )
+        return Eff(MOVE, unit, order, dest=dst, dest_loc=Location(dst), via=order.via_convoy)
+
+    def _convoy(self, order: Convoy, unit: Unit) -> Eff:
+        idx = self.idx
+        here = unit.province
+        if unit.type is not UnitType.FLEET or here not in idx.sea:  # DATC 6.F.1
+            raise Illegal("only a fleet at sea can convoy")
+        tgt = order.target.province
+        dst = order.dest.province
+        _known(idx, tgt)
+        _known(idx, dst)
+        army = self.position.units.get(tgt)
+        if army is not None and army.type is UnitType.FLEET:  # DATC 6.A.7
+            raise Illegal("only armies can be convoyed")
+        if tgt in idx.sea or dst in idx.sea or tgt == dst:
+            raise Illegal("an army is convoyed from a coast to a coast")
+        self._target_ref(order.target)
+        if not chordless_route_through(idx, tgt, dst, self.fleet_seas, here):  # 4.E.1, 6.G.19
+            raise Illegal(
+                f"{_name(idx, here)} is on no convoy route from {_name(idx, tgt)}"
+                f" to {_name(idx, dst)}"
+            )
+        return Eff(CONVOY, unit, order, dest=dst, target=tgt)
+
+
+def owner_name(power: Power) -> str:
+    return power.name.title()
+
+
+def orders_for(orders: Sequence[Order], power: Power) -> list[Order]:
+    return [o for o in orders if o.power is power]

@@ -1,0 +1,113 @@
+"""Adjacency tables precomputed once per map for the adjudicator's hot path."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from bot.core.map import GameMap
+from bot.core.model import Location, Power, ProvinceKind
+
+
+@dataclass(frozen=True, slots=True)
+class MapIndex:
+    game_map: GameMap
+    army_adj: dict[str, frozenset[str]]
+    fleet_adj: dict[Location, frozenset[Location]]
+    # Provinces a fleet at a location can move to (any coast).
+    fleet_adj_prov: dict[Location, frozenset[str]]
+    sea: frozenset[str]
+    land: frozenset[str]
+    split: frozenset[str]
+    # Sea province -> adjacent sea provinces / adjacent coastal provinces (for convoy routes).
+    sea_seas: dict[str, frozenset[str]]
+    sea_shores: dict[str, frozenset[str]]
+    # Province -> provinces adjacent for any unit (land or sea crossing).
+    any_adj: dict[str, frozenset[str]]
+    supply_centers: frozenset[str]
+    homes: dict[Power, frozenset[str]]
+    name_en: dict[str, str]
+
+    def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
+        """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
+        alive = set(fleets)
+        todo = deque(s for s in alive if src in self.sea_shores[s])
+        seen = set(todo)
+        while todo:
+            s = todo.popleft()
+            if dst in self.sea_shores[s]:
+                return True
+            for n in self.sea_seas[s]:
+                if n in alive and n not in seen:
+                    seen.add(n)
+                    todo.append(n)
+        return False
+
+
+class _Identity:
+    """Hashes a GameMap by identity (its mappings are not hashable)."""
+
+    __slots__ = ("game_map",)
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
+
+    def __hash__(self) -> int:
+        return id(self.game_map)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Identity) and other.game_map is self.game_map
+
+
+def map_index(game_map: GameMap) -> MapIndex:
+    return _index(_Identity(game_map))
+
+
+@lru_cache(maxsize=8)
+def _index(key: _Identity) -> MapIndex:
+    gm = key.game_map
+    provs = gm.provinces
+    sea = frozenset(p for p, v in provs.items() if v.kind is ProvinceKind.SEA)
+    land = frozenset(p for p, v in provs.items() if v.kind is ProvinceKind.LAND)
+    split = frozenset(p for p, v in provs.items() if v.coasts)
+    fleet_adj = dict(gm.fleet_adj)
+    fleet_adj_prov = {loc: frozenset(d.province for d in ds) for loc, ds in fleet_adj.items()}
+    sea_seas: dict[str, frozenset[str]] = {}
+    sea_shores: dict[str, frozenset[str]] = {}
+    for s in sea:
+        near = fleet_adj_prov.get(Location(s), frozenset())
+        sea_seas[s] = frozenset(p for p in near if p in sea)
+        sea_shores[s] = frozenset(p for p in near if p not in sea)
+    any_adj: dict[str, set[str]] = {p: set(gm.army_adj.get(p, ())) for p in provs}
+    for loc, ds in fleet_adj_prov.items():
+        any_adj[loc.province] |= ds
+    return MapIndex(
+        game_map=gm,
+        army_adj=dict(gm.army_adj),
+        fleet_adj=fleet_adj,
+        fleet_adj_prov=fleet_adj_prov,
+        sea=sea,
+        land=land,
+        split=split,
+        sea_seas=sea_seas,
+        sea_shores=sea_shores,
+        any_adj={p: frozenset(v) for p, v in any_adj.items()},
+        supply_centers=gm.supply_centers,
+        homes={p: gm.home_centers(p) for p in Power},
+        name_en={p: v.name_en for p, v in provs.items()},
+    )
+
+
+def distances(index: MapIndex, targets: Iterable[str]) -> dict[str, int]:
+    """Moves from every province to the nearest of `targets`, crossing land and sea alike."""
+    dist = {t: 0 for t in targets}
+    todo = deque(dist)
+    while todo:
+        p = todo.popleft()
+        for n in index.any_adj[p]:
+            if n not in dist:
+                dist[n] = dist[p] + 1
+                todo.append(n)
+    return dist

@@ -1,0 +1,450 @@
+"""Movement resolution: Kruijswijk's guess-and-backtrack algorithm as a resolver object.
+
+Decisions are numbered: node i (0 <= i < n) is the order of unit i (a move succeeds, a support
+is given, a convoying fleet is not dislodged); node n + i is the convoy path of move i.
+Strengths (attack, hold, defend, prevent) are computed on demand from the decisions.
+Reference: DATC section 5 and L. B. Kruijswijk, "The Math of Adjudication".
+"""
+
+from __future__ import annotations
+
+from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
+from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.model import Location, Power, Unit
+from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
+
+# How a move travels (4.A.3).
+LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
+UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
+
+class Resolver:
+    """Owns every decision of one movement adjudication; build one per phase."""
+
+    __slots__ = (
+        "cfleets",
+        "convoyed_by",
+        "deps",
+        "dest",
+        "dest_loc",
+        "effs",
+        "hsups",
+        "idx",
+        "kind",
+        "mode",
+        "moves_into",
+        "n",
+        "no_route",
+        "paradox",
+        "power",
+        "prov",
+        "result",
+        "rules",
+        "state",
+        "sup_into",
+        "sups",
+        "unit_at",
+        "units",
+        "voids",
+    )
+
+    def __init__(self, effs: list[Eff], idx: MapIndex, rules: RuleSet) -> None:
+        self.effs = effs
+        self.idx = idx
+        self.rules = rules
+        n = self.n = len(effs)
+        self.units: list[Unit] = [e.unit for e in effs]
+        self.prov: list[str] = [u.location.province for u in self.units]
+        self.power: list[Power] = [u.power for u in self.units]
+        self.kind: list[int] = [e.kind for e in effs]
+        self.dest: list[str] = [e.dest for e in effs]
+        self.dest_loc: list[Location | None] = [e.dest_loc for e in effs]
+        self.unit_at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
+        self.moves_into: dict[str, list[int]] = {}
+        self.sups: list[list[int]] = [[] for _ in range(n)]
+        self.hsups: list[list[int]] = [[] for _ in range(n)]
+        self.sup_into: list[str] = [""] * n
+        self.mode: list[int] = [LAND] * n
+        self.cfleets: list[dict[str, int]] = [{} for _ in range(n)]
+        self.convoyed_by: dict[int, int] = {}  # convoying fleet -> the move it carries
+        self.voids: dict[int, str] = {}
+        self.no_route: set[int] = set()
+        self.paradox: set[int] = set()
+        self.state: list[int] = [UNRESOLVED] * (2 * n)
+        self.result: list[bool] = [False] * (2 * n)
+        self.deps: list[int] = []
+        self._match()
+
+    # --- setup: modes, matching -------------------------------------------------------
+
+    def _match(self) -> None:
+        effs, kind, prov, unit_at = self.effs, self.kind, self.prov, self.unit_at
+        convoys: dict[tuple[str, str], list[int]] = {}
+        for i, k in enumerate(kind):
+            if k == MOVE:
+                self.moves_into.setdefault(self.dest[i], []).append(i)
+            elif k == CONVOY:
+                convoys.setdefault((effs[i].target, self.dest[i]), []).append(i)
+        rule = self.rules.adjacent_convoy
+        army_adj = self.idx.army_adj
+        for i, k in enumerate(kind):
+            if k != MOVE or self.units[i].type.value != "A":
+                continue
+            src, dst = prov[i], self.dest[i]
+            cands = convoys.get((src, dst), [])
+            if dst not in army_adj.get(src, ()):
+                mode = BY_CONVOY
+            else:
+                via = effs[i].via
+                own = any(self.power[f] is self.power[i] for f in cands)
+                if rule is AdjacentConvoy.EXPLICIT_ONLY:
+                    mode = BY_CONVOY if via else LAND
+                elif rule is AdjacentConvoy.RULE_2000_FALLBACK:
+                    mode = FALLBACK if via or own else LAND
+                elif rule is AdjacentConvoy.RULE_1971:
+                    j = unit_at.get(dst)
+                    opposite = j is not None and kind[j] == MOVE and self.dest[j] == src
+                    mode = OPPOSITE if cands and opposite else LAND
+                else:  # 2000/2023 (and 1982 read the same way): via convoy or own fleet
+                    mode = BY_CONVOY if via or own else LAND
+            self.mode[i] = mode
+            if mode != LAND:
+                for f in cands:
+                    self.cfleets[i][prov[f]] = f
+                    self.convoyed_by[f] = i
+                if not self.idx.route_exists(src, dst, self.cfleets[i]):
+                    self.no_route.add(i)
+                    self.state[self.n + i] = RESOLVED  # result stays False
+        for i, k in enumerate(kind):
+            e = effs[i]
+            if k == CONVOY:
+                if i not in self.convoyed_by:
+                    self.voids[i] = self._convoy_void(e)
+            elif k == SUPH:
+                j = unit_at.get(e.target)
+                self.sup_into[i] = e.target
+                if j is None:
+                    self.voids[i] = f"there is no unit in {e.target} to support"
+                elif kind[j] == MOVE:  # DATC 6.D.7
+                    self.voids[i] = f"{self.units[j]} moves ({effs[j].order}), it does not hold"
+                else:
+                    self.hsups[j].append(i)
+            elif k == SUPM:
+                j = unit_at.get(e.target)
+                self.sup_into[i] = e.dest
+                why = self._support_move_void(e, j)
+                if why:
+                    self.voids[i] = why
+                else:
+                    assert j is not None
+                    self.sups[j].append(i)
+
+    def _convoy_void(self, e: Eff) -> str:
+        j = self.unit_at.get(e.target)
+        if j is None:
+            return f"there is no army in {e.target} to convoy"
+        if self.kind[j] != MOVE or self.dest[j] != e.dest:
+            return f"{self.units[j]} was not ordered to move to {e.dest}"
+        return f"{self.effs[j].order} goes over land, not by this convoy"
+
+    def _support_move_void(self, e: Eff, j: int | None) -> str:
+        if j is None:
+            return f"there is no unit in {e.target} to support"
+        if self.kind[j] != MOVE or self.dest[j] != e.dest:
+            what = self.effs[j].order
+            return f"{self.units[j]} was not ordered to move to {e.dest} ({what or 'holds'})"
+        loc = self.dest_loc[j]
+        tc = e.target_coast
+        if tc is not None and loc is not None and loc.coast is not None and tc != loc:
+            return f"the supported move goes to {loc}, not {tc}"  # DATC 6.B.9
+        if (
+            tc is None
+            and self.rules.support_requires_coast
+            and loc is not None
+            and loc.coast is not None
+        ):
+            return f"the support must name the coast ({loc})"  # 4.B.4 strict
+        return ""
+
+    # --- Kruijswijk's resolve -----------------------------------------------------------
+
+    def resolve(self, nd: int) -> bool:
+        state = self.state
+        st = state[nd]
+        if st == RESOLVED:
+            return self.result[nd]
+        deps = self.deps
+        if st == GUESSING:
+            if nd not in deps:
+                deps.append(nd)
+            return self.result[nd]
+        old = len(deps)
+        self.result[nd] = False
+        state[nd] = GUESSING
+        first = self._adjudicate(nd)
+        if len(deps) == old:
+            if state[nd] != RESOLVED:
+                self.result[nd] = first
+                state[nd] = RESOLVED
+            return first
+        if deps[old] != nd:
+            deps.append(nd)
+            self.result[nd] = first
+            return first
+        while len(deps) > old:
+            state[deps.pop()] = UNRESOLVED
+        self.result[nd] = True
+        state[nd] = GUESSING
+        second = self._adjudicate(nd)
+        if first == second:
+            while len(deps) > old:
+                state[deps.pop()] = UNRESOLVED
+            self.result[nd] = first
+            state[nd] = RESOLVED
+            return first
+        self._backup(old)
+        return self.resolve(nd)
+
+    def _backup(self, old: int) -> None:
+        """No or two consistent resolutions: circular movement or a convoy paradox (4.A.2)."""
+        n, kind, state, result = self.n, self.kind, self.state, self.result
+        cycle = self.deps[old:]
+        del self.deps[old:]
+        for nd in cycle:
+            state[nd] = UNRESOLVED
+        paths = {nd for nd in cycle if nd >= n}
+        for nd in cycle:
+            if nd < n and kind[nd] == CONVOY and nd in self.convoyed_by:
+                paths.add(n + self.convoyed_by[nd])
+        if not paths:  # DATC 6.C.1: a circle of moves all succeed
+            for nd in cycle:
+                if kind[nd] == MOVE:
+                    result[nd] = True
+                    state[nd] = RESOLVED
+            return
+        if self.rules.convoy_paradox is ConvoyParadox.ALL_HOLD:
+            for nd in cycle:
+                if nd >= n or kind[nd] == MOVE:
+                    result[nd] = False
+                    state[nd] = RESOLVED
+                    self.paradox.add(nd)
+        # Szykman (and the backup when an older paradox rule leaves a paradox): the convoys
+        # in the paradox fail, as if their fleets held (DATC 6.F.14-6.F.24).
+        for nd in paths:
+            result[nd] = False
+            state[nd] = RESOLVED
+            self.paradox.add(nd)
+
+    def _adjudicate(self, nd: int) -> bool:
+        n = self.n
+        if nd >= n:
+            return self._path(nd - n)
+        k = self.kind[nd]
+        if k == MOVE:
+            return self._move(nd)
+        if k == CONVOY:
+            return not any(self.resolve(m) for m in self.moves_into.get(self.prov[nd], ()))
+        return self._support(nd)
+
+    # --- decisions ----------------------------------------------------------------------
+
+    def has_path(self, i: int) -> bool:
+        return self.resolve(self.n + i) if self.mode[i] == BY_CONVOY else True
+
+    def is_convoyed(self, i: int) -> bool:
+        m = self.mode[i]
+        if m == LAND:
+            return False
+        if m == BY_CONVOY:
+            return True
+        return self.resolve(self.n + i)
+
+    def _h2h(self, i: int, j: int) -> bool:
+        return (
+            self.kind[j] == MOVE
+            and self.dest[j] == self.prov[i]
+            and not self.is_convoyed(i)
+            and not self.is_convoyed(j)
+        )
+
+    def _move(self, i: int) -> bool:
+        if not self.has_path(i):
+            return False
+        atk = self.attack(i)
+        if atk == 0:
+            return False
+        d = self.dest[i]
+        j = self.unit_at.get(d)
+        if j is not None and self._h2h(i, j):
+            if atk <= self.defend(j):
+                return False
+        elif atk <= self.hold(d):
+            return False
+        for k in self.moves_into[d]:
+            if k != i and atk <= self.prevent(k):
+                return False
+        return True
+
+    def attack(self, i: int) -> int:
+        if not self.has_path(i):
+            return 0
+        j = self.unit_at.get(self.dest[i])
+        resolve = self.resolve
+        if j is None or (self.kind[j] == MOVE and not self._h2h(i, j) and resolve(j)):
+            return 1 + sum(1 for s in self.sups[i] if resolve(s))
+        pj = self.power[j]
+        if pj is self.power[i]:  # no self-dislodgement (DATC 6.D.10)
+            return 0
+        power = self.power
+        # DATC 6.D.12: support from the defender's own power does not count against it
+        return 1 + sum(1 for s in self.sups[i] if power[s] is not pj and resolve(s))
+
+    def hold(self, p: str) -> int:
+        j = self.unit_at.get(p)
+        if j is None:
+            return 0
+        if self.kind[j] == MOVE:
+            return 0 if self.resolve(j) else 1
+        resolve = self.resolve
+        return 1 + sum(1 for s in self.hsups[j] if resolve(s))
+
+    def defend(self, j: int) -> int:
+        resolve = self.resolve
+        return 1 + sum(1 for s in self.sups[j] if resolve(s))
+
+    def prevent(self, k: int) -> int:
+        if not self.has_path(k):
+            return 0
+        j = self.unit_at.get(self.dest[k])
+        if j is not None and self.kind[j] == MOVE and self.dest[j] == self.prov[k]:
+            if self.rules.dislodged_bounces_convoyed_attacker_origin:  # 4.A.7 b
+                if self._h2h(k, j) and self.resolve(j):
+                    return 0
+            elif self.resolve(j):  # 4.A.7 a
+                return 0
+        resolve = self.resolve
+        return 1 + sum(1 for s in self.sups[k] if resolve(s))
+
+    def _support(self, s: int) -> bool:
+        here = self.prov[s]
+        attackers = self.moves_into.get(here)
+        if not attackers:
+            return True
+        into = self.sup_into[s]
+        ps = self.power[s]
+        for k in attackers:
+            if self.power[k] is ps:  # DATC 6.D.20
+                continue
+            if self.prov[k] == into and not (
+                self.rules.convoyed_attack_cuts_support_on_itself and self.is_convoyed(k)
+            ):
+                continue  # DATC 6.D.15 (and 4.A.4 a, 6.G.13)
+            if not self.has_path(k):
+                continue
+            if self._paradox_rule_spares(s, k):
+                continue
+            return False
+        return not any(self.resolve(k) for k in attackers)
+
+    def _paradox_rule_spares(self, s: int, k: int) -> bool:
+        """The 1971/1982/2000 rules (4.A.2 a-c): some convoyed attacks do not cut support."""
+        rule = self.rules.convoy_paradox
+        if rule in (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD) or not self.is_convoyed(k):
+            return False
+        into = self.sup_into[s]
+        if rule is ConvoyParadox.RULE_1982:
+            j = self.unit_at.get(into)
+            return j is not None and self.kind[j] == CONVOY and j in self.convoyed_by
+        if self.kind[s] != SUPM or into not in self.cfleets[k]:
+            return False
+        if rule is ConvoyParadox.RULE_1971:
+            return True
+        rest = [p for p in self.cfleets[k] if p != into]  # 2000: a fleet necessary to it
+        return not self.idx.route_exists(self.prov[k], self.dest[k], rest)
+
+    def _path(self, i: int) -> bool:
+        fl = self.cfleets[i]
+        src, dst = self.prov[i], self.dest[i]
+        shores, seas = self.idx.sea_shores, self.idx.sea_seas
+        resolve = self.resolve
+        if self.rules.multi_route is MultiRoute.ANY_ROUTE_DISRUPTED:  # 4.A.1 a
+            for p in self._on_route(i):
+                if not resolve(fl[p]):
+                    return False
+            return True
+        todo = [p for p in fl if src in shores[p]]
+        seen = set(todo)
+        while todo:
+            p = todo.pop()
+            if not resolve(fl[p]):
+                continue
+            if dst in shores[p]:
+                return True
+            for q in seas[p]:
+                if q in fl and q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        return False
+
+    def _on_route(self, i: int) -> list[str]:
+        """Convoying fleets that lie on some route (DATC 6.F.12: others do not matter)."""
+        fl = self.cfleets[i]
+        shores, seas = self.idx.sea_shores, self.idx.sea_seas
+
+        def reach(start: str) -> set[str]:
+            todo = [p for p in fl if start in shores[p]]
+            seen = set(todo)
+            while todo:
+                p = todo.pop()
+                for q in seas[p]:
+                    if q in fl and q not in seen:
+                        seen.add(q)
+                        todo.append(q)
+            return seen
+
+        return sorted(reach(self.prov[i]) & reach(self.dest[i]))
+
+    # --- after resolution -----------------------------------------------------------------
+
+    def run(self) -> None:
+        for i in range(self.n):
+            if self.kind[i] != HOLD and i not in self.voids:
+                self.resolve(i)
+            if self.mode[i] != LAND:
+                self.resolve(self.n + i)
+
+    def dislodger(self, i: int) -> int | None:
+        """The move that dislodged unit i, if any."""
+        if self.kind[i] == MOVE and self.result[i]:
+            return None
+        for k in self.moves_into.get(self.prov[i], ()):
+            if self.result[k]:
+                return k
+        return None
+
+    def standoffs(self, occupied: set[str]) -> set[str]:
+        """Vacant provinces where a bounce happened (a move that could not reach does not
+        count, nor a unit beaten in a head-to-head battle)."""
+        out: set[str] = set()
+        for p, movers in self.moves_into.items():
+            if p in occupied or p in out:
+                continue
+            for k in movers:
+                if not self.result[k] and self.prevent(k) > 0:
+                    out.add(p)
+                    break
+        return out
+
+    def retreats(self, i: int, k: int, occupied: set[str], standoffs: set[str]) -> frozenset[str]:
+        unit = self.units[i]
+        idx = self.idx
+        if unit.type.value == "A":
+            near = idx.army_adj.get(unit.province, frozenset())
+        else:
+            near = idx.fleet_adj_prov.get(unit.location, frozenset())
+        origin = self.prov[k]
+        if self.rules.retreat_to_convoyed_attacker_origin and self.is_convoyed(k):
+            origin = ""  # 4.A.5 b (DATC 6.H.11)
+        return frozenset(
+            p for p in near if p != origin and p not in occupied and p not in standoffs
+        )

@@ -1,0 +1,112 @@
+"""A movement phase end to end: legality, resolution, results, dislodgements, next position."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, Eff, MovementCheck
+from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.adjudicator.movement import LAND, Resolver
+from bot.core.adjudicator.phases import next_position
+from bot.core.model import DislodgedUnit, Position, Unit
+from bot.core.orders import Hold, Order, UnitRef
+from bot.core.outcome import Outcome, OrderResult, Reason, Verdict
+from bot.core.rules import RuleSet
+
+S, F = Verdict.SUCCEEDS, Verdict.FAILS
+
+
+def adjudicate_movement(
+    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+) -> Outcome:
+    check = MovementCheck(position, idx, rules).run(orders)
+    effective = check.effective
+    effs = [effective.get(p) or Eff(HOLD, u, None) for p, u in position.units.items()]
+    r = Resolver(effs, idx, rules)
+    r.run()
+    n = r.n
+    units: dict[str, Unit] = {}
+    hit: list[tuple[int, int]] = []
+    beaten: dict[int, int] = {}
+    for i in range(n):
+        if r.kind[i] == MOVE and r.result[i]:
+            u = r.units[i]
+            loc = r.dest_loc[i]
+            assert loc is not None
+            units[loc.province] = Unit(u.power, u.type, loc)
+    for i in range(n):
+        if r.kind[i] == MOVE and r.result[i]:
+            continue
+        k = r.dislodger(i)
+        if k is None:
+            units[r.prov[i]] = r.units[i]
+        else:
+            hit.append((i, k))
+            beaten[i] = k
+    occupied = set(units)
+    standoffs = r.standoffs(occupied) if hit else set()
+    dislodged = tuple(
+        DislodgedUnit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
+    )
+    results: list[OrderResult] = []
+    at = r.unit_at
+    for order, unit, detail in check.entries:
+        if detail or unit is None:
+            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, detail))
+            continue
+        i = at[unit.province]
+        if effs[i].order is not order:
+            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, "not used"))
+            continue
+        results.append(_result(r, i, order, i in beaten))
+    for i, e in enumerate(effs):
+        if e.order is None:
+            u = e.unit
+            verdict, reason = (F, Reason.DISLODGED) if i in beaten else (S, Reason.NONE)
+            results.append(
+                OrderResult(u.power, Hold(u.power, UnitRef.of(u)), verdict, reason, implied=True)
+            )
+    waiting = [d for d in dislodged if d.retreats]
+    removed = tuple(d.unit for d in dislodged if not d.retreats)
+    nxt = next_position(position.phase, units, position.centers, idx, waiting)
+    return Outcome(position.phase, tuple(results), dislodged, removed, nxt)
+
+
+def _result(r: Resolver, i: int, order: Order, dislodged: bool) -> OrderResult:
+    power = order.power
+    kind = r.kind[i]
+    if kind == HOLD:
+        if dislodged:
+            return OrderResult(power, order, F, Reason.DISLODGED)
+        return OrderResult(power, order, S)
+    if kind == MOVE:
+        if r.result[i]:
+            return OrderResult(power, order, S)
+        if r.mode[i] != LAND and not r.result[r.n + i] and r.mode[i] == 1:
+            if r.n + i in r.paradox:
+                return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical")
+            if i in r.no_route:
+                return OrderResult(power, order, F, Reason.NO_CONVOY, "no matching convoy orders")
+            return OrderResult(
+                power, order, F, Reason.CONVOY_BROKEN, "a convoying fleet was dislodged"
+            )
+        if dislodged:
+            return OrderResult(power, order, F, Reason.DISLODGED)
+        return OrderResult(power, order, F, Reason.BOUNCED)
+    void = r.voids.get(i)
+    if void is not None:
+        return OrderResult(power, order, F, Reason.VOID, void)
+    if kind == CONVOY:
+        if dislodged:
+            return OrderResult(power, order, F, Reason.DISLODGED)
+        army = r.convoyed_by[i]
+        if r.n + army in r.paradox:
+            return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical")
+        if not r.result[r.n + army]:
+            return OrderResult(power, order, F, Reason.CONVOY_BROKEN, "the convoy route is broken")
+        return OrderResult(power, order, S)
+    if r.result[i]:
+        return OrderResult(power, order, S)
+    if dislodged:
+        return OrderResult(power, order, F, Reason.DISLODGED)
+    return OrderResult(power, order, F, Reason.CUT)

@@ -1,0 +1,64 @@
+"""The position the next phase starts from: centre ownership after Fall, and the skips."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.model import DislodgedUnit, Phase, PhaseKind, Position, Power, Season, Unit
+
+
+def update_centers(
+    units: Mapping[str, Unit], centers: Mapping[str, Power], idx: MapIndex
+) -> dict[str, Power]:
+    """After the Fall turn (and its retreats) an occupied centre belongs to the occupier."""
+    out = dict(centers)
+    for pid, unit in units.items():
+        if pid in idx.supply_centers:
+            out[pid] = unit.power
+    return out
+
+
+def adjustment_needed(
+    units: Mapping[str, Unit], centers: Mapping[str, Power], idx: MapIndex
+) -> bool:
+    """Does any power have to remove, or have a build it can make? (else the phase is skipped)"""
+    n_units: dict[Power, int] = {}
+    for u in units.values():
+        n_units[u.power] = n_units.get(u.power, 0) + 1
+    n_centers: dict[Power, int] = {}
+    for owner in centers.values():
+        n_centers[owner] = n_centers.get(owner, 0) + 1
+    for power in set(n_units) | set(n_centers):
+        have, own = n_units.get(power, 0), n_centers.get(power, 0)
+        if have > own:
+            return True
+        if own > have and any(
+            centers.get(h) is power and h not in units for h in idx.homes.get(power, ())
+        ):
+            return True
+    return False
+
+
+def next_position(
+    done: Phase,
+    units: Mapping[str, Unit],
+    centers: Mapping[str, Power],
+    idx: MapIndex,
+    waiting: Iterable[DislodgedUnit] = (),
+) -> Position:
+    """The position after phase `done`, skipping a retreat phase with nobody to retreat and an
+    adjustment phase where nobody builds or removes."""
+    year, season = done.year, done.season
+    waiting = tuple(waiting)
+    if done.kind is PhaseKind.MOVEMENT:
+        if waiting:
+            return Position(Phase(year, season, PhaseKind.RETREAT), units, centers, waiting)
+    if done.kind is not PhaseKind.ADJUSTMENT:
+        if season is Season.SPRING:
+            return Position(Phase(year, Season.FALL, PhaseKind.MOVEMENT), units, centers)
+        new_centers = update_centers(units, centers, idx)
+        if adjustment_needed(units, new_centers, idx):
+            return Position(Phase(year, Season.WINTER, PhaseKind.ADJUSTMENT), units, new_centers)
+        return Position(Phase(year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, new_centers)
+    return Position(Phase(year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, centers)
