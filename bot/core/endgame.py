@@ -25,6 +25,7 @@ from enum import StrEnum
 
 from bot.core.map import GameMap
 from bot.core.model import DislodgedUnit, Position, Power, Season, Unit
+from bot.core.rules import RuleSet
 from bot.core.votes import Vote, VoteKind, VoteStatus
 
 
@@ -51,18 +52,32 @@ class EndRules:
     draw_offer_years: int | None = None  # house: years without a change -> GM may draw
 
 
-def end_rules(name: str, *, years: int | None = None, first_year: int = 1901) -> EndRules:
-    """The end conditions of a rule set; `years` is the clock preset's game length."""
+def end_rules(
+    name: str,
+    *,
+    years: int | None = None,
+    first_year: int = 1901,
+    solo_centers: int | None = None,
+) -> EndRules:
+    """The end conditions of a rule set; `years` is the clock preset's game length (a clock
+    with `years` ends any game after its last year; edc2023 defaults to 7)."""
     last = first_year + years - 1 if years is not None else None
     if name == "edc2023":
         if last is None:
             last = first_year + 7 - 1  # edc-2023 B: "played in 7 years"
-        return EndRules(name, last_year=last)
+        return EndRules(name, solo_centers, last_year=last)
     if name == "stabbeurfou":
-        return EndRules(name, last_year=last, stalemate_years=3)
+        return EndRules(name, solo_centers, last_year=last, stalemate_years=3)
     if name == "house":
-        return EndRules(name, last_year=last, draw_offer_years=2)
-    return EndRules(name, last_year=last)
+        return EndRules(name, solo_centers, last_year=last, draw_offer_years=2)
+    return EndRules(name, solo_centers, last_year=last)
+
+
+def end_rules_for(rules: RuleSet, *, years: int | None = None, first_year: int = 1901) -> EndRules:
+    """`end_rules` for a loaded rule set (its name and `solo_centers`)."""
+    return end_rules(
+        rules.name, years=years, first_year=first_year, solo_centers=rules.solo_centers
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from typing import Any
 
 from bot.core.map import load_map
 from bot.core.model import ModelError, Phase, PhaseKind, Power, Season
+from bot.core.rules import RuleSet
 
 
 class VoteError(ValueError):
@@ -104,7 +105,28 @@ HOUSE = VotePolicy(
     gm_may_refuse=True,
 )
 
-POLICIES: Mapping[str, VotePolicy] = MappingProxyType({"edc2023": EDC2023, "house": HOUSE})
+# Rule sets whose seed says nothing about votes (datc, stabbeurfou, world-masters): the
+# issue's general procedure - secret ballots, unanimity, draws of all survivors unless the
+# rule set allows others, an unanswered ballot counts against at the deadline.
+DEFAULT = VotePolicy(
+    name="default",
+    kinds=frozenset({VoteKind.DRAW, VoteKind.CONCEDE}),
+    non_dias_draws=False,
+    once_per_player=False,
+    one_per_season=False,
+    closed_in_fall_adjudication=False,
+    closed_in_last_year=False,
+    opposition_ends_at_once=False,
+    abstentions=False,
+    revisable=True,
+    publish_counts=False,
+    concede_target_votes_yes=False,
+    gm_may_refuse=True,
+)
+
+POLICIES: Mapping[str, VotePolicy] = MappingProxyType(
+    {"edc2023": EDC2023, "house": HOUSE, "default": DEFAULT}
+)
 
 
 def policy_for(name: str) -> VotePolicy:
@@ -112,6 +134,14 @@ def policy_for(name: str) -> VotePolicy:
         return POLICIES[name]
     except KeyError:
         raise VoteError(f"no vote rules named {name!r} (known: {', '.join(POLICIES)})") from None
+
+
+def policy_for_rules(rules: RuleSet) -> VotePolicy:
+    """The vote procedure of a rule set: its own if its seed has one, else the default with
+    the rule set's `non_dias_draws`."""
+    if rules.name in POLICIES:
+        return POLICIES[rules.name]
+    return replace(DEFAULT, non_dias_draws=rules.non_dias_draws)
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,6 +442,7 @@ class VoteBook:
     def to_state(self) -> dict[str, Any]:
         return {
             "policy": self.policy.name,
+            "non_dias_draws": self.policy.non_dias_draws,
             "last_year": self.last_year,
             "votes": [v.to_state() for v in self.votes],
         }
@@ -420,6 +451,8 @@ class VoteBook:
     def from_state(cls, d: Mapping[str, Any]) -> VoteBook:
         try:
             policy = policy_for(str(d["policy"]))
+            if "non_dias_draws" in d:
+                policy = replace(policy, non_dias_draws=bool(d["non_dias_draws"]))
             last = d.get("last_year")
             votes = tuple(Vote.from_state(v) for v in d.get("votes", ()))
         except (KeyError, TypeError) as exc:

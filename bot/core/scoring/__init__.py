@@ -10,14 +10,25 @@ totals, edc-2023 section D).
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from bot.core.map import load_map
-from bot.core.model import Power
+from bot.core.model import Position, Power
 from bot.core.scoring import c_diplo, draw_size, edc2023, sum_of_squares
 from bot.core.scoring.table import ScoringError, Table, shared_rank_bonus
 
-__all__ = ["SYSTEMS", "ScoringError", "Table", "make_table", "score", "shared_rank_bonus"]
+__all__ = [
+    "SYSTEMS",
+    "ScoringError",
+    "Standing",
+    "Table",
+    "centers_from_position",
+    "make_table",
+    "score",
+    "shared_rank_bonus",
+    "standings",
+]
 
 SYSTEMS: Mapping[str, Callable[[Table], dict[Power, float]]] = MappingProxyType(
     {
@@ -104,3 +115,49 @@ def score(
         solo_centers=solo_centers,
     )
     return fn(table)
+
+
+def centers_from_position(position: Position) -> dict[Power, int]:
+    """Centres per owner in a position (the scoring input at game end)."""
+    counts: dict[Power, int] = {}
+    for owner in position.centers.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    return counts
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    place: int  # 1-based; tied scores share a place (1, 2, 2, 4)
+    power: Power
+    centers: int
+    score: float
+
+
+def standings(
+    system: str,
+    centers: Mapping[Power, int],
+    total_centers: int | None = None,
+    *,
+    variant: str = "standard",
+    powers: Collection[Power] | None = None,
+    survivors: Collection[Power] | None = None,
+    draw: Collection[Power] | None = None,
+    solo_centers: int | None = None,
+) -> list[Standing]:
+    """The final table: every power with its centres and score, best score first."""
+    scores = score(
+        system,
+        centers,
+        total_centers,
+        variant=variant,
+        powers=powers,
+        survivors=survivors,
+        draw=draw,
+        solo_centers=solo_centers,
+    )
+    order = sorted(scores, key=lambda p: (-scores[p], -centers.get(p, 0), p.value))
+    out: list[Standing] = []
+    for i, p in enumerate(order):
+        place = out[-1].place if out and out[-1].score == scores[p] else i + 1
+        out.append(Standing(place, p, centers.get(p, 0), scores[p]))
+    return out

@@ -10,6 +10,7 @@ from bot.core.endgame import (
     check_end,
     end_by_vote,
     end_rules,
+    end_rules_for,
     expedited_destroyed,
     expedited_removed,
     game_year,
@@ -18,6 +19,7 @@ from bot.core.endgame import (
 )
 from bot.core.map import load_map
 from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
+from bot.core.presets import load_rules
 from bot.core.votes import HOUSE, Ballot, Moment, VoteBook, VoteKind
 
 A, E, F, G, I, R, T = (
@@ -184,3 +186,13 @@ def test_expedited_removal_at_fall_retreats() -> None:
     units = [_unit(T, "F", "BLA"), _unit(R, "A", "ANK")]
     pos = Position.build(Phase.parse("W1905A"), units, {"ANK": R})
     assert expedited_removed(pos) == (units[0],)
+
+
+def test_end_rules_from_presets() -> None:
+    # house-rules IX(1): "until a player wins by reaching eighteen Supply Centers".
+    house = end_rules_for(load_rules("house"))
+    assert house.solo_centers == 18
+    assert house.draw_offer_years == 2
+    # The clock preset gives the years (data/clocks/edc2023.toml: years = 7).
+    assert end_rules_for(load_rules("edc2023"), years=7).last_year == 1907
+    assert end_rules_for(load_rules("stabbeurfou")).stalemate_years == 3

@@ -7,7 +7,9 @@ import json
 import pytest
 
 from bot.core.model import Phase, Power
+from bot.core.presets import load_rules
 from bot.core.votes import (
+    DEFAULT,
     EDC2023,
     HOUSE,
     Ballot,
@@ -18,6 +20,7 @@ from bot.core.votes import (
     VoteStatus,
     announce,
     policy_for,
+    policy_for_rules,
 )
 
 A, E, F, G, I, R, T = (
@@ -282,3 +285,18 @@ def test_french_announcement() -> None:
     assert announce(closed, HOUSE, "fr") == (
         "Vote rejeté : nulle entre Autriche, France. Pour 0, contre 2, abstentions 0."
     )
+
+
+def test_policy_for_rule_sets() -> None:
+    assert policy_for_rules(load_rules("edc2023")) is EDC2023
+    assert policy_for_rules(load_rules("house")) is HOUSE
+    datc = policy_for_rules(load_rules("datc"))
+    assert datc.name == DEFAULT.name
+    assert not datc.non_dias_draws
+    # A rule set that allows non-DIAS draws gets them in the default procedure.
+    wide = policy_for_rules(load_rules("datc").with_options(name="x", non_dias_draws=True))
+    book, vote = VoteBook(wide).propose(
+        A, VoteKind.DRAW, moment=S1903, survivors=[A, F], powers=[A]
+    )
+    assert vote.powers == (A,)
+    assert VoteBook.from_state(book.to_state()).policy.non_dias_draws

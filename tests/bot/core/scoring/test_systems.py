@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.model import Power
-from bot.core.scoring import SYSTEMS, ScoringError, describe, score
+from bot.core.model import Phase, Position, Power
+from bot.core.scoring import (
+    SYSTEMS,
+    ScoringError,
+    centers_from_position,
+    describe,
+    score,
+    standings,
+)
 
 A, E, F, G, I, R, T = (
     Power.AUSTRIA,
@@ -75,3 +82,15 @@ def test_survivor_with_units_only_can_be_named() -> None:
 
 def test_solo_threshold_override() -> None:
     assert score("draw-size", {A: 15, E: 5}, solo_centers=15)[A] == 100.0
+
+
+def test_standings_best_first_with_shared_places() -> None:
+    # edc-2023 C: two tied at 6 score 42.5 each (see test_edc2023), then the 5s.
+    table = standings("edc2023", {A: 6, E: 6, F: 5, G: 5, I: 4, R: 4, T: 4})
+    assert [(s.place, s.power, s.centers) for s in table[:3]] == [(1, A, 6), (1, E, 6), (3, F, 5)]
+    assert table[0].score == 42.5
+
+
+def test_centers_from_position() -> None:
+    pos = Position.build(Phase.parse("W1901A"), (), {"PAR": F, "BRE": F, "MUN": G})
+    assert centers_from_position(pos) == {F: 2, G: 1}
