@@ -1,0 +1,268 @@
+"""`parley adjudicate [--rules NAME] [--jsonl] [FILE]`: adjudicate one phase from JSON.
+
+Input (FILE or standard input), as in docs/formats.md:
+  {"position": POSITION, "orders": {"FRANCE": ["A PAR - BUR", ...], ...}}
+Output: {"results": [{"power", "order", "outcome", "reason"}...], "dislodged": [...],
+         "position": POSITION of the next phase}
+A malformed document or an unknown power is an error on standard error, exit status 2.
+With --jsonl: one document per line in, one per line out; a bad line gives {"error": "..."}.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import IO, Any
+
+from bot.core.jsonio import FormatError, position_from_json, position_to_json
+from bot.core.map import GameMap, MapError, load_map
+from bot.core.model import ModelError, Position, Power
+from bot.core.orders import Order
+from bot.core.outcome import Outcome
+from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
+from bot.core.rules import RuleSet
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "adjudicate",
+        help="adjudicate a phase given as JSON",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "--rules",
+        default=DEFAULT_PRESET,
+        metavar="NAME",
+        help=f"rule preset (default {DEFAULT_PRESET}; one of: {', '.join(list_presets())})",
+    )
+    p.add_argument("--jsonl", action="store_true", help="one JSON document per line")
+    p.add_argument("file", nargs="?", help="input file (default: standard input)")
+    p.set_defaults(func=run)
+
+
+class InputError(ValueError):
+    """A document the user can fix: the message says what is wrong and where."""
+
+
+ParseOrder = Callable[..., Order]
+
+
+class Engine:
+    """Map, rules and parser loaded once; `run(doc)` adjudicates one input document."""
+
+    def __init__(self, rules: RuleSet, game_map: GameMap) -> None:
+        # Imported here so that `parley --help` works while these modules are being written.
+        from bot.core.adjudicator import adjudicate  # noqa: PLC0415
+        from bot.core.interpret import interpret  # noqa: PLC0415
+        from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415
+
+        self.rules = rules
+        self.game_map = game_map
+        self._adjudicate = adjudicate
+        self._interpret = interpret
+        self._parse_order: ParseOrder = parse_order
+        self._syntax_error: type[Exception] = OrderSyntaxError
+
+    # --- input -------------------------------------------------------------------------
+
+    def _power(self, name: object, where: str) -> Power:
+        if not isinstance(name, str):
+            raise InputError(f"{where}: a power name must be a string, not {name!r}")
+        try:
+            power = Power.parse(name)
+        except ModelError:
+            raise InputError(f"{where}: unknown power {name!r}") from None
+        if power not in self.game_map.powers:
+            raise InputError(f"{where}: {power.value} does not play on this map")
+        return power
+
+    def read(self, doc: object) -> tuple[Position, list[Order], list[tuple[Power, str, str]]]:
+        """The position, the parsed orders, and (power, text, message) for unparsable texts."""
+        if not isinstance(doc, Mapping):
+            raise InputError('expected a JSON object {"position": ..., "orders": ...}')
+        if "position" not in doc:
+            raise InputError('missing "position"')
+        try:
+            position = position_from_json(doc["position"], self.game_map)
+        except FormatError as exc:
+            raise InputError(str(exc)) from None
+        raw_orders = doc.get("orders", {})
+        if not isinstance(raw_orders, Mapping):
+            raise InputError('"orders": expected an object of power -> list of orders')
+        orders: list[Order] = []
+        unparsed: list[tuple[Power, str, str]] = []
+        seen: set[Power] = set()
+        for pname, texts in raw_orders.items():
+            power = self._power(pname, "orders")
+            if power in seen:
+                raise InputError(f"orders: {power.value} is given twice")
+            seen.add(power)
+            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+                raise InputError(f"orders.{pname}: expected a list of order strings")
+            for text in texts:
+                try:
+                    orders.append(
+                        self._parse_order(
+                            text, power=power, position=position, game_map=self.game_map
+                        )
+                    )
+                except self._syntax_error as exc:
+                    unparsed.append((power, text, str(getattr(exc, "message", exc))))
+        return position, orders, unparsed
+
+    # --- adjudication --------------------------------------------------------------------
+
+    def run(self, doc: object) -> dict[str, Any]:
+        position, orders, unparsed = self.read(doc)
+        interpretation = self._interpret(position, orders, self.rules, self.game_map)
+        outcome = self._adjudicate(position, list(interpretation.orders), self.rules, self.game_map)
+        out = outcome_to_json(outcome)
+        # Orders the interpretation step set aside, and texts that are not orders at all, still
+        # get a result line so that nothing is lost silently.
+        extra = [
+            {
+                "power": d.power.value,
+                "order": d.order.canonical(),
+                "outcome": "fails",
+                "reason": "illegal",
+                "detail": d.text,
+            }
+            for d in interpretation.decisions
+            if d.dropped and d.order is not None
+        ]
+        extra += [
+            {
+                "power": p.value,
+                "order": text,
+                "outcome": "fails",
+                "reason": "illegal",
+                "detail": f"not understood: {msg}",
+            }
+            for p, text, msg in unparsed
+        ]
+        out["results"] += extra
+        notes = [d.text for d in interpretation.decisions if not d.dropped]
+        if notes:
+            out["notes"] = notes
+        return out
+
+    def run_line(self, line: str) -> dict[str, Any]:
+        """One --jsonl line: its output document, or {"error": ...}."""
+        try:
+            doc = json.loads(line)
+        except json.JSONDecodeError as exc:
+            return {"error": f"not valid JSON: {exc}"}
+        try:
+            return self.run(doc)
+        except InputError as exc:
+            return {"error": str(exc)}
+        except Exception as exc:  # noqa: BLE001 - one bad record must not stop a bulk run
+            return {"error": f"internal error: {type(exc).__name__}: {exc}"}
+
+
+def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    results = []
+    for r in outcome.results:
+        item: dict[str, Any] = {
+            "power": r.power.value if r.power else None,
+            "order": r.order.canonical(),
+            "outcome": r.verdict.value,
+            "reason": r.reason.value,
+        }
+        if r.detail:
+            item["detail"] = r.detail
+        if r.implied:
+            item["implied"] = True
+        results.append(item)
+    return {
+        "results": results,
+        "dislodged": [
+            {
+                "power": d.unit.power.value,
+                "unit": str(d.unit),
+                "attacker_from": d.attacker_from,
+                "retreats": sorted(d.retreats),
+            }
+            for d in outcome.dislodged
+        ],
+        "position": position_to_json(outcome.position),
+    }
+
+
+def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:
+    return Engine(load_rules(rules_name), load_map(map_name))
+
+
+def run_jsonl(engine: Engine, lines: Iterable[str], out: IO[str]) -> int:
+    """Answer every line; returns the number of lines that gave an error."""
+    errors = 0
+    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    for raw in lines:
+        line = raw.strip()
+        result = engine.run_line(line) if line else {"error": "empty line"}
+        if "error" in result:
+            errors += 1
+        out.write(dumps(result))
+        out.write("\n")
+    return errors
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        engine = make_engine(args.rules)
+    except (RulesError, MapError) as exc:
+        print(f"parley adjudicate: {exc}", file=sys.stderr)
+        return 2
+    try:
+        stream: IO[str] = (
+            open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
+            if args.file and args.file != "-"
+            else sys.stdin
+        )
+    except OSError as exc:
+        print(f"parley adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        if args.jsonl:
+            run_jsonl(engine, stream, sys.stdout)
+            sys.stdout.flush()
+            return 0
+        return _run_one(engine, stream.read())
+    finally:
+        if stream is not sys.stdin:
+            stream.close()
+
+
+def _run_one(engine: Engine, text: str) -> int:
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        print(f"parley adjudicate: not valid JSON: {exc}", file=sys.stderr)
+        return 2
+    try:
+        out = engine.run(doc)
+    except InputError as exc:
+        print(f"parley adjudicate: {exc}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # noqa: BLE001 - never a stack trace to a user
+        print(f"parley adjudicate: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """`python3 -m bot.cli.adjudicate ...` (same as `parley adjudicate ...`)."""
+    parser = argparse.ArgumentParser(prog="parley adjudicate")
+    subs = parser.add_subparsers()
+    register(subs)
+    args = parser.parse_args(["adjudicate", *(argv if argv is not None else sys.argv[1:])])
+    return int(args.func(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,553 @@
+"""Order-set interpretation: the named step between the parser and the adjudicator.
+
+The adjudicator rules on each order by itself (legality, DATC 4.E.1) and applies the lettered
+set policies it can see order by order (4.D.3 duplicates after legality, 4.D.4-4.D.6 and the
+reading direction of adjustment orders). This step applies the rule set's policies that look at
+a power's whole set, and says why for each decision (`Decision.text`, for the player):
+
+- several orders to one unit where illegal orders count too (edc-2023 E: "A unit receiving
+  several different orders will be considered civil disorder, even if some of the orders were
+  invalid"): all of them are set aside and the unit holds;
+- inferred orders (4.E.3 a, edc-2023 E): an own unit with no complete order moves as the
+  power's own support or convoy order says, and an own unordered fleet convoys when it is the
+  only way to make the power's own convoyed move possible;
+- leniency (gm-order-correction-rules II, house-rules IV): a wrong unit type, nationality or
+  coast is corrected to what is on the board, and a support naming another coast than the move
+  it supports is matched to it, when the rule set says such designations do not invalidate;
+- the reading direction of adjustment orders (gm-order-correction-rules III(2)) is told.
+
+`check_submission` is Stabbeurfou's strictness: the problems for which it refuses a whole set
+("rejects any set of order with any order extra than that is requested", "rejects any order
+with any extra information that is inaccurate"), found when the player submits, so that the
+player can fix them before the deadline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from bot.core.adjudicator.adjustment import _build_unit
+from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
+from bot.core.adjudicator.mapindex import MapIndex, map_index
+from bot.core.map import GameMap, load_map
+from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitOrder,
+    UnitRef,
+    Waive,
+)
+from bot.core.rules import DATC, Choice, DuplicateOrders, RuleSet
+
+
+class DecisionKind(StrEnum):
+    CIVIL_DISORDER = "civil disorder"  # several orders for one unit: it holds
+    INFERRED = "inferred"  # an order completed from the power's own orders
+    CORRECTED = "corrected"  # a designation corrected to the board
+    READING = "reading"  # how the set was read (bottom to top)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    power: Power
+    kind: DecisionKind
+    text: str  # for the player: what was decided and why
+    order: Order | None = None  # the order as given (None for an inferred order)
+    dropped: bool = False  # the order is not passed to the adjudicator
+    used: Order | None = None  # the order passed instead (corrected or inferred)
+
+
+@dataclass(frozen=True, slots=True)
+class Interpretation:
+    orders: tuple[Order, ...]  # what the adjudicator receives, in the given order
+    decisions: tuple[Decision, ...]
+
+
+# Where each preset's set policies come from, for the player-facing text.
+_SOURCES = {
+    "datc": "DATC",
+    "edc2023": "EDC 2023 rules, section E",
+    "world-masters": "gm-order-correction-rules",
+    "house": "house rules",
+    "stabbeurfou": "Stabbeurfou",
+}
+
+
+def _source(rules: RuleSet) -> str:
+    return _SOURCES.get(rules.name, f"rules {rules.name}")
+
+
+def _title(power: Power) -> str:
+    return power.name.title()
+
+
+def interpret(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet = DATC,
+    game_map: GameMap | None = None,
+) -> Interpretation:
+    """Apply the rule set's order-set policies; `orders[i].power` is the power that gave it."""
+    idx = map_index(game_map if game_map is not None else load_map("standard"))
+    kind = position.phase.kind
+    work: list[Order | None] = list(orders)
+    decisions: list[Decision] = []
+    if kind is PhaseKind.ADJUSTMENT:
+        decisions += _reading_notes(position, orders, rules)
+        return Interpretation(tuple(orders), tuple(decisions))
+    if kind is PhaseKind.MOVEMENT:
+        _correct_all(work, position, rules, idx, decisions)
+        if rules.duplicates_count_illegal_orders:
+            _civil_disorder_duplicates(work, position, rules, decisions)
+        kept = [o for o in work if o is not None]
+        if rules.implicit_orders:
+            kept += _infer(
+                kept, list(orders), position=position, rules=rules, idx=idx, decisions=decisions
+            )
+        return Interpretation(tuple(kept), tuple(decisions))
+    # Retreats: only the duplicate rule that counts illegal orders applies.
+    if rules.duplicates_count_illegal_orders:
+        _civil_disorder_duplicates(work, position, rules, decisions)
+    return Interpretation(tuple(o for o in work if o is not None), tuple(decisions))
+
+
+# --- leniency: corrections to the board ---------------------------------------------------------
+
+
+def _correct_all(
+    work: list[Order | None],
+    position: Position,
+    rules: RuleSet,
+    idx: MapIndex,
+    decisions: list[Decision],
+) -> None:
+    moves: dict[str, Move] = {}
+    for i, order in enumerate(work):
+        if order is None:
+            continue
+        fixed, why = _correct(order, position, rules, idx)
+        if why and order.power is not None:
+            work[i] = fixed
+            decisions.append(
+                Decision(
+                    order.power,
+                    DecisionKind.CORRECTED,
+                    f"{order.canonical()} read as {fixed.canonical()}: {'; '.join(why)}"
+                    f" ({_source(rules)})",
+                    order=order,
+                    used=fixed,
+                )
+            )
+        if isinstance(work[i], Move):
+            mv = work[i]
+            assert isinstance(mv, Move)
+            moves.setdefault(mv.unit.province, mv)
+    if not rules.support_coast_mismatch_ignored:
+        return
+    # gm-order-correction-rules II(3)c, house IV(7) C: a support naming another coast than the
+    # move it supports is still a support of that move.
+    for i, order in enumerate(work):
+        if not isinstance(order, SupportMove) or order.dest.coast is None:
+            continue
+        mv = moves.get(order.target.province)
+        if mv is None or mv.dest.province != order.dest.province or mv.dest == order.dest:
+            continue
+        if mv.dest.coast is None:
+            continue
+        fixed_s = replace(order, dest=mv.dest)
+        work[i] = fixed_s
+        if order.power is not None:
+            decisions.append(
+                Decision(
+                    order.power,
+                    DecisionKind.CORRECTED,
+                    f"{order.canonical()} read as {fixed_s.canonical()}: the supported fleet"
+                    f" moves to {mv.dest}; a different coast does not invalidate a support"
+                    f" ({_source(rules)})",
+                    order=order,
+                    used=fixed_s,
+                )
+            )
+
+
+def _correct(
+    order: Order, position: Position, rules: RuleSet, idx: MapIndex
+) -> tuple[Order, list[str]]:
+    if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+        return order, []
+    why: list[str] = []
+    unit = position.units.get(order.unit.province)
+    if unit is None or (order.power is not None and unit.power is not order.power):
+        return order, []  # the adjudicator says why (no unit, not yours)
+    ref = order.unit
+    new_ref = ref
+    if ref.type is not None and ref.type is not unit.type and rules.wrong_unit_type is Choice.B:
+        why.append(f"there is {_a(unit.type)} in {unit.province}, not {_a(ref.type)}")
+        new_ref = replace(new_ref, type=unit.type)
+    if (
+        ref.location.coast is not None
+        and ref.location != unit.location
+        and (
+            rules.wrong_unit_coast_ignored
+            if unit.location.coast
+            else rules.irrelevant_coast_ignored
+        )
+    ):
+        why.append(f"the unit stands on {unit.location}")
+        new_ref = replace(new_ref, location=unit.location)
+    fixed: Order = replace(order, unit=new_ref) if new_ref != ref else order
+    if isinstance(fixed, SupportHold | SupportMove | Convoy):
+        tref = fixed.target
+        target = position.units.get(tref.province)
+        if target is not None:
+            new_t = tref
+            if (
+                tref.type is not None
+                and tref.type is not target.type
+                and rules.wrong_unit_type is Choice.B
+            ):
+                why.append(f"the unit in {target.province} is {_a(target.type)}")
+                new_t = replace(new_t, type=target.type)
+            if (
+                tref.power is not None
+                and tref.power is not target.power
+                and rules.wrong_nationality is Choice.B
+            ):
+                why.append(f"the unit in {target.province} is {_title(target.power)}")
+                new_t = replace(new_t, power=target.power)
+            if new_t != tref:
+                fixed = replace(fixed, target=new_t)
+    if (
+        isinstance(fixed, Move)
+        and unit.type is UnitType.FLEET
+        and fixed.dest.coast is not None
+        and not rules.unreachable_coast_illegal
+    ):
+        reach = _reachable(idx, unit.location, fixed.dest.province)
+        if fixed.dest not in reach and len(reach) == 1:
+            why.append(f"the fleet can only reach {reach[0]}")
+            fixed = replace(fixed, dest=reach[0])
+    return fixed, why
+
+
+def _reachable(idx: MapIndex, src: Location, pid: str) -> list[Location]:
+    near = idx.fleet_adj.get(src, frozenset())
+    return [loc for loc in idx.game_map.fleet_locations(pid) if loc in near]
+
+
+def _a(t: UnitType) -> str:
+    return "an army" if t is UnitType.ARMY else "a fleet"
+
+
+# --- several orders for one unit, illegal ones included (EDC) -----------------------------------
+
+
+def _civil_disorder_duplicates(
+    work: list[Order | None], position: Position, rules: RuleSet, decisions: list[Decision]
+) -> None:
+    groups: dict[tuple[Power, str], list[int]] = {}
+    for i, order in enumerate(work):
+        if isinstance(order, UnitOrder) and order.power is not None:
+            groups.setdefault((order.power, order.unit.province), []).append(i)
+    for (power, prov), idxs in groups.items():
+        if len(idxs) < 2:
+            continue
+        texts = {work[i].canonical() for i in idxs if work[i] is not None}  # type: ignore[union-attr]
+        if len(texts) < 2:
+            continue  # the same order twice counts once (the adjudicator keeps one)
+        unit = position.units.get(prov)
+        name = str(unit) if unit is not None else prov
+        outcome = (
+            "it is in civil disorder and holds (it can still be supported to hold)"
+            if rules.duplicate_orders is DuplicateOrders.CIVIL_DISORDER
+            else "it holds"
+        )
+        for i in idxs:
+            order = work[i]
+            assert order is not None
+            decisions.append(
+                Decision(
+                    power,
+                    DecisionKind.CIVIL_DISORDER,
+                    f"{name} was given {len(idxs)} different orders, valid or not: {outcome}"
+                    f" ({_source(rules)})",
+                    order=order,
+                    dropped=True,
+                )
+            )
+            work[i] = None
+
+
+# --- inferred orders (EDC) ----------------------------------------------------------------------
+
+
+def _infer(
+    kept: list[Order],
+    given: list[Order],
+    *,
+    position: Position,
+    rules: RuleSet,
+    idx: MapIndex,
+    decisions: list[Decision],
+) -> list[Order]:
+    # A unit for which its owner wrote any order (even one set aside) is not "missing" one.
+    ordered = {(o.power, o.unit.province) for o in given if isinstance(o, UnitOrder) and o.power}
+    added: list[Order] = []
+    by_power: dict[Power, list[Order]] = {}
+    for o in kept:
+        if o.power is not None:
+            by_power.setdefault(o.power, []).append(o)
+    for power, own in by_power.items():
+        wanted: dict[str, list[tuple[Location, Order]]] = {}
+        for o in own:
+            if not isinstance(o, SupportMove | Convoy):
+                continue
+            target = position.units.get(o.target.province)
+            if target is None or target.power is not power:
+                continue
+            if (power, target.province) in ordered:
+                continue
+            wanted.setdefault(target.province, []).append((o.dest, o))
+        for prov, claims in wanted.items():
+            dests = {d.province for d, _ in claims}
+            unit = position.units[prov]
+            if len(dests) != 1:
+                continue  # the power's own orders disagree: nothing is inferred
+            dest = claims[0][0]
+            if unit.type is UnitType.ARMY:
+                dest = Location(dest.province)
+            move = Move(power, UnitRef.of(unit), dest, source="")
+            added.append(move)
+            decisions.append(
+                Decision(
+                    power,
+                    DecisionKind.INFERRED,
+                    f"{unit} had no complete order; {move.canonical()} is read from"
+                    f" {claims[0][1].canonical()} ({_source(rules)})",
+                    used=move,
+                )
+            )
+        added += _infer_convoys(
+            power,
+            own + added,
+            ordered,
+            position=position,
+            rules=rules,
+            idx=idx,
+            decisions=decisions,
+        )
+    return added
+
+
+def _infer_convoys(
+    power: Power,
+    own: list[Order],
+    ordered: set[tuple[Power, str]],
+    *,
+    position: Position,
+    rules: RuleSet,
+    idx: MapIndex,
+    decisions: list[Decision],
+) -> list[Order]:
+    """An own unordered fleet convoys when it is the only way to make an own convoy possible."""
+    free = {
+        p
+        for p, u in position.units.items()
+        if u.power is power
+        and u.type is UnitType.FLEET
+        and p in idx.sea
+        and (power, p) not in ordered
+    }
+    out: list[Order] = []
+    for o in own:
+        if not isinstance(o, Move):
+            continue
+        army = position.units.get(o.unit.province)
+        if army is None or army.type is not UnitType.ARMY or army.power is not power:
+            continue
+        src, dst = army.province, o.dest.province
+        if dst in idx.army_adj.get(src, ()) and not o.via_convoy:
+            continue
+        convoying = {
+            c.unit.province
+            for c in own
+            if isinstance(c, Convoy) and c.target.province == src and c.dest.province == dst
+        }
+        if idx.route_exists(src, dst, convoying):
+            continue
+        pool = free - convoying
+        if not pool or not idx.route_exists(src, dst, pool | convoying):
+            continue
+        needed = {f for f in pool if not idx.route_exists(src, dst, (pool | convoying) - {f})}
+        if not needed or not idx.route_exists(src, dst, needed | convoying):
+            continue  # several ways: the player's intent is not clear
+        for f in sorted(needed):
+            fleet = position.units[f]
+            conv = Convoy(power, UnitRef.of(fleet), UnitRef.of(army), Location(dst), source="")
+            out.append(conv)
+            free.discard(f)
+            decisions.append(
+                Decision(
+                    power,
+                    DecisionKind.INFERRED,
+                    f"{fleet} had no complete order; it is the only fleet that makes"
+                    f" {o.canonical()} possible, so it convoys: {conv.canonical()}"
+                    f" ({_source(rules)})",
+                    used=conv,
+                )
+            )
+    return out
+
+
+# --- adjustments: reading direction ---------------------------------------------------------------
+
+
+def _balance(position: Position, power: Power) -> int:
+    return len(position.centers_of(power)) - len(position.units_of(power))
+
+
+def _reading_notes(position: Position, orders: Sequence[Order], rules: RuleSet) -> list[Decision]:
+    if not rules.builds_read_bottom_to_top:
+        return []
+    notes: list[Decision] = []
+    counts: dict[Power, int] = {}
+    for o in orders:
+        if isinstance(o, Build | Waive | Disband) and o.power is not None:
+            counts[o.power] = counts.get(o.power, 0) + 1
+    for power, n in counts.items():
+        if n > abs(_balance(position, power)):
+            notes.append(
+                Decision(
+                    power,
+                    DecisionKind.READING,
+                    f"{_title(power)} gave {n} adjustment orders for"
+                    f" {abs(_balance(position, power))}: they are followed from bottom to top"
+                    f" ({_source(rules)})",
+                )
+            )
+    return notes
+
+
+# --- Stabbeurfou: refusal at submission -----------------------------------------------------------
+
+
+def check_submission(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet = DATC,
+    game_map: GameMap | None = None,
+) -> list[str]:
+    """The problems for which the rule set refuses this order set (empty: accepted).
+
+    Only rule sets with `reject_inaccurate_order_sets` refuse sets; for the others every set is
+    accepted and interpreted at the deadline.
+    """
+    if not rules.reject_inaccurate_order_sets:
+        return []
+    idx = map_index(game_map if game_map is not None else load_map("standard"))
+    problems: list[str] = []
+    kind = position.phase.kind
+    if rules.unit_type_required and kind is PhaseKind.MOVEMENT:
+        problems += _missing_types(orders, idx.game_map)
+    if kind is PhaseKind.MOVEMENT:
+        check = MovementCheck(position, idx, rules).run(orders)
+        problems += [f"{o.canonical()}: {why}" for o, _, why in check.entries if why]
+    elif kind is PhaseKind.RETREAT:
+        problems += _retreat_problems(position, orders)
+    else:
+        problems += _adjustment_problems(position, orders, rules, idx)
+    return problems
+
+
+def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[str]:
+    """Stabbeurfou 4.C.1: 'unit designation is only mandatory for an active unit'."""
+    from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415 - no cycle at load
+
+    out: list[str] = []
+    for o in orders:
+        if not isinstance(o, Hold | Move | SupportHold | SupportMove | Convoy) or not o.source:
+            continue
+        try:
+            bare = parse_order(o.source, power=o.power, game_map=game_map)
+        except (OrderSyntaxError, ValueError):
+            continue
+        if isinstance(bare, UnitOrder) and bare.unit.type is None:
+            out.append(
+                f"{o.source}: say whether the unit in {o.unit.province} is an army (A)"
+                " or a fleet (F)"
+            )
+    return out
+
+
+def _retreat_problems(position: Position, orders: Sequence[Order]) -> list[str]:
+    out: list[str] = []
+    seen: set[str] = set()
+    dislodged = {d.unit.province: d for d in position.dislodged}
+    for o in orders:
+        if not isinstance(o, Retreat | Disband):
+            out.append(f"{o.canonical()}: only retreats (R) and disbands (D) now")
+            continue
+        d = dislodged.get(o.unit.province)
+        if d is None:
+            out.append(f"{o.canonical()}: there is no dislodged unit in {o.unit.province}")
+            continue
+        if o.power is not None and d.unit.power is not o.power:
+            out.append(f"{o.canonical()}: the unit is {_title(d.unit.power)}")
+        if o.unit.province in seen:
+            out.append(f"{o.canonical()}: a second order for {d.unit}")
+        seen.add(o.unit.province)
+        if isinstance(o, Retreat) and o.dest.province not in d.retreats:
+            near = ", ".join(sorted(d.retreats)) or "none"
+            out.append(f"{o.canonical()}: {d.unit} cannot retreat there (options: {near})")
+    return out
+
+
+def _adjustment_problems(
+    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+) -> list[str]:
+    out: list[str] = []
+    builds: dict[Power, list[Order]] = {}
+    removes: dict[Power, list[Order]] = {}
+    places: set[str] = set()
+    for o in orders:
+        power = o.power
+        if power is None:
+            continue
+        try:
+            if isinstance(o, Build):
+                unit: Unit = _build_unit(o, power, position, idx, rules)
+                if unit.province in places:
+                    raise Illegal(f"a second build in {unit.province}")
+                places.add(unit.province)
+                builds.setdefault(power, []).append(o)
+            elif isinstance(o, Waive):
+                builds.setdefault(power, []).append(o)
+            elif isinstance(o, Disband):
+                unit = check_unit(o, position, rules)
+                if unit.province in places:
+                    raise Illegal(f"{unit} is already removed by another order")
+                places.add(unit.province)
+                removes.setdefault(power, []).append(o)
+            else:
+                raise Illegal("only builds (B), removals (D) and waives now")
+        except Illegal as exc:
+            out.append(f"{o.canonical()}: {exc}")
+    for power, bs in builds.items():
+        allowed = max(_balance(position, power), 0)
+        if len(bs) > allowed:
+            out.append(f"{_title(power)} may build {allowed}, not {len(bs)}")
+    for power, rs in removes.items():
+        need = max(-_balance(position, power), 0)
+        if len(rs) > need:
+            out.append(f"{_title(power)} must remove {need}, not {len(rs)}")
+    return out
