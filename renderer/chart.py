@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
-from bot.core.endgame import centre_counts_by_year
+from bot.core.endgame import centre_counts_by_year, solo_threshold
 from bot.core.map import GameMap, load_map
 from bot.core.model import Position, Power
 from bot.paths import data_dir
@@ -55,7 +55,7 @@ def centre_chart(
     if not data:
         raise ValueError("no year to chart")
     years = [y for y, _ in data]
-    solo = len(game_map.supply_centers) // 2 + 1
+    solo = solo_threshold(game_map)
     top = max([solo, *(n for _, c in data for n in c.values())])
     img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(img)

@@ -26,6 +26,7 @@ from enum import StrEnum
 from bot.core.map import GameMap
 from bot.core.model import DislodgedUnit, Position, Power, Season, Unit
 from bot.core.rules import RuleSet
+from bot.core.scoring import centers_from_position
 from bot.core.votes import Vote, VoteKind, VoteStatus
 
 
@@ -115,13 +116,6 @@ def game_year(position: Position) -> int:
     raise EndgameError(f"{position.phase} is not the end of a game year")
 
 
-def _center_counts(position: Position) -> dict[Power, int]:
-    counts: dict[Power, int] = {}
-    for owner in position.centers.values():
-        counts[owner] = counts.get(owner, 0) + 1
-    return counts
-
-
 def _unchanged_years(history: Sequence[Position]) -> int:
     """How many of the last game years left the centre ownership table as it was."""
     n = 0
@@ -140,7 +134,7 @@ def check_end(history: Sequence[Position], rules: EndRules, game_map: GameMap) -
     alive = survivors(last)
     threshold = solo_threshold(game_map, rules.solo_centers)
     total = len(game_map.supply_centers)
-    for power, n in sorted(_center_counts(last).items()):
+    for power, n in sorted(centers_from_position(last).items()):
         if n >= threshold:
             return EndState(
                 EndKind.SOLO,
@@ -238,4 +232,4 @@ def expedited_removed(position: Position) -> tuple[Unit, ...]:
 
 def centre_counts_by_year(history: Sequence[Position]) -> list[tuple[int, Mapping[Power, int]]]:
     """(year, centres per power) for each year-end position: the chart's and report's data."""
-    return [(game_year(p), _center_counts(p)) for p in history]
+    return [(game_year(p), centers_from_position(p)) for p in history]

@@ -18,7 +18,8 @@ succeed; 4(b) the annotations after `;`:
 As in the seed's table, a hold stays `H` when its unit is dislodged (the annotation says it),
 and an order shown `(invalid)` or `(paradox)` keeps its word in upper case. French uses the
 Descartes abbreviations and `T` (tient) for a hold; `(coupé)`, `(délogé)`, `(détruit)`,
-`(invalide)`, `(échec)`, `(paradoxe)`.
+`(invalide)`, `(échec)`, `(paradoxe)`. An order's text is the parser's
+(`bot.core.parser.render_order`, checked by the tests), so what the table reads parses back.
 """
 
 from __future__ import annotations

@@ -133,28 +133,8 @@ class Standing:
     score: float
 
 
-def standings(
-    system: str,
-    centers: Mapping[Power, int],
-    total_centers: int | None = None,
-    *,
-    variant: str = "standard",
-    powers: Collection[Power] | None = None,
-    survivors: Collection[Power] | None = None,
-    draw: Collection[Power] | None = None,
-    solo_centers: int | None = None,
-) -> list[Standing]:
-    """The final table: every power with its centres and score, best score first."""
-    scores = score(
-        system,
-        centers,
-        total_centers,
-        variant=variant,
-        powers=powers,
-        survivors=survivors,
-        draw=draw,
-        solo_centers=solo_centers,
-    )
+def standings(scores: Mapping[Power, float], centers: Mapping[Power, int]) -> list[Standing]:
+    """The final table from `score(...)`: every power with its centres and score, best first."""
     order = sorted(scores, key=lambda p: (-scores[p], -centers.get(p, 0), p.value))
     out: list[Standing] = []
     for i, p in enumerate(order):

@@ -12,6 +12,7 @@ from bot.core.notation import notation_lines, render, result_line
 from bot.core.orders import (
     Build,
     Convoy,
+    Disband,
     Hold,
     Move,
     Order,
@@ -19,8 +20,10 @@ from bot.core.orders import (
     SupportHold,
     SupportMove,
     UnitRef,
+    Waive,
 )
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+from bot.core.parser import render_order
 
 GOLDEN = Path(__file__).parent / "golden"
 F, G, E = Power.FRANCE, Power.GERMANY, Power.ENGLAND
@@ -147,3 +150,24 @@ def test_dislodged_move_and_support() -> None:
         dislodged=(DislodgedUnit(PAR_UNIT, "PIC", frozenset({"GAS"})),),
     )
     assert result_line(o.results[0], o) == "A PAR s A BUR; (dislodged)"
+
+
+ALL_KINDS: list[Order] = [
+    Hold(F, ref("A PAR")),
+    Move(F, ref("A PAR"), loc("BUR")),
+    Move(E, ref("A LON"), loc("BEL"), via_convoy=True),
+    SupportHold(F, ref("A PAR"), ref("A MAR")),
+    SupportMove(F, ref("A PAR"), ref("A MAR"), loc("BUR")),
+    Convoy(E, ref("F NTH"), ref("A LON"), loc("BEL")),
+    Retreat(F, ref("A PAR"), loc("PIC")),
+    Disband(F, ref("A PAR")),
+    Build(Power.RUSSIA, ref("F STP/NC")),
+    Waive(F),
+]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_order_text_is_the_parsers(lang: str) -> None:
+    # A successful order reads exactly as the parser writes it (and so parses back).
+    for order in ALL_KINDS:
+        assert render(order, lang) == render_order(order, lang)

@@ -86,7 +86,8 @@ def test_solo_threshold_override() -> None:
 
 def test_standings_best_first_with_shared_places() -> None:
     # edc-2023 C: two tied at 6 score 42.5 each (see test_edc2023), then the 5s.
-    table = standings("edc2023", {A: 6, E: 6, F: 5, G: 5, I: 4, R: 4, T: 4})
+    centers = {A: 6, E: 6, F: 5, G: 5, I: 4, R: 4, T: 4}
+    table = standings(score("edc2023", centers), centers)
     assert [(s.place, s.power, s.centers) for s in table[:3]] == [(1, A, 6), (1, E, 6), (3, F, 5)]
     assert table[0].score == 42.5
 
