@@ -5,32 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.adjudicator.civil_disorder_2023 import removal_rule
-from bot.core.adjudicator.legality import Illegal, check_unit
+from bot.core.adjudicator.legality import Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
 from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
-from bot.core.outcome import Outcome, OrderResult, Reason, Verdict
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import Choice, RuleSet
-
-
-class Entry:
-    __slots__ = ("detail", "order", "power", "reason", "verdict")
-
-    def __init__(self, order: Order, power: Power | None) -> None:
-        self.order = order
-        self.power = power
-        self.verdict = Verdict.SUCCEEDS
-        self.reason = Reason.NONE
-        self.detail = ""
-
-    def fail(self, reason: Reason, detail: str) -> None:
-        self.verdict = Verdict.FAILS
-        self.reason = reason
-        self.detail = detail
-
-    def result(self) -> OrderResult:
-        return OrderResult(self.power, self.order, self.verdict, self.reason, self.detail)
 
 
 def _build_unit(
@@ -126,10 +107,9 @@ def adjudicate_adjustments(
     units = dict(position.units)
     removed: list[Unit] = []
     implied: list[OrderResult] = []
-    for power, cands in builds.items():
-        cands = _one_per_province(cands, rules)
+    for power, asked in builds.items():
         allowed = balance[power]
-        legal = [c for c in cands if c[0].verdict is Verdict.SUCCEEDS]
+        legal = _one_per_province(asked, rules)
         if len(legal) > allowed:
             if rules.too_many_builds is Choice.A:  # 4.D.4 a
                 keep: list[tuple[Entry, Unit | None]] = []
@@ -141,9 +121,9 @@ def adjudicate_adjustments(
                 if c not in keep:
                     c[0].fail(Reason.NOT_ALLOWED, f"{power.name.title()} may build only {allowed}")
             legal = keep
-        for _, unit in legal:
-            if unit is not None:
-                units[unit.province] = unit
+        for _, built in legal:
+            if built is not None:
+                units[built.province] = built
     for power, bal in balance.items():
         if bal > 0:
             made = sum(1 for u in units.values() if u.power is power) - sum(
@@ -191,19 +171,19 @@ def adjudicate_adjustments(
                 if c not in keep_r:
                     c[0].fail(Reason.NOT_ALLOWED, f"{power.name.title()} must remove only {need}")
             legal_r = keep_r
-        for _, unit in legal_r:
-            del units[unit.province]
-            removed.append(unit)
+        for _, gone in legal_r:
+            del units[gone.province]
+            removed.append(gone)
         missing = need - len(legal_r)
         if missing > 0:
             rest = Position(position.phase, units, position.centers)
-            for unit in removal_rule(rules)(rest, power, missing, idx.game_map):
-                del units[unit.province]
-                removed.append(unit)
+            for gone in removal_rule(rules)(rest, power, missing, idx.game_map):
+                del units[gone.province]
+                removed.append(gone)
                 implied.append(
                     OrderResult(
                         power,
-                        Disband(power, UnitRef.of(unit)),
+                        Disband(power, UnitRef.of(gone)),
                         Verdict.SUCCEEDS,
                         Reason.CIVIL_DISORDER,
                         "not enough removals ordered: removed by the civil-disorder rule",
@@ -230,5 +210,5 @@ def _one_per_province(
         keep = None if choice is Choice.A else group[0] if choice is Choice.B else group[-1]
         for c in group:
             if c is not keep:
-                c[0].fail(Reason.NOT_ALLOWED, f"only one unit can be built in {c[1].province}")  # type: ignore[union-attr]
+                c[0].fail(Reason.NOT_ALLOWED, f"only one unit can be built in {c[0].order}")
     return [c for c in cands if c[0].verdict is Verdict.SUCCEEDS]

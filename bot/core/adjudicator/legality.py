@@ -21,6 +21,7 @@ from bot.core.orders import (
     UnitOrder,
     UnitRef,
 )
+from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
@@ -36,6 +37,7 @@ class Eff:
         kind: int,
         unit: Unit,
         order: Order | None,
+        *,
         dest: str = "",
         dest_loc: Location | None = None,
         target: str = "",
@@ -50,6 +52,25 @@ class Eff:
         self.target = target
         self.target_coast = target_coast  # the support's destination as written (coast check)
         self.via = via
+
+
+class Entry:
+    __slots__ = ("detail", "order", "power", "reason", "verdict")
+
+    def __init__(self, order: Order, power: Power | None) -> None:
+        self.order = order
+        self.power = power
+        self.verdict = Verdict.SUCCEEDS
+        self.reason = Reason.NONE
+        self.detail = ""
+
+    def fail(self, reason: Reason, detail: str) -> None:
+        self.verdict = Verdict.FAILS
+        self.reason = reason
+        self.detail = detail
+
+    def result(self) -> OrderResult:
+        return OrderResult(self.power, self.order, self.verdict, self.reason, self.detail)
 
 
 class Illegal(Exception):  # noqa: N818 - a verdict, not a crash
@@ -290,9 +311,12 @@ class MovementCheck:
             return  # unmatched: decided when matching (void)
         if ref.type is None and self.rules.missing_unit_type is Choice.A:
             raise Illegal(f"the type of the unit in {ref.province} is missing")
-        if ref.type is not None and ref.type is not board.type:
-            if self.rules.wrong_unit_type is Choice.A:
-                raise Illegal(f"there is {_article(board)} in {ref.province}")
+        if (
+            ref.type is not None
+            and ref.type is not board.type
+            and self.rules.wrong_unit_type is Choice.A
+        ):
+            raise Illegal(f"there is {_article(board)} in {ref.province}")
         if ref.power is None:
             if self.rules.missing_nationality is Choice.A and board.power is not None:
                 pass  # own or foreign: nationality is never required of the supporter's own

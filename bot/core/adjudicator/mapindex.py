@@ -102,7 +102,7 @@ def _index(key: _Identity) -> MapIndex:
 
 def distances(index: MapIndex, targets: Iterable[str]) -> dict[str, int]:
     """Moves from every province to the nearest of `targets`, crossing land and sea alike."""
-    dist = {t: 0 for t in targets}
+    dist = dict.fromkeys(targets, 0)
     todo = deque(dist)
     while todo:
         p = todo.popleft()

@@ -175,8 +175,8 @@ class Resolver:
             return self.result[nd]
         deps = self.deps
         if st == GUESSING:
-            if nd not in deps:
-                deps.append(nd)
+            # Always recorded (even if listed already): whoever asked now depends on a guess.
+            deps.append(nd)
             return self.result[nd]
         old = len(deps)
         self.result[nd] = False
@@ -280,7 +280,7 @@ class Resolver:
                 return False
         elif atk <= self.hold(d):
             return False
-        for k in self.moves_into[d]:
+        for k in self.moves_into[d]:  # noqa: SIM110 - plain loop, hot path
             if k != i and atk <= self.prevent(k):
                 return False
         return True
@@ -344,7 +344,12 @@ class Resolver:
             if self._paradox_rule_spares(s, k):
                 continue
             return False
-        return not any(self.resolve(k) for k in attackers)
+        for k in attackers:  # noqa: SIM110
+            # Under the 1971/1982/2000 paradox rules even a dislodgement by the spared convoyed
+            # army leaves the support standing (DATC 6.F.17: the paradox rule takes precedence).
+            if self.resolve(k) and not self._paradox_rule_spares(s, k):
+                return False
+        return True
 
     def _paradox_rule_spares(self, s: int, k: int) -> bool:
         """The 1971/1982/2000 rules (4.A.2 a-c): some convoyed attacks do not cut support."""
@@ -368,10 +373,7 @@ class Resolver:
         shores, seas = self.idx.sea_shores, self.idx.sea_seas
         resolve = self.resolve
         if self.rules.multi_route is MultiRoute.ANY_ROUTE_DISRUPTED:  # 4.A.1 a
-            for p in self._on_route(i):
-                if not resolve(fl[p]):
-                    return False
-            return True
+            return all(resolve(fl[p]) for p in self._on_route(i))
         todo = [p for p in fl if src in shores[p]]
         seen = set(todo)
         while todo:

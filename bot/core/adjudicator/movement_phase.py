@@ -10,7 +10,7 @@ from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
 from bot.core.model import DislodgedUnit, Position, Unit
 from bot.core.orders import Hold, Order, UnitRef
-from bot.core.outcome import Outcome, OrderResult, Reason, Verdict
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import RuleSet
 
 S, F = Verdict.SUCCEEDS, Verdict.FAILS

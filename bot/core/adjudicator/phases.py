@@ -51,9 +51,8 @@ def next_position(
     adjustment phase where nobody builds or removes."""
     year, season = done.year, done.season
     waiting = tuple(waiting)
-    if done.kind is PhaseKind.MOVEMENT:
-        if waiting:
-            return Position(Phase(year, season, PhaseKind.RETREAT), units, centers, waiting)
+    if done.kind is PhaseKind.MOVEMENT and waiting:
+        return Position(Phase(year, season, PhaseKind.RETREAT), units, centers, waiting)
     if done.kind is not PhaseKind.ADJUSTMENT:
         if season is Season.SPRING:
             return Position(Phase(year, Season.FALL, PhaseKind.MOVEMENT), units, centers)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.adjudicator.legality import Illegal, fleet_dest
+from bot.core.adjudicator.legality import Entry, Illegal, fleet_dest
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
 from bot.core.model import DislodgedUnit, Location, Position, Unit, UnitType
 from bot.core.orders import Disband, Move, Order, Retreat, UnitOrder, UnitRef
-from bot.core.outcome import Outcome, OrderResult, Reason, Verdict
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import Choice, DuplicateOrders, RuleSet
 
 
@@ -47,33 +47,34 @@ def adjudicate_retreats(
     position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
 ) -> Outcome:
     dislodged = {d.unit.province: d for d in position.dislodged}
-    entries: list[list[object]] = []  # [order, verdict, reason, detail]
+    entries: list[Entry] = []
     chosen: dict[str, list[tuple[int, Location | None]]] = {}
     for order in orders:
         d = dislodged.get(order.unit.province) if isinstance(order, UnitOrder) else None
         try:
             dest = _check(order, d, idx, rules)
         except Illegal as exc:
-            entries.append([order, Verdict.FAILS, Reason.ILLEGAL, str(exc)])
+            entry = Entry(order, order.power)
+            entry.fail(Reason.ILLEGAL, str(exc))
+            entries.append(entry)
             continue
         assert d is not None
         chosen.setdefault(d.unit.province, []).append((len(entries), dest))
-        entries.append([order, Verdict.SUCCEEDS, Reason.NONE, ""])
+        entries.append(Entry(order, order.power))
     plan: dict[str, tuple[int, Location | None]] = {}
     for prov, cands in chosen.items():
-        if len(cands) == 1 or len({c[1] for c in cands}) == 1:
-            keep = cands[0]
-        elif rules.duplicate_orders is DuplicateOrders.FIRST:
+        same = len({c[1] for c in cands}) == 1
+        if same or rules.duplicate_orders is DuplicateOrders.FIRST:
             keep = cands[0]
         elif rules.duplicate_orders is DuplicateOrders.LAST:
             keep = cands[-1]
         else:
             for i, _ in cands:
-                entries[i][1:] = [Verdict.FAILS, Reason.ILLEGAL, "several orders for this unit"]
+                entries[i].fail(Reason.ILLEGAL, "several orders for this unit")
             continue
         for c in cands:
             if c is not keep:
-                entries[c[0]][1:] = [Verdict.FAILS, Reason.ILLEGAL, "another order is used"]
+                entries[c[0]].fail(Reason.ILLEGAL, "another order is used")
         plan[prov] = keep
     targets: dict[str, int] = {}
     for _, dest in plan.values():
@@ -91,14 +92,11 @@ def adjudicate_retreats(
         if dest is None:
             removed.append(d.unit)
         elif targets[dest.province] > 1:  # DATC 6.H.7, 6.H.8
-            entries[i][1:] = [Verdict.FAILS, Reason.BOUNCED, "another unit retreated there too"]
+            entries[i].fail(Reason.BOUNCED, "another unit retreated there too")
             removed.append(d.unit)
         else:
             units[dest.province] = Unit(d.unit.power, d.unit.type, dest)
-    results = [
-        OrderResult(o.power, o, v, r, det)  # type: ignore[arg-type]
-        for o, v, r, det in entries
-    ]
+    results = [e.result() for e in entries]
     for d in position.dislodged:
         if d.unit.province not in plan:
             results.append(

@@ -146,10 +146,15 @@ class StepRun:
     fed: list[Order | None]  # per DATC order: what was fed (None: the text did not parse)
 
 
-def feed(step: dict[str, Any], position: Position) -> list[Order | None]:
+def feed(step: dict[str, Any], position: Position, rules: RuleSet = DATC) -> list[Order | None]:
     out: list[Order | None] = []
     for o in step["orders"]:
         power = Power.parse(o["power"])
+        if not rules.default_single_coast:
+            # The parser always completes a fleet's only reachable coast (the 4.B.2 a policy);
+            # under 4.B.2 b the order must stay as written, so the typed fields are fed.
+            out.append(typed_order(o))
+            continue
         try:
             parsed = parse_order(o["text"], power=power, position=position, game_map=GAME_MAP)
         except OrderSyntaxError:
@@ -171,7 +176,7 @@ def _same(parsed: Order, typed: Order) -> bool:
 
 
 def run_step(position: Position, step: dict[str, Any], rules: RuleSet) -> StepRun:
-    fed = feed(step, position)
+    fed = feed(step, position, rules)
     outcome = adjudicate(position, [o for o in fed if o is not None], rules, GAME_MAP)
     return StepRun(outcome, fed)
 
