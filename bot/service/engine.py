@@ -68,11 +68,11 @@ class CoreEngine:
             raise ConfigError(f"map {name!r}: {exc}") from None
 
     def load_rules(self, name: str) -> RuleSet:
-        if name == "datc":
-            return DATC
         try:
             presets = importlib.import_module("bot.core.presets")
         except ModuleNotFoundError:
+            if name == "datc":
+                return DATC
             raise ConfigError(f"rule set {name!r}: rule presets are not available") from None
         try:
             rules: RuleSet = presets.load_rules(name)
@@ -125,35 +125,19 @@ class CoreEngine:
         outcome: Outcome,
         lang: str,
     ) -> bytes | None:
-        fn = _renderer()
-        if fn is None:
+        render = _renderer()
+        if render is None:
             return None
-        return fn(game_map, position, orders, outcome, lang)
+        # geometry None: the renderer's shared per-map instance (static layers drawn once).
+        return bytes(render(game_map, None, position, orders, outcome.results, lang=lang))
 
 
 @lru_cache(maxsize=1)
 def _renderer() -> Any:
-    """A callable (game_map, position, orders, outcome, lang) -> PNG bytes, or None."""
+    """`renderer.render`, or None when the renderer is not installed."""
     try:
         mod = importlib.import_module("renderer")
     except ModuleNotFoundError:
         log.warning("renderer not available: results carry no map")
         return None
-    render = getattr(mod, "render", None)
-    if render is None:
-        log.warning("renderer has no render(): results carry no map")
-        return None
-
-    def call(
-        game_map: GameMap, position: Position, orders: list[Order], outcome: Outcome, lang: str
-    ) -> bytes:
-        geometry = _geometry(mod, game_map.name)
-        return bytes(render(game_map, geometry, position, orders, outcome.results, lang=lang))
-
-    return call
-
-
-@lru_cache(maxsize=4)
-def _geometry(mod: Any, name: str) -> Any:
-    loader = getattr(mod, "load_geometry", None)
-    return loader(name) if loader else None
+    return getattr(mod, "render", None)

@@ -1506,7 +1506,7 @@ class TableService:
                 )
                 prev_id = sid
             del prev_id
-            over_reason, winner = self._game_over(ctx, nxt)
+            over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
             reading = ctx.clock.times(ph.phase).reading
             status = "final" if over_reason else "pending"
             nid = await tx.execute(
@@ -1551,7 +1551,17 @@ class TableService:
                 ph.id,
             )
             if over_reason:
-                await self._finish(tx, game_id, done_at, over_reason, winner, centers, "clock")
+                await self._finish(tx, game_id, done_at, over_reason, winner, centers, "clock", why)
+            elif why:  # house: the GM may now declare a draw (after a warning)
+                await self._emit(
+                    tx,
+                    f"{key}:draw_available",
+                    game_id,
+                    EventKind.DRAW_AVAILABLE,
+                    done_at,
+                    {"reason": why},
+                    ph.id,
+                )
             else:
                 await self._set_press(
                     tx,
@@ -1572,15 +1582,33 @@ class TableService:
         )
         self._fault("adjudicate.after_commit")
 
-    def _game_over(self, ctx: _Ctx, nxt: Position) -> tuple[str | None, str | None]:
-        if nxt.phase.kind is PhaseKind.MOVEMENT and nxt.phase.season is Season.SPRING:
-            solo = ctx.rules.solo_centers or len(ctx.game_map.supply_centers) // 2 + 1
-            for p in Power:
-                if len(nxt.centers_of(p)) >= solo:
-                    return "solo", p.value
-        if ctx.clock.years is not None and nxt.phase.year >= ctx.first_year + ctx.clock.years:
-            return "years", None
-        return None, None
+    async def _game_over(
+        self, tx: Tx, game_id: int, ctx: _Ctx, nxt: Position
+    ) -> tuple[str | None, str | None, str]:
+        """(end kind, winner, reason) at the end of a game year, by the rule set's end
+        conditions (bot.core.endgame): solo, the clock's last year, stalemate."""
+        if not (nxt.phase.kind is PhaseKind.MOVEMENT and nxt.phase.season is Season.SPRING):
+            return None, None, ""
+        from bot.core.endgame import EndKind, check_end, end_rules_for  # noqa: PLC0415
+
+        rows = await tx.fetchall(
+            "SELECT phase, position_json FROM phases WHERE game_id = ? AND status IN"
+            " ('done', 'final', 'pending', 'open', 'adjudicating') ORDER BY id",
+            (game_id,),
+        )
+        history = [
+            position_from_json(json.loads(r["position_json"]))
+            for r in rows
+            if r["phase"].startswith("S") and r["phase"].endswith("M")
+        ]
+        history.append(nxt)
+        rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
+        state = check_end(history, rules, ctx.game_map)
+        if state.kind is EndKind.DRAW_AVAILABLE:
+            return None, None, state.reason
+        if not state.ended:
+            return None, None, ""
+        return state.kind.value, state.winner.value if state.winner else None, state.reason
 
     async def _finish(  # noqa: PLR0917 - internal helper
         self,
@@ -1591,6 +1619,7 @@ class TableService:
         winner: str | None,
         centers: dict[str, int],
         actor: str,
+        why: str = "",
     ) -> None:
         await tx.execute(
             "UPDATE games SET status='over', ended_at=?, end_reason=? WHERE id=?",
@@ -1603,7 +1632,7 @@ class TableService:
             game_id,
             EventKind.GAME_OVER,
             at,
-            {"reason": reason, "winner": winner, "centers": centers},
+            {"reason": reason, "winner": winner, "centers": centers, "explanation": why},
         )
         await self._set_press(tx, game_id, True, f"{game_id}:over", at, None, "over")
 

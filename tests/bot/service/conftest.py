@@ -15,7 +15,8 @@ from bot.core.map import GameMap, load_map
 from bot.core.model import Location, ModelError, Phase, PhaseKind, Position, Power, Season, Unit
 from bot.core.orders import Hold, Move, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
-from bot.core.rules import DATC, RuleSet
+from bot.core.presets import load_rules
+from bot.core.rules import RuleSet
 from bot.service import FakeClock, MemoryNotifier, TableService
 from bot.service.engine import Parsed
 
@@ -30,7 +31,7 @@ class SimpleEngine:
         return load_map(name)
 
     def load_rules(self, name: str) -> RuleSet:
-        return DATC.with_options(name=name)
+        return load_rules(name)
 
     def parse(
         self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap

@@ -69,6 +69,6 @@ async def test_game_ends_after_the_clock_years(opener, clock):
     await run_until(svc, clock, gid, over)
     st = await svc.status(gid)
     assert st.status == "over"
-    assert st.end_reason == "years"
+    assert st.end_reason == "year limit"
     assert notes.kinds().count("game_over") == 1
     assert SEVEN[0] in st.players.values()

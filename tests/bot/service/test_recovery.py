@@ -1,0 +1,168 @@
+"""Kill the service at every step of a phase and restart it on the same file: no acknowledged
+submission lost, exactly one adjudication, every event delivered (once, except the single
+event whose delivery was in flight when the process died, which notifiers dedupe by key)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from bot.core.model import Power
+from bot.service import EventKind, MemoryNotifier
+from tests.bot.service.conftest import Crash, Faults, seven_player_game
+
+
+async def _deadline(svc, gid):
+    return (await svc.status(gid)).deadline
+
+
+async def _count(svc, sql, params=()):
+    row = await svc.store.fetchone(sql, params)
+    return row[0]
+
+
+@pytest.mark.parametrize(
+    "point",
+    [
+        "adjudicate.after_close",
+        "adjudicate.after_compute",
+        "adjudicate.before_commit",
+        "adjudicate.after_commit",
+        "deliver.after_notify",
+    ],
+)
+async def test_crash_at_each_step_of_adjudication(opener, clock, point):
+    faults = Faults()
+    first = MemoryNotifier()
+    svc = await opener(notifier=first, faults=faults)
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR - BUR")
+    await svc.submit(gid, "user-germany", "A MUN - RUH")
+    clock.set(await _deadline(svc, gid))
+    delivered_before = len(first.events)
+    faults.arm(point)
+    with pytest.raises(Crash):
+        await svc.run_due()
+    svc.abandon()
+
+    second = MemoryNotifier()
+    svc2 = await opener(notifier=second)
+    await svc2.run_due()
+
+    assert await _count(svc2, "SELECT COUNT(*) FROM results") == 1
+    assert await _count(
+        svc2, "SELECT COUNT(*) FROM audit WHERE action='adjudicated'"
+    ) == 1
+    res = await svc2.results(gid)
+    assert res.orders[Power.FRANCE] == ["A PAR - BUR"]
+    assert res.orders[Power.GERMANY] == ["A MUN - RUH"]
+    keys = Counter(e.key for e in first.events[delivered_before:] + second.events)
+    kinds = Counter(e.kind for e in first.events[delivered_before:] + second.events)
+    repeats = {k: n for k, n in keys.items() if n > 1}
+    if point == "deliver.after_notify":
+        # Delivered, then killed before the mark: that one event comes again, same key.
+        assert list(repeats.values()) == [2]
+        assert kinds[EventKind.RESULTS_READY] == 2
+    else:
+        assert repeats == {}
+        assert kinds[EventKind.RESULTS_READY] == 1
+    assert kinds[EventKind.PRESS_LOCKED] == 1
+    assert await _count(svc2, "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL") == 0
+    st = await svc2.status(gid)
+    assert (st.phase, st.phase_status) == ("F1901M", "pending")
+
+
+async def test_crash_before_commit_of_a_submission_keeps_the_previous_one(opener):
+    faults = Faults()
+    svc = await opener(faults=faults)
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR - BUR")
+    faults.arm("submit.before_commit")
+    with pytest.raises(Crash):
+        await svc.submit(gid, "user-france", "A PAR - PIC")
+    svc.abandon()
+    svc2 = await opener()
+    mine = await svc2.my_orders(gid, "user-france")
+    assert mine.orders == ["A PAR - BUR"]
+
+
+async def test_crash_after_commit_of_a_submission_keeps_it(opener):
+    faults = Faults()
+    svc = await opener(faults=faults)
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR - BUR")
+    faults.arm("submit.after_commit")
+    with pytest.raises(Crash):
+        await svc.submit(gid, "user-france", "A PAR - PIC")
+    svc.abandon()
+    svc2 = await opener()
+    assert (await svc2.my_orders(gid, "user-france")).orders == ["A PAR - PIC"]
+    hist = await svc2.history(gid, "user-france")
+    assert [h.text for h in hist] == ["A PAR - BUR", "A PAR - PIC"]
+    assert hist[0].submitted_at <= hist[1].submitted_at
+
+
+async def test_deadline_passed_while_down_fires_once_at_start_up(opener, clock):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-italy", "A VEN - PIE")
+    deadline = await _deadline(svc, gid)
+    svc.abandon()
+    clock.set(deadline + 3600)  # down for an hour past the deadline
+
+    notes2 = MemoryNotifier()
+    svc2 = await opener(notifier=notes2)
+    await svc2.run_due()
+    await svc2.run_due()
+    assert notes2.kinds().count("results_ready") == 1
+    st = await svc2.status(gid)
+    # The reading window runs from the actual adjudication, not from the old deadline.
+    assert (st.phase, st.phase_status) == ("F1901M", "pending")
+    assert st.opens_at == clock.now() + 240
+    res = await svc2.results(gid)
+    assert res.orders[Power.ITALY] == ["A VEN - PIE"]
+    # No reminder is sent for a deadline already gone.
+    assert "reminder_due" not in notes2.kinds()
+
+
+async def test_a_failing_notifier_gets_each_event_again_until_it_succeeds(opener, clock):
+    class Flaky(MemoryNotifier):
+        def __init__(self):
+            super().__init__()
+            self.fail = 2
+
+        async def notify(self, event):
+            if event.kind is EventKind.RESULTS_READY and self.fail:
+                self.fail -= 1
+                raise ConnectionError("discord is down")
+            await super().notify(event)
+
+    notes = Flaky()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc)
+    clock.set(await _deadline(svc, gid))
+    await svc.run_due()
+    assert "results_ready" not in notes.kinds()
+    await svc.deliver()
+    await svc.deliver()
+    assert notes.kinds().count("results_ready") == 1
+    # Order within a game is kept: press_locked (after results) came after the results.
+    kinds = notes.kinds()
+    assert kinds.index("results_ready") < kinds.index("press_locked")
+
+
+async def test_scheduler_task_fires_the_deadline_by_itself(opener, clock):
+    import asyncio
+
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes, run=True)
+    gid = await seven_player_game(svc)
+    clock.set(await _deadline(svc, gid))
+    for _ in range(200):
+        if "results_ready" in notes.kinds():
+            break
+        await asyncio.sleep(0.01)
+    assert notes.kinds().count("results_ready") == 1
+    await svc.close()

@@ -1,0 +1,104 @@
+"""The database file: migrations, and clear start-up errors that change nothing."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+
+import pytest
+
+from bot.core.map import load_map
+from bot.paths import data_dir
+from bot.service import ConfigError, CorruptGameError, StoreError, TableService
+from bot.service.store import Store, migrations
+from tests.bot.service.conftest import SimpleEngine, seven_player_game
+
+
+async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
+    store = await Store.open(db_path)
+    assert await store.schema_version() == len(migrations())
+    mode = await store.fetchone("PRAGMA journal_mode")
+    fk = await store.fetchone("PRAGMA foreign_keys")
+    sync = await store.fetchone("PRAGMA synchronous")
+    assert (mode[0], fk[0], sync[0]) == ("wal", 1, 2)  # 2 = FULL
+    await store.close()
+    again = await Store.open(db_path)
+    rows = await again.fetchall("SELECT version FROM schema_version")
+    assert [r[0] for r in rows] == list(range(1, len(migrations()) + 1))
+    await again.close()
+
+
+async def test_garbage_file_is_refused_and_left_untouched(db_path):
+    garbage = b"this is not a database\x00\xff" * 200
+    db_path.write_bytes(garbage)
+    with pytest.raises(StoreError, match="not a SQLite database"):
+        await TableService.open(db_path, engine=SimpleEngine(), run=False)
+    assert db_path.read_bytes() == garbage
+
+
+async def test_foreign_sqlite_database_is_refused_and_left_untouched(db_path):
+    con = sqlite3.connect(db_path)
+    con.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    con.execute("INSERT INTO invoices VALUES (1, 9.5)")
+    con.commit()
+    con.close()
+    before = db_path.read_bytes()
+    with pytest.raises(StoreError, match="not Parley's"):
+        await TableService.open(db_path, engine=SimpleEngine(), run=False)
+    assert db_path.read_bytes() == before
+    assert not db_path.with_name(db_path.name + "-wal").exists()
+
+
+async def test_database_from_a_newer_parley_is_refused(db_path):
+    store = await Store.open(db_path)
+    async with store.tx() as tx:
+        await tx.execute("INSERT INTO schema_version VALUES (999, 'future.sql', 0)")
+    await store.close()
+    with pytest.raises(StoreError, match="newer than this Parley"):
+        await Store.open(db_path)
+
+
+async def test_parley_db_environment_variable_chooses_the_file(tmp_path, monkeypatch):
+    target = tmp_path / "elsewhere.db"
+    monkeypatch.setenv("PARLEY_DB", str(target))
+    svc = await TableService.open(engine=SimpleEngine(), run=False)
+    await svc.close()
+    assert target.exists()
+
+
+@pytest.mark.parametrize(("missing", "match"), [("clocks", "clock preset"), ("maps", "map")])
+async def test_missing_data_files_are_a_clear_start_up_error(
+    db_path, tmp_path, monkeypatch, missing, match
+):
+    data = tmp_path / "data"
+    shutil.copytree(data_dir(), data)
+    shutil.rmtree(data / missing)
+    monkeypatch.setenv("PARLEY_DATA", str(data))
+    load_map.cache_clear()
+    try:
+        with pytest.raises(ConfigError, match=match):
+            await TableService.open(db_path, run=False)
+    finally:
+        load_map.cache_clear()
+    assert not db_path.exists()
+
+
+async def test_a_corrupt_row_breaks_only_its_game(opener, clock):
+    svc = await opener()
+    bad = await seven_player_game(svc)
+    good = await seven_player_game(svc)
+    async with svc.store.tx() as tx:
+        await tx.execute(
+            "UPDATE phases SET position_json = '{not json' WHERE game_id = ?", (bad,)
+        )
+    svc.abandon()
+    svc2 = await opener()
+    st = await svc2.status(bad)
+    assert st.broken and "unreadable" in st.broken
+    with pytest.raises(CorruptGameError, match=f"#{bad}"):
+        await svc2.submit(bad, "user-france", "A PAR - BUR")
+    # The other game runs on.
+    assert (await svc2.submit(good, "user-france", "A PAR - BUR")).accepted
+    clock.set((await svc2.status(good)).deadline)
+    await svc2.run_due()
+    assert (await svc2.status(good)).phase == "F1901M"
