@@ -1,0 +1,67 @@
+"""End-of-game figures: scoring throughput, a vote round, the centre chart.
+
+Run: python3 bench/endgame.py
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from bot.core.endgame import check_end, end_rules
+from bot.core.map import load_map
+from bot.core.model import Phase, Position, Power
+from bot.core.scoring import SYSTEMS, score
+from bot.core.votes import EDC2023, Ballot, Moment, VoteBook, VoteKind
+from renderer.chart import centre_chart
+
+
+def random_centres(rng: random.Random) -> dict[Power, int]:
+    counts = dict.fromkeys(Power, 0)
+    for _ in range(rng.randint(22, 34)):
+        counts[rng.choice(list(Power))] += 1
+    while max(counts.values()) >= 18:
+        top = max(counts, key=lambda p: counts[p])
+        counts[top] -= 1
+    return counts
+
+
+def main() -> None:
+    rng = random.Random(7)
+    tables = [random_centres(rng) for _ in range(2000)]
+    for name in sorted(SYSTEMS):
+        t = time.perf_counter()
+        for c in tables:
+            score(name, c)
+        dt = time.perf_counter() - t
+        print(f"score {name:15s} {len(tables) / dt:10.0f} tables/s")
+
+    t = time.perf_counter()
+    for _ in range(1000):
+        m = Moment(Phase.parse("S1903M"))
+        book, vote = VoteBook(EDC2023, last_year=1907).propose(
+            Power.FRANCE, VoteKind.DRAW, moment=m, survivors=list(Power)
+        )
+        for p in Power:
+            book, vote = book.cast(vote.id, p, Ballot.YES, moment=m)
+    print(f"edc2023 vote, 7 ballots  {(time.perf_counter() - t) * 1000 / 1000:8.3f} ms each")
+
+    std = load_map("standard")
+    centres = sorted(std.supply_centers)
+    history = []
+    for year in range(1901, 1911):
+        owners = {c: rng.choice(list(Power)) for c in centres[: 22 + year - 1901]}
+        history.append(Position.build(Phase.parse(f"W{year}A"), (), owners))
+    t = time.perf_counter()
+    for _ in range(200):
+        check_end(history, end_rules("stabbeurfou"), std)
+    print(f"check_end, 10 years      {(time.perf_counter() - t) * 1000 / 200:8.3f} ms each")
+    t = time.perf_counter()
+    for _ in range(10):
+        png = centre_chart(history)
+    dt = (time.perf_counter() - t) / 10
+    print(f"centre_chart, 10 years   {dt * 1000:8.1f} ms each, {len(png)} bytes")
+
+
+if __name__ == "__main__":
+    main()
