@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap, MapError, load_map
-from bot.core.model import ModelError, Position, Power
+from bot.core.model import DislodgedUnit, ModelError, Position, Power, Unit, UnitType
 from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
@@ -119,7 +119,7 @@ class Engine:
         position, orders, unparsed = self.read(doc)
         interpretation = self._interpret(position, orders, self.rules, self.game_map)
         outcome = self._adjudicate(position, list(interpretation.orders), self.rules, self.game_map)
-        out = outcome_to_json(outcome)
+        out = outcome_to_json(outcome, self.game_map)
         # Orders the interpretation step set aside, and texts that are not orders at all, still
         # get a result line so that nothing is lost silently.
         extra = [
@@ -163,7 +163,28 @@ class Engine:
             return {"error": f"internal error: {type(exc).__name__}: {exc}"}
 
 
-def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+def retreat_locations(unit: Unit, retreats: Iterable[str], game_map: GameMap) -> list[str]:
+    """A fleet's retreat options with the coast it can reach (`SPA/NC`, `SPA/SC`), as the
+    corpus records them; an army's, or a fleet's into a one-coast province, as provinces."""
+    out: list[str] = []
+    for pid in sorted(retreats):
+        if unit.type is UnitType.FLEET and game_map.provinces[pid].coasts:
+            out += [str(loc) for loc in game_map.reachable_coasts(unit.location, pid)] or [pid]
+        else:
+            out.append(pid)
+    return out
+
+
+def _dislodged_json(d: DislodgedUnit, game_map: GameMap) -> dict[str, Any]:
+    return {
+        "power": d.unit.power.value,
+        "unit": str(d.unit),
+        "attacker_from": d.attacker_from,
+        "retreats": retreat_locations(d.unit, d.retreats, game_map),
+    }
+
+
+def outcome_to_json(outcome: Outcome, game_map: GameMap) -> dict[str, Any]:
     results = []
     for r in outcome.results:
         item: dict[str, Any] = {
@@ -177,18 +198,13 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
         if r.implied:
             item["implied"] = True
         results.append(item)
+    position = position_to_json(outcome.position)
+    if outcome.position.dislodged:
+        position["dislodged"] = [_dislodged_json(d, game_map) for d in outcome.position.dislodged]
     return {
         "results": results,
-        "dislodged": [
-            {
-                "power": d.unit.power.value,
-                "unit": str(d.unit),
-                "attacker_from": d.attacker_from,
-                "retreats": sorted(d.retreats),
-            }
-            for d in outcome.dislodged
-        ],
-        "position": position_to_json(outcome.position),
+        "dislodged": [_dislodged_json(d, game_map) for d in outcome.dislodged],
+        "position": position,
     }
 
 

@@ -1,0 +1,160 @@
+"""Replay the Droidippy corpus through `parley adjudicate --jsonl`'s code path and compare.
+
+    python3 bench/corpus.py [--limit N] [--rules NAME] [--examples K] [FILE]
+
+FILE defaults to ../shared/games/droidippy.jsonl.gz. Each record's line goes to the same
+`Engine.run_line` that `parley adjudicate --jsonl` uses (map, rules and parser loaded once), and
+the output is compared as games/README.md says: `phase`; `units` and `centers` as sets per power;
+the (power, unit) pairs awaiting retreat, then their `attacker_from` and `retreats` sets; for M
+records, the top-level `dislodged` against `expected.dislodged`. Mismatches are classified by
+the record's flags; the unflagged ones are printed as examples. Prints records per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bot.cli.adjudicate import make_engine
+
+DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "games" / "droidippy.jsonl.gz"
+FLAG_CLASSES = (
+    "civil disorder",
+    "solo",
+    "VIA",
+    "orders edited",
+    "ambiguous attacker",
+    "order for no unit",
+    "target not on board",
+    "unit coast differs",
+    "unparsed order",
+)
+
+
+def lines(path: Path, limit: int | None) -> Iterator[str]:
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            if limit is not None and n >= limit:
+                return
+            yield line
+
+
+def _sets(by_power: dict[str, list[str]] | None) -> dict[str, frozenset[str]]:
+    return {p.upper(): frozenset(v) for p, v in (by_power or {}).items() if v}
+
+
+def _dis(items: list[dict[str, Any]] | None) -> dict[tuple[str, str], tuple[str, frozenset[str]]]:
+    return {
+        (d["power"].upper(), d["unit"]): (d.get("attacker_from", ""), frozenset(d["retreats"]))
+        for d in items or []
+    }
+
+
+def differences(out: dict[str, Any], rec: dict[str, Any]) -> list[str]:
+    """What differs between an output document and a record's expectation ([] if nothing)."""
+    if "error" in out:
+        return [f"error: {out['error']}"]
+    got, exp = out["position"], rec["expected"]["position"]
+    diffs: list[str] = []
+    if got["phase"] != exp["phase"]:
+        diffs.append(f"phase {got['phase']} != {exp['phase']}")
+    for key in ("units", "centers"):
+        g, e = _sets(got.get(key)), _sets(exp.get(key))
+        if g != e:
+            extra = sorted({f"{p}:{x}" for p, v in g.items() for x in v - e.get(p, frozenset())})
+            miss = sorted({f"{p}:{x}" for p, v in e.items() for x in v - g.get(p, frozenset())})
+            diffs.append(f"{key} +{extra} -{miss}")
+    diffs += _compare_dislodged("awaiting", _dis(got.get("dislodged")), _dis(exp.get("dislodged")))
+    if rec["position"]["phase"].endswith("M") and "dislodged" in rec["expected"]:
+        diffs += _compare_dislodged(
+            "dislodged", _dis(out.get("dislodged")), _dis(rec["expected"]["dislodged"])
+        )
+    return diffs
+
+
+def _compare_dislodged(
+    what: str,
+    got: dict[tuple[str, str], tuple[str, frozenset[str]]],
+    exp: dict[tuple[str, str], tuple[str, frozenset[str]]],
+) -> list[str]:
+    if set(got) != set(exp):
+        return [f"{what} units {sorted(got)} != {sorted(exp)}"]
+    out = []
+    for key, (att, ret) in exp.items():
+        g_att, g_ret = got[key]
+        if g_att != att:
+            out.append(f"{what} {key[1]} attacker_from {g_att} != {att}")
+        if g_ret != ret:
+            out.append(f"{what} {key[1]} retreats {sorted(g_ret)} != {sorted(ret)}")
+    return out
+
+
+def classify(rec: dict[str, Any]) -> str:
+    for flag in rec.get("flags", []):
+        for cls in FLAG_CLASSES:
+            if flag.startswith(cls):
+                return cls
+    return "unflagged"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("file", nargs="?", type=Path, default=DEFAULT)
+    ap.add_argument("--limit", type=int, default=None, help="only the first N records")
+    ap.add_argument("--rules", default="datc", help="rule preset (default datc)")
+    ap.add_argument("--examples", type=int, default=25, help="unflagged mismatches to print")
+    args = ap.parse_args(argv)
+
+    engine = make_engine(args.rules)
+    total = 0
+    engine_time = 0.0
+    mismatches: Counter[str] = Counter()
+    by_kind: Counter[str] = Counter()
+    fields: Counter[str] = Counter()
+    examples: list[str] = []
+    start = time.perf_counter()
+    for line in lines(args.file, args.limit):
+        total += 1
+        t0 = time.perf_counter()
+        out = engine.run_line(line)
+        engine_time += time.perf_counter() - t0
+        rec = json.loads(line)
+        diffs = differences(out, rec)
+        if not diffs:
+            continue
+        cls = classify(rec)
+        mismatches[cls] += 1
+        by_kind[f"{cls} / {rec['position']['phase'][-1]}"] += 1
+        for d in diffs:
+            fields[d.split(" ", 1)[0] if not d.startswith("error") else "error"] += 1
+        if cls == "unflagged" and len(examples) < args.examples:
+            examples.append(f"game {rec['game']} i {rec['i']} {rec['position']['phase']}: {diffs}")
+    wall = time.perf_counter() - start
+    bad = sum(mismatches.values())
+    print(f"records: {total}   matching: {total - bad}   mismatching: {bad}   rules: {args.rules}")
+    for cls, n in mismatches.most_common():
+        print(f"  {cls:20s} {n}")
+    print("by class / phase kind:", dict(by_kind.most_common()))
+    print("differing fields:", dict(fields.most_common()))
+    print(
+        f"time: {wall:.1f} s wall, {engine_time:.1f} s in Engine.run_line;"
+        f" {total / wall:.0f} records/s overall, {total / max(engine_time, 1e-9):.0f} records/s"
+        " engine"
+    )
+    if examples:
+        print("unflagged mismatches:")
+        for e in examples:
+            print("  " + e)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
