@@ -51,6 +51,7 @@ class EndRules:
     last_year: int | None = None  # edc2023: the clock preset's last game year
     stalemate_years: int | None = None  # stabbeurfou: years without an owner change -> stop
     draw_offer_years: int | None = None  # house: years without a change -> GM may draw
+    expedited_removal: bool = False  # stabbeurfou 3, optional: see expedited_destroyed/removed
 
 
 def end_rules(
@@ -59,16 +60,24 @@ def end_rules(
     years: int | None = None,
     first_year: int = 1901,
     solo_centers: int | None = None,
+    expedited_removal: bool = False,
 ) -> EndRules:
     """The end conditions of a rule set; `years` is the clock preset's game length (a clock
-    with `years` ends any game after its last year; edc2023 defaults to 7)."""
+    with `years` ends any game after its last year; edc2023 defaults to 7).
+    `expedited_removal` turns on the optional stabbeurfou section 3 (stabbeurfou only)."""
     last = first_year + years - 1 if years is not None else None
     if name == "edc2023":
         if last is None:
             last = first_year + 7 - 1  # edc-2023 B: "played in 7 years"
         return EndRules(name, solo_centers, last_year=last)
     if name == "stabbeurfou":
-        return EndRules(name, solo_centers, last_year=last, stalemate_years=3)
+        return EndRules(
+            name,
+            solo_centers,
+            last_year=last,
+            stalemate_years=3,
+            expedited_removal=expedited_removal,
+        )
     if name == "house":
         return EndRules(name, solo_centers, last_year=last, draw_offer_years=2)
     return EndRules(name, solo_centers, last_year=last)
@@ -169,6 +178,22 @@ def check_end(history: Sequence[Position], rules: EndRules, game_map: GameMap) -
             "declare a draw of all survivors if nobody can still win (house-rules IX(2))",
         )
     return EndState(EndKind.ONGOING, year, powers=alive, reason="the game goes on")
+
+
+def declare_draw(
+    history: Sequence[Position], rules: EndRules, game_map: GameMap, *, warned: bool
+) -> EndState:
+    """The GM declares the draw of all survivors that house-rules IX(2) Alternative A allows:
+    only when no centre changed owner for the years required, and after a warning."""
+    state = check_end(history, rules, game_map)
+    if state.kind is not EndKind.DRAW_AVAILABLE:
+        raise EndgameError(f"no draw may be declared now: {state.reason}")
+    if not warned:
+        raise EndgameError("warn the players first (house-rules IX(2): 'after a warning')")
+    names = ", ".join(p.value.title() for p in state.powers)
+    return EndState(
+        EndKind.DRAW, state.year, powers=state.powers, reason=f"draw declared by the GM: {names}"
+    )
 
 
 def end_by_vote(vote: Vote, year: int | None) -> EndState:

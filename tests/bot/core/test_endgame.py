@@ -8,6 +8,7 @@ from bot.core.endgame import (
     EndgameError,
     EndKind,
     check_end,
+    declare_draw,
     end_by_vote,
     end_rules,
     end_rules_for,
@@ -196,3 +197,24 @@ def test_end_rules_from_presets() -> None:
     # The clock preset gives the years (data/clocks/edc2023.toml: years = 7).
     assert end_rules_for(load_rules("edc2023"), years=7).last_year == 1907
     assert end_rules_for(load_rules("stabbeurfou")).stalemate_years == 3
+
+
+def test_house_gm_declares_the_draw_only_after_a_warning() -> None:
+    # house-rules IX(2) Alternative A: "after a warning is given, to declare a draw including
+    # all survivors".
+    rules = end_rules("house")
+    quiet = [year_end(y, EVEN) for y in (1905, 1906, 1907)]
+    with pytest.raises(EndgameError, match="warn"):
+        declare_draw(quiet, rules, STD, warned=False)
+    state = declare_draw(quiet, rules, STD, warned=True)
+    assert state.kind is EndKind.DRAW
+    assert state.ended
+    assert state.powers == (A, E, F, G, I, R, T)
+    with pytest.raises(EndgameError, match="no draw may be declared"):
+        declare_draw(quiet[1:], rules, STD, warned=True)
+
+
+def test_expedited_removal_is_an_option_of_stabbeurfou() -> None:
+    # stabbeurfou section 3 is optional: off unless asked for.
+    assert not end_rules("stabbeurfou").expedited_removal
+    assert end_rules("stabbeurfou", expedited_removal=True).expedited_removal
