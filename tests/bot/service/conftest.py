@@ -61,7 +61,8 @@ class SimpleEngine:
         return [
             f"{o.canonical()}: no such unit"
             for o in orders
-            if isinstance(o, Hold | Move) and o.unit.province not in position.units
+            if isinstance(o, Hold | Move)
+            and ((u := position.units.get(o.unit.province)) is None or u.power is not o.power)
         ]
 
     def render_order(self, order: Order, lang: str) -> str:

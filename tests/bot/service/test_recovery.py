@@ -4,6 +4,7 @@ event whose delivery was in flight when the process died, which notifiers dedupe
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 
 import pytest
@@ -51,9 +52,7 @@ async def test_crash_at_each_step_of_adjudication(opener, clock, point):
     await svc2.run_due()
 
     assert await _count(svc2, "SELECT COUNT(*) FROM results") == 1
-    assert await _count(
-        svc2, "SELECT COUNT(*) FROM audit WHERE action='adjudicated'"
-    ) == 1
+    assert await _count(svc2, "SELECT COUNT(*) FROM audit WHERE action='adjudicated'") == 1
     res = await svc2.results(gid)
     assert res.orders[Power.FRANCE] == ["A PAR - BUR"]
     assert res.orders[Power.GERMANY] == ["A MUN - RUH"]
@@ -154,8 +153,6 @@ async def test_a_failing_notifier_gets_each_event_again_until_it_succeeds(opener
 
 
 async def test_scheduler_task_fires_the_deadline_by_itself(opener, clock):
-    import asyncio
-
     notes = MemoryNotifier()
     svc = await opener(notifier=notes, run=True)
     gid = await seven_player_game(svc)

@@ -88,13 +88,12 @@ async def test_a_corrupt_row_breaks_only_its_game(opener, clock):
     bad = await seven_player_game(svc)
     good = await seven_player_game(svc)
     async with svc.store.tx() as tx:
-        await tx.execute(
-            "UPDATE phases SET position_json = '{not json' WHERE game_id = ?", (bad,)
-        )
+        await tx.execute("UPDATE phases SET position_json = '{not json' WHERE game_id = ?", (bad,))
     svc.abandon()
     svc2 = await opener()
     st = await svc2.status(bad)
-    assert st.broken and "unreadable" in st.broken
+    assert st.broken
+    assert "unreadable" in st.broken
     with pytest.raises(CorruptGameError, match=f"#{bad}"):
         await svc2.submit(bad, "user-france", "A PAR - BUR")
     # The other game runs on.
