@@ -60,6 +60,14 @@ class GameMap:
     # Fleet moves: location (with coast where split) -> locations.
     fleet_adj: Mapping[Location, frozenset[Location]]
     start: Position
+    # A variant on another map's geography (Sandard on "standard") shares that map's names
+    # (`NAME_names.json`) and drawing (`NAME_geometry.json`); empty: the map's own name.
+    family: str = ""
+
+    @property
+    def base(self) -> str:
+        """The map whose names and geometry files this map uses."""
+        return self.family or self.name
 
     # --- queries -----------------------------------------------------------------------
 
@@ -206,6 +214,7 @@ def parse_map(raw: Mapping[str, Any], name: str = "map") -> GameMap:
         army_adj={k: frozenset(v) for k, v in army.items()},
         fleet_adj={k: frozenset(v) for k, v in fleet.items()},
         start=start,
+        family=str(raw.get("family", "")),
     )
     for u in start.units.values():
         if not game_map.can_occupy(u.type, u.location):
