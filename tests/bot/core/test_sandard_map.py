@@ -33,3 +33,9 @@ def test_sandard_changes_only_the_turkish_and_rumanian_centres() -> None:
         if p is not Power.TURKEY:
             assert san.home_centers(p) == std.home_centers(p)
             assert san.start.units_of(p) == std.start.units_of(p)
+
+
+def test_sandard_shares_the_standard_names_and_geometry() -> None:
+    # Same geography: a variant names its family, whose names/geometry files it uses.
+    assert load_map("sandard").base == "standard"
+    assert load_map("standard").base == "standard"
