@@ -82,3 +82,11 @@ def test_unknown_system_and_missing_file(capsys: pytest.CaptureFixture[str]) -> 
     code, _, err = run(capsys, ["score", "--system", "edc2023", "/nonexistent.json"])
     assert code == 2
     assert "cannot read" in err
+
+
+def test_unknown_variant_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    f = tmp_path / "t.json"
+    f.write_text('{"centers": {"FRANCE": 3}}')
+    code, _, err = run(capsys, ["score", "--system", "edc2023", "--variant", "nowhere", str(f)])
+    assert code == 2
+    assert "map file not found" in err
