@@ -9,7 +9,7 @@ totals, edc-2023 section D).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -28,6 +28,7 @@ __all__ = [
     "score",
     "shared_rank_bonus",
     "standings",
+    "standings_lines",
 ]
 
 SYSTEMS: Mapping[str, Callable[[Table], dict[Power, float]]] = MappingProxyType(
@@ -141,3 +142,16 @@ def standings(scores: Mapping[Power, float], centers: Mapping[Power, int]) -> li
         place = out[-1].place if out and out[-1].score == scores[p] else i + 1
         out.append(Standing(place, p, centers.get(p, 0), scores[p]))
     return out
+
+
+def standings_lines(rows: Sequence[Standing], system: str, lang: str = "en") -> list[str]:
+    """The final standings as the table sees them: place, power, centres, score."""
+    game_map = load_map("standard")  # power names are the same on every variant
+    fr = lang == "fr"
+    head = f"Classement ({system}) :" if fr else f"Final standings ({system}):"
+    lines = [head]
+    for r in rows:
+        name = game_map.power_name(r.power, lang)
+        score_text = f"{r.score:g}".replace(".", ",") if fr else f"{r.score:g}"
+        lines.append(f"{r.place}. {name} - {r.centers} centres - {score_text} pts")
+    return lines

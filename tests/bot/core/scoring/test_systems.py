@@ -12,6 +12,7 @@ from bot.core.scoring import (
     describe,
     score,
     standings,
+    standings_lines,
 )
 
 A, E, F, G, I, R, T = (
@@ -95,3 +96,13 @@ def test_standings_best_first_with_shared_places() -> None:
 def test_centers_from_position() -> None:
     pos = Position.build(Phase.parse("W1901A"), (), {"PAR": F, "BRE": F, "MUN": G})
     assert centers_from_position(pos) == {F: 2, G: 1}
+
+
+def test_standings_lines_en_fr() -> None:
+    # edc-2023 C: two tied at 6 with 7 survivors score 42.5.
+    centers = {A: 6, E: 6, F: 5, G: 5, I: 4, R: 4, T: 4}
+    rows = standings(score("edc2023", centers), centers)
+    lines = standings_lines(rows, "edc2023")
+    assert lines[0] == "Final standings (edc2023):"
+    assert lines[1] == "1. Austria - 6 centres - 42.5 pts"
+    assert standings_lines(rows, "edc2023", "fr")[1] == "1. Autriche - 6 centres - 42,5 pts"
