@@ -33,7 +33,8 @@ def _check_movement(run: Any, step: dict[str, Any], expected: dict[str, Any]) ->
     assert got == want
     by_prov = {d.unit.province: d for d in outcome.dislodged}
     for d in expected.get("dislodged", []):
-        options = by_prov[d["loc"].split("/")[0].upper()].retreats
+        # a fleet's options are locations (SPA/SC); the DATC names provinces
+        options = {r.split("/")[0] for r in by_prov[d["loc"].split("/")[0].upper()].retreats}
         for p in d.get("retreat_allowed_includes", []):
             assert p.upper() in options, f"{d['loc']} should be able to retreat to {p}"
         for p in d.get("retreat_forbidden", []):
