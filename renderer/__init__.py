@@ -1,0 +1,16 @@
+"""Parley's map renderer: positions, orders and results as PNG (and games as GIF)."""
+
+from renderer.geometry import Geometry, GeometryError, load_geometry
+from renderer.render import PALETTES, PUBLIC, Renderer, default_renderer, render, render_gif
+
+__all__ = [
+    "PALETTES",
+    "PUBLIC",
+    "Geometry",
+    "GeometryError",
+    "Renderer",
+    "default_renderer",
+    "load_geometry",
+    "render",
+    "render_gif",
+]

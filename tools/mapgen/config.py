@@ -31,6 +31,9 @@ FRAME = [
     (10.0, 32.5),
     (22.0, 32.0),
 ]
+# Local magnifiers applied after the projection: (lon, lat), strength, radius (projected units).
+# Britain, the Low Countries and the Balkans are crowded; printed boards draw them larger.
+FOCI = [((-2.8, 54.2), 0.75, 2.6), ((5.0, 51.5), 0.35, 1.6), ((21.5, 42.3), 0.45, 3.0)]
 MARGIN = 0.4  # in projected degrees
 GRID_WIDTH = 1100  # cells across; also the geometry's coordinate width
 
@@ -71,8 +74,8 @@ SEEDS: dict[str, list[tuple[float, float]]] = {
     "PIC": [(2.3, 50.0)],
     "BRE": [(-3.5, 48.2), (-1.0, 48.2)],
     "PAR": [(2.3, 48.3), (1.5, 47.5)],
-    "BUR": [(5.0, 47.2), (6.5, 48.6)],
-    "GAS": [(0.0, 44.3), (-0.5, 45.9)],
+    "BUR": [(5.0, 47.2), (6.5, 48.6), (3.6, 46.2)],
+    "GAS": [(0.0, 44.3), (-0.5, 45.9), (2.0, 45.3)],
     "MAR": [(5.2, 43.8), (3.5, 44.0), (6.4, 44.6)],
     "SPA": [(-4.0, 40.0), (-1.0, 41.5), (-4.0, 37.5)],
     "POR": [(-8.0, 40.0), (-8.0, 38.0)],
@@ -215,6 +218,11 @@ PAINT_SEA: list[list[tuple[float, float]]] = [
 ]
 
 # Hint for each coast of a split province (where its fleet stands).
+# Where a province's unit stands when the pole of inaccessibility is a poor choice.
+ANCHOR_HINTS: dict[str, tuple[float, float]] = {
+    "NAP": (15.6, 40.7),
+}
+
 COAST_HINTS: dict[str, tuple[float, float]] = {
     "SPA/NC": (-5.5, 43.2),
     "SPA/SC": (-1.5, 37.5),

@@ -45,9 +45,9 @@ OUT = ROOT / "data" / "maps" / "standard_geometry.json"
 FONT = ROOT / "data" / "fonts" / "DejaVuSans-Bold.ttf"
 
 # Sizes in geometry units, shared with the renderer (it scales them with the picture).
-UNIT_RADIUS = 8.0
+UNIT_RADIUS = 9.0
 LABEL_SIZE = 10
-SC_RADIUS = 3.5
+SC_RADIUS = 4.5
 
 
 # --- source ------------------------------------------------------------------------------
@@ -97,7 +97,28 @@ def project_lonlat(lon: np.ndarray, lat: np.ndarray) -> tuple[np.ndarray, np.nda
     )
     c = config.LOG_SCALE
     r = c * np.log1p(d / c)
-    return r * np.sin(th), -r * np.cos(th)
+    x, y = r * np.sin(th), -r * np.cos(th)
+    for (flon, flat), k, sigma in config.FOCI:
+        fx, fy = _plain(flon, flat)
+        dx, dy = x - fx, y - fy
+        # Radial bump r' = r (1 + k exp(-r²/σ²)): monotonic for k < 2, so nothing folds.
+        g = 1.0 + k * np.exp(-(dx * dx + dy * dy) / (sigma * sigma))
+        x, y = fx + dx * g, fy + dy * g
+    return x, y
+
+
+def _plain(lon: float, lat: float) -> tuple[float, float]:
+    """The log-azimuthal projection of one point, before the magnifiers."""
+    lon0, lat0 = config.CENTRE
+    la, lo, la0 = math.radians(lat), math.radians(lon - lon0), math.radians(lat0)
+    cosd = math.sin(la0) * math.sin(la) + math.cos(la0) * math.cos(la) * math.cos(lo)
+    d = math.degrees(math.acos(max(-1.0, min(1.0, cosd))))
+    th = math.atan2(
+        math.cos(la) * math.sin(lo),
+        math.cos(la0) * math.sin(la) - math.sin(la0) * math.cos(la) * math.cos(lo),
+    )
+    r = config.LOG_SCALE * math.log1p(d / config.LOG_SCALE)
+    return r * math.sin(th), -r * math.cos(th)
 
 
 class Frame:
@@ -300,7 +321,7 @@ def polygons_json(geom: object) -> list[list[list[list[float]]]]:
     polys = list(geom.geoms) if isinstance(geom, MultiPolygon) else [geom]
     out = []
     for poly in sorted(polys, key=lambda p: -p.area):
-        if poly.is_empty or poly.area < 0.5:
+        if poly.is_empty or poly.area < 2.0:
             continue
         rings = [poly.exterior, *poly.interiors]
         out.append([[[round(x, 1), round(y, 1)] for x, y in r.coords[:-1]] for r in rings])
@@ -332,6 +353,10 @@ def place(geoms: dict[str, object], frame: Frame) -> dict[str, dict[str, object]
         g = geoms[pid]
         part = main_part(g)
         a = polylabel(part, tolerance=0.5)
+        if pid in config.ANCHOR_HINTS:
+            hx, hy = frame.grid(np.array([config.ANCHOR_HINTS[pid]]))[0]
+            inner = g.buffer(-UNIT_RADIUS * 0.9)
+            a = shapely.ops.nearest_points(inner, Point(hx, hy))[0]
         info: dict[str, object] = {"anchor": [round(a.x, 1), round(a.y, 1)]}
         anchors.append((a.x, a.y))
         prov = gm.province(pid)
@@ -347,67 +372,82 @@ def place(geoms: dict[str, object], frame: Frame) -> dict[str, dict[str, object]
                 anchors.append((q.x, q.y))
             info["coasts"] = coasts
         out[pid] = info
-    # Labels and centre markers: the candidate spot deepest inside, clear of every unit icon.
+    # Labels and centre markers: grid candidates inside the province, clear of every unit
+    # icon and of what was placed before, deepest inside, then nearest the preferred spot.
+    boxes: list[tuple[float, float, float, float]] = []
+    apts = np.array(anchors)
     for pid in sorted(gm.provinces):
-        part = main_part(geoms[pid])
         info = out[pid]
         ax, ay = info["anchor"]  # type: ignore[misc]
+        g = geoms[pid]
+        if isinstance(g, MultiPolygon):
+            # Label and centre go on the part where the unit stands.
+            g = next((p for p in g.geoms if p.contains(Point(ax, ay))), main_part(g))
         lw, lh = 0.0, 0.0
         for text in label_texts(pid):
-            bbox = font.getbbox(text)
-            lw, lh = max(lw, bbox[2] - bbox[0]), max(lh, bbox[3] - bbox[1])
-        best = None
-        for r in (14, 17, 20, 24, 28, 11, 32):
-            for k in range(16):
-                ang = math.pi / 2 + k * math.pi / 8
-                lx, ly = ax + r * math.cos(ang) * 1.2, ay + r * math.sin(ang)
-                box = shapely.box(
-                    lx - lw / 2 - 1, ly - lh / 2 - 1, lx + lw / 2 + 1, ly + lh / 2 + 1
-                )
-                clear = (
-                    min((box.distance(Point(px, py)) for px, py in anchors), default=99.0)
-                    - UNIT_RADIUS
-                )
-                if clear < 1.0:
-                    continue
-                inside = part.contains(box)
-                depth = part.exterior.distance(Point(lx, ly))
-                score = (inside, min(depth, 8.0), -r)
-                if best is None or score > best[0]:
-                    best = (score, lx, ly)
-            if best is not None and best[0][0] and best[0][1] >= 6.0:
-                break
-        if best is None:
-            best = ((False, 0.0, 0), ax, ay + 16)
-        info["label"] = [round(best[1], 1), round(best[2], 1)]
+            x0, y0, x1, y1 = font.getbbox(text, anchor="mm")
+            lw, lh = max(lw, 2 * max(-x0, x1)), max(lh, 2 * max(-y0, y1))
+        hw, hh = lw / 2 + 1.0, lh / 2 + 1.0
+        lx, ly = _best_spot(
+            g,
+            anchors=apts,
+            boxes=boxes,
+            prefer=(ax, ay + 16.0),
+            hw=hw,
+            hh=hh,
+            clear=UNIT_RADIUS + 1.0,
+        )
+        info["label"] = [round(lx, 1), round(ly, 1)]
+        boxes.append((lx - hw, ly - hh, lx + hw, ly + hh))
         if gm.province(pid).supply_center:
-            sc = None
-            for r in (12, 14, 10, 16, 18, 20, 9):
-                for k in range(16):
-                    ang = -math.pi / 2 + k * math.pi / 8
-                    sx, sy = ax + r * math.cos(ang), ay + r * math.sin(ang)
-                    pt = Point(sx, sy)
-                    if part.exterior.distance(pt) < SC_RADIUS + 1 or not part.contains(pt):
-                        continue
-                    lx, ly = info["label"]  # type: ignore[misc]
-                    if (
-                        abs(sx - lx) < lw / 2 + SC_RADIUS + 1
-                        and abs(sy - ly) < lh / 2 + SC_RADIUS + 1
-                    ):
-                        continue
-                    if (
-                        min(math.hypot(sx - px, sy - py) for px, py in anchors)
-                        < UNIT_RADIUS + SC_RADIUS
-                    ):
-                        continue
-                    sc = (sx, sy)
-                    break
-                if sc:
-                    break
-            if sc is None:
-                sc = (ax, ay + 12)
-            info["sc"] = [round(sc[0], 1), round(sc[1], 1)]
+            r = SC_RADIUS + 1.0
+            sx, sy = _best_spot(
+                g,
+                anchors=apts,
+                boxes=boxes,
+                prefer=(ax + 14.0, ay - 8.0),
+                hw=r,
+                hh=r,
+                clear=UNIT_RADIUS + 0.5,
+            )
+            info["sc"] = [round(sx, 1), round(sy, 1)]
+            boxes.append((sx - r, sy - r, sx + r, sy + r))
     return out
+
+
+def _best_spot(
+    geom: object,
+    *,
+    anchors: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    prefer: tuple[float, float],
+    hw: float,
+    hh: float,
+    clear: float,
+) -> tuple[float, float]:
+    """A box centre inside `geom`, `clear` away from every anchor and off every placed box."""
+    x0, y0, x1, y1 = geom.bounds  # type: ignore[attr-defined]
+    xs, ys = np.meshgrid(np.arange(x0, x1 + 1, 1.5), np.arange(y0, y1 + 1, 1.5))
+    xs, ys = xs.ravel(), ys.ravel()
+    inside = shapely.contains_xy(geom, xs, ys)
+    xs, ys = xs[inside], ys[inside]
+    # Distance from each candidate box to each anchor.
+    dx = np.maximum(np.abs(xs[:, None] - anchors[None, :, 0]) - hw, 0.0)
+    dy = np.maximum(np.abs(ys[:, None] - anchors[None, :, 1]) - hh, 0.0)
+    ok = np.hypot(dx, dy).min(axis=1) >= clear
+    for bx0, by0, bx1, by1 in boxes:
+        ok &= ~((xs + hw > bx0) & (xs - hw < bx1) & (ys + hh > by0) & (ys - hh < by1))
+    xs, ys = xs[ok], ys[ok]
+    if len(xs) == 0:
+        raise SystemExit(f"no room for a label or marker near {prefer}")
+    corners = np.stack(
+        [shapely.contains_xy(geom, xs + sx * hw, ys + sy * hh) for sx in (-1, 1) for sy in (-1, 1)]
+    ).all(axis=0)
+    depth = np.minimum(shapely.distance(geom.boundary, shapely.points(xs, ys)), 8.0)  # type: ignore[attr-defined]
+    near = np.hypot(xs - prefer[0], ys - prefer[1])
+    order = np.lexsort((near, -np.floor(depth), ~corners))
+    i = int(order[0])
+    return float(xs[i]), float(ys[i])
 
 
 # --- checks ------------------------------------------------------------------------------

@@ -1,0 +1,733 @@
+"""Draw a position (and its orders and results) as a PNG.
+
+`Renderer` keeps the static layers per (language, width): an index image of the provinces (one
+palette entry per province, so re-colouring a position is a palette swap) and a transparent
+overlay with borders, coastlines and labels. A render copies them, draws centres, units, orders,
+title and legend, and encodes the PNG. `render()` and `render_gif()` wrap a default Renderer.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from PIL import Image, ImageDraw, ImageFont
+
+from bot.core.map import GameMap, load_map
+from bot.core.model import Location, PhaseKind, Position, Power, ProvinceKind, Unit, UnitType
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitOrder,
+)
+from bot.core.outcome import OrderResult, Reason
+from bot.paths import data_dir
+from renderer.geometry import Geometry, Point, load_geometry, load_labels
+
+RGB = tuple[int, int, int]
+
+PALETTES: Mapping[str, Mapping[Power, RGB]] = {
+    "default": {
+        Power.AUSTRIA: (200, 50, 50),
+        Power.ENGLAND: (48, 82, 178),
+        Power.FRANCE: (72, 168, 226),
+        Power.GERMANY: (120, 88, 64),
+        Power.ITALY: (58, 156, 70),
+        Power.RUSSIA: (150, 96, 186),
+        Power.TURKEY: (226, 184, 40),
+    },
+    # Okabe-Ito: distinguishable with the common colour-vision deficiencies.
+    "colorblind": {
+        Power.AUSTRIA: (213, 94, 0),
+        Power.ENGLAND: (0, 114, 178),
+        Power.FRANCE: (86, 180, 233),
+        Power.GERMANY: (70, 70, 70),
+        Power.ITALY: (0, 158, 115),
+        Power.RUSSIA: (204, 121, 167),
+        Power.TURKEY: (240, 228, 66),
+    },
+}
+
+SEA: RGB = (170, 203, 230)
+LAND: RGB = (238, 229, 203)
+IMPASSABLE: RGB = (196, 190, 178)
+FAIL: RGB = (214, 30, 30)
+INK: RGB = (25, 25, 30)
+
+PUBLIC = "public"
+
+
+def _mix(c: RGB, other: RGB, t: float) -> RGB:
+    return (
+        round(c[0] * (1 - t) + other[0] * t),
+        round(c[1] * (1 - t) + other[1] * t),
+        round(c[2] * (1 - t) + other[2] * t),
+    )
+
+
+def _dark(c: RGB, t: float = 0.35) -> RGB:
+    return _mix(c, (0, 0, 0), t)
+
+
+@dataclass(frozen=True, slots=True)
+class _Static:
+    index: Image.Image  # mode "P": pixel = province index
+    overlay: Image.Image  # RGBA: borders, coastlines, labels
+    scale: float
+
+
+class Renderer:
+    """Renders positions of one map; caches the static layers per (language, width)."""
+
+    def __init__(
+        self,
+        game_map: GameMap | None = None,
+        geometry: Geometry | None = None,
+        *,
+        width: int = 1600,
+        compress_level: int = 1,
+    ) -> None:
+        self.game_map = game_map or load_map("standard")
+        self.geometry = geometry or load_geometry(self.game_map.name)
+        self.width = width
+        # zlib level 1: the map is flat colour, level 1 is ~3x faster than 6 for ~15% more bytes.
+        self.compress_level = compress_level
+        self.pids = sorted(self.geometry.provinces)
+        self._static: dict[tuple[str, int], _Static] = {}
+        fonts = data_dir() / "fonts"
+        self._bold = fonts / "DejaVuSans-Bold.ttf"
+        self._regular = fonts / "DejaVuSans.ttf"
+        self._labels = load_labels(self.game_map.name)
+
+    # --- static layers -------------------------------------------------------------------
+
+    def _font(self, size: float, bold: bool = True) -> ImageFont.FreeTypeFont:
+        path: Path = self._bold if bold else self._regular
+        return ImageFont.truetype(str(path), max(6, round(size)))
+
+    def label(self, pid: str, lang: str) -> str:
+        return self._labels.get(lang, {}).get(pid, pid)
+
+    def static(self, lang: str, width: int) -> _Static:
+        key = (lang, width)
+        if key not in self._static:
+            self._static[key] = self._build_static(lang, width)
+        return self._static[key]
+
+    def _build_static(self, lang: str, width: int) -> _Static:
+        geo = self.geometry
+        s = width / geo.width
+        size = (width, round(geo.height * s))
+        n = len(self.pids)
+        index = Image.new("P", size, n + 1)  # background: open sea
+        draw = ImageDraw.Draw(index)
+        shapes: list[tuple[float, int, list[Point]]] = []
+        for i, pid in enumerate(self.pids):
+            for poly in geo.provinces[pid].polygons:
+                shapes.append((_area(poly[0]), i, [(x * s, y * s) for x, y in poly[0]]))
+        for poly in geo.impassable:
+            shapes.append((_area(poly[0]), n, [(x * s, y * s) for x, y in poly[0]]))
+        # Bigger first: a hole of one shape is always filled by a smaller one drawn later.
+        for _, i, ring in sorted(shapes, key=lambda t: (-t[0], t[1])):
+            draw.polygon(ring, fill=i)
+
+        overlay = Image.new("RGBA", size, (0, 0, 0, 0))
+        od = ImageDraw.Draw(overlay)
+        bw = max(1, round(1.0 * s))
+        for pid in self.pids:
+            shape = geo.provinces[pid]
+            colour = (120, 150, 185, 255) if shape.kind == "sea" else (110, 100, 90, 255)
+            for poly in shape.polygons:
+                for ring in poly:
+                    pts = [(x * s, y * s) for x, y in ring]
+                    od.line([*pts, pts[0]], fill=colour, width=bw, joint="curve")
+        cw = max(2, round(1.6 * s))
+        for poly in geo.land:
+            for ring in poly:
+                pts = [(x * s, y * s) for x, y in ring]
+                od.line([*pts, pts[0]], fill=(60, 80, 105, 255), width=cw, joint="curve")
+        font = self._font(geo.label_size * s)
+        halo = max(1, round(1.2 * s))
+        for pid in self.pids:
+            shape = geo.provinces[pid]
+            x, y = shape.label
+            sea = shape.kind == "sea"
+            od.text(
+                (x * s, y * s),
+                self.label(pid, lang),
+                font=font,
+                anchor="mm",
+                fill=(40, 70, 120, 255) if sea else (50, 45, 40, 255),
+                stroke_width=halo,
+                stroke_fill=(210, 228, 242, 255) if sea else (250, 246, 235, 255),
+            )
+        return _Static(index, overlay, s)
+
+    # --- one picture ---------------------------------------------------------------------
+
+    def image(
+        self,
+        position: Position,
+        orders: Sequence[Order] | None = None,
+        results: Sequence[OrderResult] | None = None,
+        *,
+        lang: str = "en",
+        view: Power | str | None = None,
+        palette: str = "default",
+        width: int | None = None,
+    ) -> Image.Image:
+        colours = PALETTES.get(palette, PALETTES["default"])
+        st = self.static(lang, width or self.width)
+        s = st.scale
+        gm = self.game_map
+
+        # Fills: a palette swap on the index image.
+        pal: list[int] = []
+        for pid in self.pids:
+            prov = gm.provinces.get(pid)
+            fill = SEA
+            if prov is not None and prov.kind is not ProvinceKind.SEA:
+                fill = LAND
+                owner = position.centers.get(pid)
+                unit = position.units.get(pid)
+                if owner is not None:
+                    fill = _mix(colours[owner], (255, 255, 255), 0.45)
+                elif unit is not None and not prov.supply_center:
+                    fill = _mix(colours[unit.power], LAND, 0.72)
+            pal.extend(fill)
+        pal.extend(IMPASSABLE)
+        pal.extend(SEA)
+        index = st.index.copy()
+        index.putpalette(pal)
+        img = index.convert("RGB")
+        img.paste(st.overlay, (0, 0), st.overlay)
+        draw = ImageDraw.Draw(img)
+
+        shown_orders, result_of = self._select(orders, results, view)
+        ctx = _Ctx(self, draw, s, colours, position)
+        ctx.centres()
+        ctx.units()
+        ctx.orders(shown_orders, result_of)
+        ctx.retreat_options(shown_orders)
+        ctx.title_and_legend(lang)
+        return img
+
+    def render(
+        self,
+        position: Position,
+        orders: Sequence[Order] | None = None,
+        results: Sequence[OrderResult] | None = None,
+        *,
+        lang: str = "en",
+        view: Power | str | None = None,
+        palette: str = "default",
+        width: int | None = None,
+    ) -> bytes:
+        img = self.image(
+            position, orders, results, lang=lang, view=view, palette=palette, width=width
+        )
+        buf = io.BytesIO()
+        img.save(buf, format="PNG", compress_level=self.compress_level)
+        return buf.getvalue()
+
+    def _select(
+        self,
+        orders: Sequence[Order] | None,
+        results: Sequence[OrderResult] | None,
+        view: Power | str | None,
+    ) -> tuple[list[Order], dict[Order, OrderResult]]:
+        result_of: dict[Order, OrderResult] = {}
+        for r in results or ():
+            result_of.setdefault(r.order, r)
+        chosen: list[Order] = (
+            list(orders) if orders is not None else [r.order for r in results or ()]
+        )
+        if results is None and view is not None:
+            # Before adjudication a power sees its own orders; the public sees none.
+            chosen = [] if view == PUBLIC else [o for o in chosen if o.power == view]
+        return chosen, result_of
+
+
+def _area(ring: Sequence[Point]) -> float:
+    a = 0.0
+    for (x1, y1), (x2, y2) in zip(ring, [*ring[1:], ring[0]], strict=True):
+        a += x1 * y2 - x2 * y1
+    return abs(a) / 2
+
+
+class _Ctx:
+    """One render's drawing helpers (scale, palette, position)."""
+
+    def __init__(
+        self,
+        r: Renderer,
+        draw: ImageDraw.ImageDraw,
+        s: float,
+        colours: Mapping[Power, RGB],
+        position: Position,
+    ) -> None:
+        self.r = r
+        self.geo = r.geometry
+        self.gm = r.game_map
+        self.draw = draw
+        self.s = s
+        self.colours = colours
+        self.position = position
+        self.radius = self.geo.unit_radius * s
+
+    def at(self, loc: Location) -> Point:
+        x, y = self.geo.anchor(loc)
+        return (x * self.s, y * self.s)
+
+    def unit_point(self, loc: Location) -> Point:
+        """Anchor of the unit actually at a province (its coast), else the location's own."""
+        unit = self.position.units.get(loc.province)
+        if unit is not None:
+            return self.at(unit.location)
+        return self.at(loc)
+
+    # --- board ---------------------------------------------------------------------------
+
+    def centres(self) -> None:
+        rad = self.geo.sc_radius * self.s
+        for pid in sorted(self.gm.supply_centers):
+            shape = self.geo.provinces[pid]
+            if shape.sc is None:
+                continue
+            x, y = shape.sc[0] * self.s, shape.sc[1] * self.s
+            owner = self.position.centers.get(pid)
+            fill = self.colours[owner] if owner else (250, 250, 250)
+            self.draw.ellipse(
+                (x - rad, y - rad, x + rad, y + rad),
+                fill=fill,
+                outline=INK,
+                width=max(1, round(0.8 * self.s)),
+            )
+            dot = rad * 0.35
+            self.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=INK)
+
+    def units(self) -> None:
+        for unit in self.position.units.values():
+            self.unit_icon(unit, self.at(unit.location))
+        for d in self.position.dislodged:
+            x, y = self.at(d.unit.location)
+            off = self.radius * 1.1
+            p = (x + off, y + off * 0.8)
+            self.unit_icon(d.unit, p, dislodged=True)
+
+    def unit_icon(
+        self, unit: Unit, p: Point, *, dislodged: bool = False, ghost: bool = False
+    ) -> None:
+        x, y = p
+        r = self.radius * (0.85 if dislodged else 1.0)
+        colour = self.colours[unit.power]
+        outline = FAIL if dislodged else INK
+        w = max(1, round((1.6 if dislodged else 1.0) * self.s))
+        if ghost:
+            colour = _mix(colour, (255, 255, 255), 0.4)
+        d = self.draw
+        if unit.type is UnitType.ARMY:
+            d.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=outline, width=w)
+            # A chevron: the army's mark.
+            c = r * 0.55
+            d.line(
+                [(x - c, y + c * 0.45), (x, y - c * 0.55), (x + c, y + c * 0.45)],
+                fill=(255, 255, 255),
+                width=max(2, round(1.8 * self.s)),
+                joint="curve",
+            )
+        else:
+            hull = [
+                (x - r * 1.2, y + r * 0.05),
+                (x + r * 1.2, y + r * 0.05),
+                (x + r * 0.8, y + r * 0.75),
+                (x - r * 0.8, y + r * 0.75),
+            ]
+            sail = [
+                (x - r * 0.05, y - r * 0.95),
+                (x - r * 0.05, y - r * 0.05),
+                (x - r * 0.85, y - r * 0.05),
+            ]
+            sail2 = [
+                (x + r * 0.15, y - r * 0.75),
+                (x + r * 0.15, y - r * 0.05),
+                (x + r * 0.75, y - r * 0.05),
+            ]
+            d.polygon(hull, fill=colour, outline=outline, width=w)
+            d.polygon(sail, fill=colour, outline=outline, width=w)
+            d.polygon(sail2, fill=colour, outline=outline, width=w)
+        if dislodged:
+            # Marked: a red slash across the icon.
+            d.line([(x - r, y + r), (x + r, y - r)], fill=FAIL, width=max(2, round(1.5 * self.s)))
+
+    # --- orders --------------------------------------------------------------------------
+
+    def orders(self, orders: Sequence[Order], result_of: Mapping[Order, OrderResult]) -> None:
+        moves: dict[str, Move] = {}
+        for o in orders:
+            if isinstance(o, Move):
+                moves[o.unit.province] = o
+        convoy_fleets: dict[tuple[str, Location], list[str]] = {}
+        for o in orders:
+            if isinstance(o, Convoy):
+                convoy_fleets.setdefault((o.target.province, o.dest), []).append(o.unit.province)
+        # Supports and convoys first, so moves are drawn on top of them.
+        for o in orders:
+            res = result_of.get(o)
+            failed = res is not None and not res.succeeded
+            colour = self.order_colour(o)
+            if isinstance(o, SupportMove):
+                a = self.unit_point(o.target.location)
+                b = self.at(o.dest)
+                mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+                start = self.unit_point(o.unit.location)
+                self.line(start, mid, colour, dash=(5, 4), width=1.4, head="arrow", failed=failed)
+            elif isinstance(o, SupportHold):
+                start = self.unit_point(o.unit.location)
+                end = self.unit_point(o.target.location)
+                rr = self.radius * 1.5
+                self.line(
+                    start, end, colour, dash=(5, 4), width=1.4, head=None, shorten=rr, failed=failed
+                )
+                x, y = end
+                self.draw.ellipse(
+                    (x - rr, y - rr, x + rr, y + rr),
+                    outline=colour,
+                    width=max(2, round(1.4 * self.s)),
+                )
+            elif isinstance(o, Convoy):
+                key = (o.target.province, o.dest)
+                mv = moves.get(o.target.province)
+                if mv is None or mv.dest != o.dest:
+                    a = self.unit_point(o.target.location)
+                    f = self.unit_point(o.unit.location)
+                    b = self.at(o.dest)
+                    self.line(a, f, colour, dash=(2, 3), width=1.4, head=None, failed=False)
+                    self.line(f, b, colour, dash=(2, 3), width=1.4, head="arrow", failed=failed)
+                else:
+                    _ = key
+                    x, y = self.unit_point(o.unit.location)
+                    rr = self.radius * 1.45
+                    self.draw.ellipse(
+                        (x - rr, y - rr, x + rr, y + rr),
+                        outline=colour,
+                        width=max(2, round(1.4 * self.s)),
+                    )
+                    if failed:
+                        self.cross((x + rr * 0.7, y - rr * 0.7))
+        for o in orders:
+            res = result_of.get(o)
+            failed = res is not None and not res.succeeded
+            colour = self.order_colour(o)
+            if isinstance(o, Move):
+                start = self.unit_point(o.unit.location)
+                end = self.at(o.dest)
+                route = self.convoy_route(o, convoy_fleets.get((o.unit.province, o.dest), []))
+                pts = [start, *route, end]
+                for i in range(len(pts) - 1):
+                    last = i == len(pts) - 2
+                    self.line(
+                        pts[i],
+                        pts[i + 1],
+                        colour,
+                        dash=(9, 5) if failed else None,
+                        width=2.4,
+                        head="arrow" if last else None,
+                        failed=failed and last,
+                        shorten_start=i == 0,
+                        shorten=self.radius * 0.9 if last else 0.0,
+                    )
+            elif isinstance(o, Hold):
+                x, y = self.unit_point(o.unit.location)
+                rr = self.radius * 1.5
+                pts = [
+                    (x + rr * math.cos(a), y + rr * math.sin(a)) for a in _angles(8, math.pi / 8)
+                ]
+                self.draw.polygon(
+                    pts, outline=FAIL if failed else colour, width=max(2, round(1.8 * self.s))
+                )
+            elif isinstance(o, Retreat):
+                start = self.at(o.unit.location)
+                dl = self.position.dislodged_in(o.unit.province)
+                if dl is not None:
+                    off = self.radius * 1.1
+                    start = (start[0] + off, start[1] + off * 0.8)
+                self.line(
+                    start,
+                    self.at(o.dest),
+                    colour,
+                    dash=(9, 5) if failed else None,
+                    width=2.4,
+                    head="arrow",
+                    failed=failed,
+                )
+            elif isinstance(o, Disband):
+                p = self.at(o.unit.location)
+                dl = self.position.dislodged_in(o.unit.province)
+                if dl is not None:
+                    off = self.radius * 1.1
+                    p = (p[0] + off, p[1] + off * 0.8)
+                self.cross(p, size=self.radius * 1.1, colour=(0, 0, 0) if failed else FAIL)
+            elif isinstance(o, Build):
+                p = self.at(o.unit.location)
+                if (
+                    o.unit.type is not None
+                    and o.power is not None
+                    and o.unit.province not in self.position.units
+                ):
+                    self.unit_icon(Unit(o.power, o.unit.type, o.unit.location), p, ghost=failed)
+                rr = self.radius * 1.55
+                x, y = p
+                ring = (60, 160, 60) if not failed else FAIL
+                self.draw.ellipse(
+                    (x - rr, y - rr, x + rr, y + rr), outline=ring, width=max(2, round(2 * self.s))
+                )
+                if failed:
+                    self.cross((x + rr * 0.7, y - rr * 0.7))
+            if (
+                failed
+                and res is not None
+                and res.reason is Reason.DISLODGED
+                and isinstance(o, UnitOrder)
+            ):
+                pass
+
+    def convoy_route(self, move: Move, fleets: Sequence[str]) -> list[Point]:
+        """The convoying fleets in order from the army to its destination (shortest chain)."""
+        if not fleets:
+            return []
+        src = move.unit.province
+        fleet_set = set(fleets)
+        prev: dict[str, str | None] = {src: None}
+        queue = [src]
+        found = None
+        while queue:
+            cur = queue.pop(0)
+            for nxt in sorted(self.gm.neighbours(cur)):
+                if nxt in prev:
+                    continue
+                if nxt == move.dest.province and cur != src:
+                    prev[nxt] = cur
+                    found = nxt
+                    queue = []
+                    break
+                if nxt in fleet_set:
+                    prev[nxt] = cur
+                    queue.append(nxt)
+        if found is None:
+            return [self.unit_point(Location(f)) for f in sorted(fleets)]
+        chain = []
+        cur2 = prev[found]
+        while cur2 is not None and cur2 != src:
+            chain.append(cur2)
+            cur2 = prev[cur2]
+        return [self.unit_point(Location(f)) for f in reversed(chain)]
+
+    def retreat_options(self, orders: Sequence[Order]) -> None:
+        if self.position.phase.kind is not PhaseKind.RETREAT:
+            return
+        ordered = {o.unit.province for o in orders if isinstance(o, UnitOrder)}
+        for d in self.position.dislodged:
+            if d.unit.province in ordered:
+                continue
+            x, y = self.at(d.unit.location)
+            off = self.radius * 1.1
+            start = (x + off, y + off * 0.8)
+            colour = _dark(self.colours[d.unit.power], 0.2)
+            for pid in sorted(d.retreats):
+                locs = self.gm.fleet_locations(pid) if d.unit.type is UnitType.FLEET else ()
+                near = [
+                    loc for loc in locs if self.gm.adjacent(UnitType.FLEET, d.unit.location, loc)
+                ]
+                dest = near[0] if near else Location(pid)
+                self.line(
+                    start, self.at(dest), colour, dash=(3, 4), width=1.2, head="arrow", failed=False
+                )
+
+    def order_colour(self, o: Order) -> RGB:
+        power = o.power
+        if power is None and isinstance(o, UnitOrder):
+            unit = self.position.units.get(o.unit.province)
+            power = unit.power if unit else None
+        return _dark(self.colours[power], 0.45) if power else INK
+
+    # --- primitives ----------------------------------------------------------------------
+
+    def line(
+        self,
+        a: Point,
+        b: Point,
+        colour: RGB,
+        *,
+        dash: tuple[float, float] | None,
+        width: float,
+        head: str | None,
+        failed: bool,
+        shorten: float | None = None,
+        shorten_start: bool = True,
+    ) -> None:
+        s = self.s
+        dx, dy = b[0] - a[0], b[1] - a[1]
+        length = math.hypot(dx, dy)
+        if length < 1:
+            return
+        ux, uy = dx / length, dy / length
+        start_cut = self.radius * 0.9 if shorten_start else 0.0
+        end_cut = self.radius * 0.9 if shorten is None else shorten
+        if length <= start_cut + end_cut + 4:
+            start_cut = end_cut = 0.0
+        a = (a[0] + ux * start_cut, a[1] + uy * start_cut)
+        b = (b[0] - ux * end_cut, b[1] - uy * end_cut)
+        length = math.hypot(b[0] - a[0], b[1] - a[1])
+        w = max(1, round(width * s))
+        hl = (4.5 + width * 1.6) * s if head else 0.0
+        body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
+        casing = (255, 255, 255)
+        if dash is None:
+            self.draw.line([a, body_end], fill=casing, width=w + max(2, round(1.4 * s)))
+            self.draw.line([a, body_end], fill=colour, width=w)
+        else:
+            on, off = dash[0] * s, dash[1] * s
+            t = 0.0
+            total = max(0.0, length - hl * 0.8)
+            while t < total:
+                t2 = min(total, t + on)
+                p1 = (a[0] + ux * t, a[1] + uy * t)
+                p2 = (a[0] + ux * t2, a[1] + uy * t2)
+                self.draw.line([p1, p2], fill=casing, width=w + max(2, round(1.2 * s)))
+                self.draw.line([p1, p2], fill=colour, width=w)
+                t = t2 + off
+        if head == "arrow":
+            hw = hl * 0.55
+            px, py = -uy, ux
+            tri = [
+                b,
+                (b[0] - ux * hl + px * hw, b[1] - uy * hl + py * hw),
+                (b[0] - ux * hl - px * hw, b[1] - uy * hl - py * hw),
+            ]
+            self.draw.polygon(tri, fill=colour, outline=casing)
+        if failed:
+            self.cross(b)
+
+    def cross(self, p: Point, size: float | None = None, colour: RGB = FAIL) -> None:
+        x, y = p
+        c = size if size is not None else self.radius * 0.6
+        w = max(2, round(2.2 * self.s))
+        for q in (((x - c, y - c), (x + c, y + c)), ((x - c, y + c), (x + c, y - c))):
+            self.draw.line(q, fill=(255, 255, 255), width=w + 2)
+        for q in (((x - c, y - c), (x + c, y + c)), ((x - c, y + c), (x + c, y - c))):
+            self.draw.line(q, fill=colour, width=w)
+
+    # --- title and legend ------------------------------------------------------------------
+
+    def title_and_legend(self, lang: str) -> None:
+        s = self.s
+        title_font = self.r._font(17 * s)
+        font = self.r._font(11 * s, bold=False)
+        x0, y0 = 10 * s, 10 * s
+        powers = list(self.gm.powers)
+        line_h = 15 * s
+        box_w = 175 * s
+        box_h = (34 + line_h / s * len(powers) + 8) * s
+        self.draw.rounded_rectangle(
+            (x0, y0, x0 + box_w, y0 + box_h),
+            radius=6 * s,
+            fill=(250, 248, 240),
+            outline=(90, 90, 90),
+            width=max(1, round(s)),
+        )
+        self.draw.text(
+            (x0 + 8 * s, y0 + 6 * s), self.position.phase.describe(lang), font=title_font, fill=INK
+        )
+        y = y0 + 32 * s
+        for p in powers:
+            n_sc = sum(1 for o in self.position.centers.values() if o is p)
+            n_u = sum(1 for u in self.position.units.values() if u.power is p)
+            sw = 9 * s
+            self.draw.rectangle(
+                (x0 + 8 * s, y + 2 * s, x0 + 8 * s + sw, y + 2 * s + sw),
+                fill=self.colours[p],
+                outline=INK,
+            )
+            self.draw.text((x0 + 24 * s, y), self.gm.power_name(p, lang), font=font, fill=INK)
+            word = "centres" if lang == "fr" else "SC"
+            self.draw.text(
+                (x0 + box_w - 10 * s, y), f"{n_sc} {word} · {n_u}", font=font, fill=INK, anchor="ra"
+            )
+            y += line_h
+
+
+def _angles(n: int, offset: float) -> list[float]:
+    return [offset + 2 * math.pi * k / n for k in range(n)]
+
+
+# --- functional wrappers ---------------------------------------------------------------------
+
+
+@lru_cache(maxsize=4)
+def default_renderer(map_name: str = "standard") -> Renderer:
+    """A shared Renderer per map (it holds the static layers), made on first use."""
+    return Renderer(load_map(map_name))
+
+
+def render(
+    game_map: GameMap | None,
+    geometry: Geometry | None,
+    position: Position,
+    orders: Sequence[Order] | None = None,
+    results: Sequence[OrderResult] | None = None,
+    *,
+    lang: str = "en",
+    view: Power | str | None = None,
+    palette: str = "default",
+    width: int = 1600,
+) -> bytes:
+    """PNG bytes of a position, with its orders and, after adjudication, their results."""
+    r = default_renderer(game_map.name if game_map else "standard")
+    if (game_map is not None and game_map is not r.game_map) or (
+        geometry is not None and geometry is not r.geometry
+    ):
+        r = Renderer(game_map, geometry, width=width)
+    return r.render(position, orders, results, lang=lang, view=view, palette=palette, width=width)
+
+
+def render_gif(
+    frames: Iterable[
+        Position | tuple[Position, Sequence[Order] | None, Sequence[OrderResult] | None]
+    ],
+    *,
+    lang: str = "en",
+    width: int = 800,
+    duration_ms: int = 1200,
+    renderer: Renderer | None = None,
+) -> bytes:
+    """An animated GIF of a game's positions (optionally with each phase's orders and results)."""
+    r = renderer or default_renderer()
+    images = []
+    for frame in frames:
+        if isinstance(frame, Position):
+            pos, orders, results = frame, None, None
+        else:
+            pos, orders, results = frame
+        img = r.image(pos, orders, results, lang=lang, width=width)
+        images.append(
+            img.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        )
+    if not images:
+        raise ValueError("render_gif needs at least one frame")
+    buf = io.BytesIO()
+    images[0].save(
+        buf, format="GIF", save_all=True, append_images=images[1:], duration=duration_ms, loop=0
+    )
+    return buf.getvalue()
