@@ -112,9 +112,14 @@ class NameTable:
         }
         # Pairs of words that follow each other inside some name ("mid"+"atlantic"): a hyphen
         # between them is part of the name, not the move dash ("Mid-Atlantic" vs "Par-Bur").
-        self.name_bigrams: frozenset[tuple[str, str]] = frozenset(
-            (e.words[i], e.words[i + 1]) for e in self._entries for i in range(len(e.words) - 1)
-        )
+        self._next_words: dict[str, set[str]] = {}
+        for e in self._entries:
+            for i in range(len(e.words) - 1):
+                self._next_words.setdefault(e.words[i], set()).add(e.words[i + 1])
+
+    def joins(self, left: str, right: str) -> bool:
+        """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
+        return any(n.startswith(right) for n in self._next_words.get(left, ()))
 
     # --- display -------------------------------------------------------------------------
 

@@ -251,7 +251,7 @@ def _lex(text: str, names: NameTable, msgs: dict[str, str]) -> list[_Raw]:
             left = split_words(merged[-1].text)
             right = split_words(out[i + 1].text)
             pair = (left[-1], right[0]) if left and right else ("", "")
-            if pair in names.name_bigrams or pair in _POWER_BIGRAMS:
+            if names.joins(*pair) or pair in _POWER_BIGRAMS:
                 prev = merged.pop()
                 merged.append(_Raw("word", f"{prev.text}-{out[i + 1].text}", prev.glued_left))
                 i += 2
@@ -353,11 +353,22 @@ def _grammar_error(
     return OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
 
 
+# Order words that are French; hints suggest words of the game's language.
+_FRENCH_WORDS = frozenset(
+    {"tient", "soutient", "soutien", "convoie", "retraite", "detruit", "dissous", "construit"}
+    | {"construire", "renonce", "armee", "flotte", "vers"}
+    | {"autriche", "autrichien", "autrichienne", "angleterre", "anglais", "anglaise"}
+    | {"francais", "francaise", "allemagne", "allemand", "allemande", "italie", "italien"}
+    | {"italienne", "russie", "russe", "turquie", "turc", "turque"}
+)
+
+
 def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
     key = fold_word(word)
     if len(key) < 3:
         return ""
-    vocab = [w for w in _WORD_KINDS if len(w) > 2]
+    french = msgs["or"] == " ou "
+    vocab = [w for w in _WORD_KINDS if len(w) > 2 and (w in _FRENCH_WORDS) == french]
     best = difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
     return msgs["meant"].format(k=best[0]) if best else ""
 
@@ -373,6 +384,11 @@ def _check_words(
         if _split_place(words[:cut], names, lang) is not None:
             word = words[cut]
             message = msgs["after"].format(w=word, p=" ".join(words[:cut]))
+            raise OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
+    for cut in range(1, len(words)):
+        if _split_place(words[cut:], names, lang) is not None:
+            word = words[cut - 1]
+            message = msgs["unexpected"].format(w=word, t=text.strip())
             raise OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
     try:
         names.resolve(words, lang)
