@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--out", default="parley-demo", help="output folder (default: parley-demo)")
+    p.add_argument("--out", default="demo-out", help="output folder (default: demo-out)")
     p.add_argument("--years", type=int, default=3, help="game years to play (default: 3)")
     p.add_argument("--seed", type=int, default=1901, help="random seed (default: 1901)")
     p.add_argument("--lang", choices=("en", "fr"), default="en", help="nomenclature")
