@@ -201,6 +201,12 @@ class Rest:
                 self.state.refused_dms.append(recipient.id)
                 return error(403, 50007, "Cannot send messages to this user")
         body, files = await read_body(request)
+        if body.get("nonce") and body.get("enforce_nonce"):
+            # Discord: the same author and nonce within minutes returns the first message
+            for earlier in self.state.messages:
+                if earlier.channel_id == channel.id and earlier.nonce == str(body["nonce"]):
+                    self.state.deduplicated += 1
+                    return json_response(self.state.message_payload(earlier, self.state.bot_user))
         msg = self._record(body, files, channel.id)
         return json_response(self.state.message_payload(msg, self.state.bot_user))
 
@@ -349,6 +355,7 @@ class Rest:
             flags=int(body.get("flags") or 0),
             interaction_id=interaction_id,
             components=list(body.get("components") or []),
+            nonce=str(body["nonce"]) if body.get("nonce") else None,
         )
         self.state.messages.append(msg)
         return msg

@@ -163,6 +163,7 @@ class SentMessage:
     flags: int = 0
     interaction_id: int | None = None
     components: list[dict[str, Any]] = field(default_factory=list)
+    nonce: str | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -245,6 +246,7 @@ class FakeState:
         self.commands: dict[int | None, list[dict[str, Any]]] = {}
         self.requests: list[Request] = []
         self.refused_dms: list[int] = []  # users whose closed DMs refused a bot message
+        self.deduplicated = 0  # messages not created again thanks to enforce_nonce
 
     # -- world building --------------------------------------------------------------------
 

@@ -1,0 +1,156 @@
+"""Text of Parley's Discord messages: pure functions from service values to message strings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.core.model import Phase, Power
+from bot.i18n import t
+from bot.service import GameStatus, SubmitReply
+
+MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
+
+
+def stamp(epoch: float | None) -> str:
+    """A deadline as Discord timestamps: relative, and the time in each reader's time zone."""
+    if epoch is None:
+        return "—"
+    when = int(epoch)
+    return f"<t:{when}:R> (<t:{when}:T>)"
+
+
+def power_name(power: Power | str, lang: str) -> str:
+    value = power.value if isinstance(power, Power) else str(power).upper()
+    return t(f"power.{value}", lang)
+
+
+def phase_name(phase: str | None, lang: str) -> str:
+    if not phase:
+        return "—"
+    try:
+        return Phase.parse(phase).describe(lang)
+    except ValueError:
+        return phase
+
+
+def mention(user: str | int) -> str:
+    return f"<@{user}>"
+
+
+def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
+    """Join lines into as few messages as fit Discord's limit (a long line is cut)."""
+    out: list[str] = []
+    current = ""
+    for raw in lines:
+        line = raw if len(raw) <= limit else raw[: limit - 1] + "…"
+        if current and len(current) + 1 + len(line) > limit:
+            out.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        out.append(current)
+    return out or [""]
+
+
+def result_line(line: dict[str, Any], lang: str) -> str:
+    mark = t("result.ok" if line.get("succeeded") else "result.failed", lang)
+    text = f"{mark} {line['order']}"
+    reason = line.get("reason") or ""
+    notes = []
+    if reason:
+        notes.append(t(f"reason.{reason}", lang))
+    if line.get("detail"):
+        notes.append(str(line["detail"]))
+    if line.get("implied"):
+        notes.append(t("result.implied", lang))
+    return f"{text} ({'; '.join(notes)})" if notes else text
+
+
+def results_lines(
+    game: GameStatus, phase: str | None, payload: dict[str, Any], lang: str
+) -> list[str]:
+    """The results of a phase, per power, for the table and spectator channels."""
+    lines = [_head(game, phase, lang)]
+    by_power: dict[str, list[dict[str, Any]]] = {}
+    for line in payload.get("lines", []):
+        by_power.setdefault(line.get("power") or "", []).append(line)
+    for power in sorted(by_power):
+        label = power_name(power, lang) if power else "—"
+        lines.append(f"__{label}__")
+        lines.extend(result_line(line, lang) for line in by_power[power])
+    if payload.get("skipped"):
+        skipped = ", ".join(phase_name(p, lang) for p in payload["skipped"])
+        lines.append(t("event.skipped", lang, phases=skipped))
+    centers = payload.get("centers") or {}
+    if centers:
+        lines.append(t("game.centers", lang, centers=centers_text(centers, lang)))
+    lines.append(
+        t(
+            "event.results_next",
+            lang,
+            phase=phase_name(payload.get("next_phase"), lang),
+            until=stamp(payload.get("reading_until")),
+        )
+    )
+    return lines
+
+
+def _head(game: GameStatus, phase: str | None, lang: str) -> str:
+    return t("event.results_head", lang, phase=phase_name(phase, lang), name=game.name, id=game.id)
+
+
+def centers_text(centers: dict[str, int], lang: str) -> str:
+    ranked = sorted(centers.items(), key=lambda kv: (-kv[1], kv[0]))
+    return ", ".join(f"{power_name(p, lang)} {n}" for p, n in ranked)
+
+
+def submit_reply_lines(reply: SubmitReply, lang: str) -> list[str]:
+    """The service's reading of a submission: summary, canonical orders, errors, warnings."""
+    lines = [reply.message]
+    lines.extend(f"• {order}" for order in reply.orders)
+    if reply.errors:
+        lines.append(t("orders.errors", lang))
+        lines.extend(f"• {e}" for e in reply.errors)
+    if reply.warnings:
+        lines.append(t("orders.warnings", lang))
+        lines.extend(f"• {w}" for w in reply.warnings)
+    return lines
+
+
+def powers_text(powers: Sequence[Power | str], lang: str) -> str:
+    return ", ".join(power_name(p, lang) for p in powers) or "—"
+
+
+def status_lines(game: GameStatus, lang: str) -> list[str]:
+    lines = [t("game.status_head", lang, name=game.name, id=game.id, state=game.status)]
+    if game.status == "forming":
+        lines.append(t("game.status_forming", lang, count=len(game.players)))
+    elif game.phase:
+        window = t(f"window.{game.window}", lang) if game.window in WINDOWS else game.window
+        lines.append(
+            t(
+                "game.status_phase",
+                lang,
+                phase=phase_name(game.phase, lang),
+                window=window,
+                deadline=stamp(game.deadline),
+            )
+        )
+        lines.append(t("game.status_submitted", lang, powers=powers_text(game.submitted, lang)))
+        waiting = [p for p in game.to_order if p not in game.submitted]
+        lines.append(t("game.status_waiting", lang, powers=powers_text(waiting, lang)))
+        if game.centers:
+            centers = {p.value: n for p, n in game.centers.items()}
+            lines.append(t("game.centers", lang, centers=centers_text(centers, lang)))
+    if game.players:
+        players = ", ".join(
+            t("game.player_line", lang, power=power_name(p, lang), user=mention(u))
+            for p, u in sorted(game.players.items())
+        )
+        lines.append(t("game.status_players", lang, players=players))
+    return lines
+
+
+WINDOWS = ("negotiation", "writing", "reading")

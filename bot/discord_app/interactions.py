@@ -1,0 +1,151 @@
+"""What every cog needs: find the game a command is about, refuse cleanly, reply in parts."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.core.model import ModelError, Power
+from bot.discord_app.format import chunks, power_name
+from bot.i18n import normalise_lang, t
+from bot.service import GameStatus, ServiceError
+
+if TYPE_CHECKING:
+    from bot.client import ParleyBot
+
+log = logging.getLogger("parley.discord")
+
+RUNNING = ("active", "paused")
+
+
+class Refusal(Exception):  # noqa: N818 - a refusal is not an error of the bot
+    """A user asked for something they may not do or that makes no sense; told ephemerally."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+def user_key(user: discord.abc.User) -> str:
+    return str(user.id)
+
+
+def locale_lang(interaction: discord.Interaction) -> str:
+    return normalise_lang(interaction.locale)
+
+
+async def send(
+    interaction: discord.Interaction,
+    lines: Sequence[str],
+    *,
+    ephemeral: bool = True,
+    view: discord.ui.View | None = None,
+) -> None:
+    """Reply (or follow up after a deferral); never pings anyone: replies echo user text."""
+    parts = chunks(lines)
+    none = discord.AllowedMentions.none()
+    for i, part in enumerate(parts):
+        extra = {"view": view} if view is not None and i == len(parts) - 1 else {}
+        if interaction.response.is_done():
+            await interaction.followup.send(
+                part, ephemeral=ephemeral, allowed_mentions=none, **extra
+            )
+        else:
+            await interaction.response.send_message(
+                part, ephemeral=ephemeral, allowed_mentions=none, **extra
+            )
+
+
+async def think(interaction: discord.Interaction, *, ephemeral: bool = True) -> None:
+    """Defer before slow work so the interaction cannot time out (3 s)."""
+    if not interaction.response.is_done():
+        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+
+
+async def games_here(bot: ParleyBot, channel_id: int | None) -> list[GameStatus]:
+    if channel_id is None:
+        return []
+    games = await bot.service.list_games()
+    return [g for g in games if int(g.meta.get("channel") or 0) == channel_id]
+
+
+async def resolve_game(
+    bot: ParleyBot,
+    interaction: discord.Interaction,
+    game_id: int | None,
+    *,
+    states: Sequence[str] = ("forming", *RUNNING),
+) -> GameStatus:
+    """The game an interaction is about: the `game` option, else the one at this table,
+    else the user's only game; otherwise a refusal that says how to choose."""
+    lang = locale_lang(interaction)
+    if game_id is not None:
+        return await bot.service.status(game_id)
+    here = [g for g in await games_here(bot, interaction.channel_id) if g.status in states]
+    if len(here) == 1:
+        return here[0]
+    mine = [g for g in await bot.service.games_of(user_key(interaction.user)) if g.status in states]
+    if len(mine) == 1:
+        return mine[0]
+    if not mine and not here:
+        raise Refusal(t("game.none_here", lang))
+    listed = ", ".join(f"{g.name} (#{g.id})" for g in (here or mine))
+    raise Refusal(t("game.several", lang, games=listed))
+
+
+def require_gm(game: GameStatus, interaction: discord.Interaction) -> None:
+    """GM rights are checked here, in code: `default_permissions` is only a hint to clients."""
+    if user_key(interaction.user) != game.gm:
+        raise Refusal(t("gm.only_gm", game.lang))
+
+
+def parse_power(text: str | None) -> Power | None:
+    if not text:
+        return None
+    try:
+        return Power.parse(text)
+    except ModelError as exc:
+        raise Refusal(str(exc)) from None
+
+
+def power_choices(
+    powers: Sequence[Power], current: str, lang: str
+) -> list[app_commands.Choice[str]]:
+    typed = current.strip().lower()
+    out = []
+    for power in powers:
+        label = power_name(power, lang)
+        if typed in label.lower() or typed in power.value.lower():
+            out.append(app_commands.Choice(name=label, value=power.value))
+    return out[:25]
+
+
+async def game_choices(
+    bot: ParleyBot, interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    """Games at this table and the user's own games, for the `game` option."""
+    me = user_key(interaction.user)
+    games = await bot.service.list_games()
+    picked = [
+        g
+        for g in games
+        if int(g.meta.get("channel") or 0) == interaction.channel_id
+        or me in g.players.values()
+        or g.gm == me
+    ]
+    typed = current.strip().lower().lstrip("#")
+    return [
+        app_commands.Choice(name=f"#{g.id} {g.name} ({g.status})"[:100], value=g.id)
+        for g in picked
+        if typed in f"{g.id} {g.name}".lower()
+    ][:25]
+
+
+def describe_refusal(exc: BaseException) -> str | None:
+    if isinstance(exc, Refusal | ServiceError):
+        return exc.message
+    return None

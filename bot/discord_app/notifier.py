@@ -1,0 +1,265 @@
+"""Service events to Discord: the table channel, spectator channels, players' DMs, press locks.
+
+The service marks an event delivered only when `notify` returns, and may deliver it again after
+a crash. Every message carries a nonce derived from the event key with `enforce_nonce`, so
+Discord itself drops such a repeat (it returns the message already created with that nonce).
+Permission overwrites are idempotent by nature.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.discord_app.format import (
+    centers_text,
+    chunks,
+    mention,
+    phase_name,
+    power_name,
+    results_lines,
+    stamp,
+)
+from bot.i18n import t
+from bot.service import Event, EventKind, GameStatus
+
+if TYPE_CHECKING:
+    from bot.client import ParleyBot
+
+log = logging.getLogger(__name__)
+
+# Send Messages, Send Messages in Threads, Create Public/Private Threads: what "talking" is.
+PRESS_DENY = (1 << 11) | (1 << 38) | (1 << 35) | (1 << 36)
+MEMBER_OVERWRITE = 1
+CANNOT_DM = 50007
+
+
+def nonce(*parts: object) -> str:
+    """A Discord nonce (at most 25 characters) that is the same for the same event part."""
+    digest = hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()
+    return digest[:24]
+
+
+class DiscordNotifier:
+    """The service's `Notifier` for the bot."""
+
+    def __init__(self, bot: ParleyBot) -> None:
+        self.bot = bot
+        self._dm_channels: dict[str, int] = {}
+        self.handlers = {
+            EventKind.GAME_STARTED: self._started,
+            EventKind.WINDOW_OPENED: self._window,
+            EventKind.REMINDER_DUE: self._reminder,
+            EventKind.RESULTS_READY: self._results,
+            EventKind.PRESS_LOCKED: self._press,
+            EventKind.PRESS_UNLOCKED: self._press,
+            EventKind.GAME_PAUSED: self._paused,
+            EventKind.GAME_RESUMED: self._resumed,
+            EventKind.DEADLINE_CHANGED: self._deadline,
+            EventKind.PHASE_ROLLED_BACK: self._rolled_back,
+            EventKind.PLAYER_REPLACED: self._replaced,
+            EventKind.GAME_OVER: self._over,
+        }
+
+    async def notify(self, event: Event) -> None:
+        game = await self.bot.service.status(event.game_id)
+        handler = self.handlers.get(event.kind)
+        if handler is not None:
+            await handler(event, game)
+
+    # -- posting ---------------------------------------------------------------------------
+
+    async def post(
+        self,
+        channel_id: int | None,
+        lines: Sequence[str],
+        key: str,
+        *,
+        png: bytes | None = None,
+        mentions: discord.AllowedMentions | None = None,
+    ) -> None:
+        """Post lines (split to fit) in a channel; the map goes with the last part."""
+        if not channel_id:
+            return
+        channel = self.bot.get_partial_messageable(int(channel_id))
+        parts = chunks(lines)
+        for i, part in enumerate(parts):
+            extra: dict[str, Any] = {}
+            if png is not None and i == len(parts) - 1:
+                extra["file"] = discord.File(io.BytesIO(png), filename="map.png")
+            try:
+                await channel.send(
+                    part,
+                    nonce=nonce(key, channel_id, i),
+                    allowed_mentions=mentions or discord.AllowedMentions.none(),
+                    **extra,
+                )
+            except (discord.Forbidden, discord.NotFound) as exc:
+                # Retrying cannot fix a deleted channel or missing rights: say so in the log.
+                log.error("cannot post in channel %s (%s): %s", channel_id, key, exc)
+                return
+
+    async def dm(self, user: str, text: str, key: str) -> bool:
+        """DM a user; False if their DMs are closed to the bot."""
+        try:
+            channel_id = self._dm_channels.get(user)
+            if channel_id is None:
+                data = await self.bot.http.start_private_message(int(user))
+                channel_id = self._dm_channels[user] = int(data["id"])
+            channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            await channel.send(
+                text, nonce=nonce(key, user), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.Forbidden as exc:
+            if exc.code != CANNOT_DM:
+                log.warning("DM to %s refused: %s", user, exc)
+            return False
+        return True
+
+    async def tell_dm_closed(self, game: GameStatus, user: str, key: str) -> None:
+        text = t("event.dm_closed", game.lang, user=mention(user))
+        only_them = discord.AllowedMentions(users=[discord.Object(int(user))])
+        await self.post(
+            game.meta.get("channel"), [text], f"{key}:dmclosed:{user}", mentions=only_them
+        )
+
+    def _public(self, game: GameStatus) -> list[int]:
+        """The table channel and the spectator channels: what everyone may see."""
+        channels = [game.meta.get("channel"), *game.meta.get("spectators", [])]
+        return [int(c) for c in dict.fromkeys(channels) if c]
+
+    # -- events ----------------------------------------------------------------------------
+
+    async def _started(self, event: Event, game: GameStatus) -> None:
+        lang = game.lang
+        players = event.payload.get("players") or {p.value: u for p, u in game.players.items()}
+        lines = [t("game.started", lang, name=game.name, id=game.id)]
+        lines.extend(
+            t("game.player_line", lang, power=power_name(p, lang), user=mention(u))
+            for p, u in sorted(players.items())
+        )
+        ping = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        await self.post(game.meta.get("channel"), lines, event.key, mentions=ping)
+
+    async def _window(self, event: Event, game: GameStatus) -> None:
+        lang, p = game.lang, event.payload
+        phase = phase_name(event.phase, lang)
+        if p.get("window") == "negotiation":
+            text = t(
+                "event.window_negotiation",
+                lang,
+                phase=phase,
+                writing=stamp(p.get("writing_at")),
+                deadline=stamp(p.get("deadline")),
+            )
+        else:
+            deadline = p.get("deadline")
+            clock = f"<t:{int(deadline)}:T>" if deadline else "—"
+            text = t(
+                "event.window_writing",
+                lang,
+                phase=phase,
+                deadline=f"<t:{int(deadline)}:R>" if deadline else "—",
+                clock=clock,
+            )
+        await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _reminder(self, event: Event, game: GameStatus) -> None:
+        lang = game.lang
+        text = t(
+            "event.reminder",
+            lang,
+            name=game.name,
+            id=game.id,
+            phase=phase_name(event.phase, lang),
+            deadline=stamp(event.payload.get("deadline")),
+        )
+        users = [str(u) for u in event.payload.get("users", [])]
+        sent = await asyncio.gather(*(self.dm(u, text, event.key) for u in users))
+        for user, ok in zip(users, sent, strict=True):
+            if not ok:
+                await self.tell_dm_closed(game, user, event.key)
+
+    async def _results(self, event: Event, game: GameStatus) -> None:
+        lines = results_lines(game, event.phase, event.payload, game.lang)
+        for channel in self._public(game):
+            await self.post(channel, lines, event.key, png=event.png)
+
+    async def _press(self, event: Event, game: GameStatus) -> None:
+        lang = game.lang
+        locked = event.kind is EventKind.PRESS_LOCKED
+        press = [int(c) for c in game.meta.get("press", [])]
+        users = sorted(set(game.players.values()))
+        reason = "Parley: press closed" if locked else "Parley: press open"
+        jobs = []
+        for channel in press:
+            for user in users:
+                if locked:
+                    job = self.bot.http.edit_channel_permissions(
+                        channel, int(user), "0", str(PRESS_DENY), MEMBER_OVERWRITE, reason=reason
+                    )
+                else:
+                    job = self.bot.http.delete_channel_permissions(
+                        channel, int(user), reason=reason
+                    )
+                jobs.append(job)
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        for result in results:
+            if isinstance(result, discord.NotFound):
+                continue  # no overwrite to remove, or the channel is gone
+            if isinstance(result, discord.Forbidden):
+                log.error("press lock in game %s: missing Manage Roles (%s)", game.id, result)
+            elif isinstance(result, BaseException):
+                raise result  # retried by the service
+        window = t(f"window.{event.payload.get('window')}", lang) if event.payload else ""
+        if press:
+            channels = ", ".join(f"<#{c}>" for c in press)
+            key = "event.press_locked" if locked else "event.press_unlocked"
+            text = t(key, lang, window=window, channels=channels)
+        else:
+            key = "event.press_locked_nochannel" if locked else "event.press_unlocked_nochannel"
+            text = t(key, lang, window=window)
+        await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _paused(self, event: Event, game: GameStatus) -> None:
+        await self.post(game.meta.get("channel"), [t("event.paused", game.lang)], event.key)
+
+    async def _resumed(self, event: Event, game: GameStatus) -> None:
+        text = t("event.resumed", game.lang, deadline=stamp(event.payload.get("deadline")))
+        await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _deadline(self, event: Event, game: GameStatus) -> None:
+        text = t("event.deadline_changed", game.lang, deadline=stamp(event.payload.get("deadline")))
+        await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _rolled_back(self, event: Event, game: GameStatus) -> None:
+        phase = event.payload.get("phase") or event.phase
+        text = t("event.rolled_back", game.lang, phase=phase_name(phase, game.lang))
+        await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _replaced(self, event: Event, game: GameStatus) -> None:
+        p: dict[str, Any] = event.payload
+        text = t(
+            "event.replaced",
+            game.lang,
+            power=power_name(p.get("power", ""), game.lang),
+            user=mention(p.get("new_user") or p.get("user", "")),
+            old=mention(p.get("old_user", "")),
+        )
+        await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _over(self, event: Event, game: GameStatus) -> None:
+        lang, p = game.lang, event.payload
+        lines = [t("game.over", lang, name=game.name, id=game.id, reason=p.get("reason", ""))]
+        if p.get("winner"):
+            lines.append(t("game.winner", lang, power=power_name(p["winner"], lang)))
+        if p.get("centers"):
+            lines.append(t("game.centers", lang, centers=centers_text(p["centers"], lang)))
+        for channel in self._public(game):
+            await self.post(channel, lines, event.key)

@@ -1,0 +1,169 @@
+"""/game create|join|start|status|leave: forming a table and following it."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import ParleyBot
+from bot.core.model import Power
+from bot.core.presets import list_presets
+from bot.discord_app.format import mention, power_name, status_lines
+from bot.discord_app.interactions import (
+    Refusal,
+    game_choices,
+    locale_lang,
+    parse_power,
+    power_choices,
+    require_gm,
+    resolve_game,
+    send,
+    think,
+    user_key,
+)
+from bot.i18n import t
+from bot.service import clock_names
+
+LANGUAGES = [
+    app_commands.Choice(name="English", value="en"),
+    app_commands.Choice(name="French", value="fr"),
+]
+
+
+def _matching(names: list[str], current: str) -> list[app_commands.Choice[str]]:
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in n.lower()][:25]
+
+
+@app_commands.guild_only()
+class GameCog(
+    commands.GroupCog, group_name="game", description="Create, join, start and follow a game"
+):
+    def __init__(self, bot: ParleyBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="create", description="Create a game at this table (this channel)")
+    @app_commands.describe(
+        name="Name of the game",
+        clock="Clock preset (casual, edc2023, ...)",
+        rules="Rule set (datc, edc2023, ...)",
+        language="Language of the game's orders and messages",
+        press="Negotiation channel locked when press is closed",
+    )
+    @app_commands.choices(language=LANGUAGES)
+    async def create(  # noqa: PLR0917 - one parameter per slash-command option
+        self,
+        interaction: discord.Interaction,
+        name: str = "",
+        clock: str = "casual",
+        rules: str = "datc",
+        language: app_commands.Choice[str] | None = None,
+        press: discord.TextChannel | None = None,
+    ) -> None:
+        lang = language.value if language else locale_lang(interaction)
+        meta = {
+            "guild": interaction.guild_id,
+            "channel": interaction.channel_id,
+            "press": [press.id] if press else [],
+            "spectators": [],
+        }
+        game = await self.bot.service.create_game(
+            user_key(interaction.user), name=name, clock=clock, rules=rules, lang=lang, meta=meta
+        )
+        text = t(
+            "game.created",
+            lang,
+            name=game.name,
+            id=game.id,
+            gm=mention(game.gm),
+            clock=game.clock,
+            rules=game.rules,
+            lang=lang,
+        )
+        await send(interaction, [text], ephemeral=False)
+
+    @create.autocomplete("clock")
+    async def _clock_names(
+        self, _interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _matching(clock_names(), current)
+
+    @create.autocomplete("rules")
+    async def _rule_sets(
+        self, _interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _matching(list_presets(), current)
+
+    @app_commands.command(
+        name="join", description="Join a game (a power of your choice, or at random)"
+    )
+    @app_commands.describe(game="Game number (#)", power="Power (empty: at random)")
+    async def join(
+        self, interaction: discord.Interaction, game: int | None = None, power: str | None = None
+    ) -> None:
+        status = await resolve_game(self.bot, interaction, game, states=("forming",))
+        got = await self.bot.service.join(status.id, user_key(interaction.user), parse_power(power))
+        text = t(
+            "game.joined",
+            status.lang,
+            user=mention(interaction.user.id),
+            power=power_name(got, status.lang),
+            name=status.name,
+            id=status.id,
+        )
+        await send(interaction, [text], ephemeral=False)
+
+    @join.autocomplete("power")
+    async def _free_powers(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        game_id = getattr(interaction.namespace, "game", None)
+        try:
+            status = await resolve_game(self.bot, interaction, game_id, states=("forming",))
+        except (Refusal, Exception):  # noqa: BLE001 - autocomplete must answer, even empty
+            free = list(Power)
+        else:
+            free = [p for p in Power if p not in status.players]
+        return power_choices(free, current, locale_lang(interaction))
+
+    @app_commands.command(name="start", description="Start the game (GM)")
+    @app_commands.describe(game="Game number (#)")
+    async def start(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        status = await resolve_game(self.bot, interaction, game, states=("forming",))
+        require_gm(status, interaction)
+        await think(interaction)
+        await self.bot.service.start_game(status.id, user_key(interaction.user))
+        await send(interaction, [t("game.started", status.lang, name=status.name, id=status.id)])
+
+    @app_commands.command(name="status", description="Show the state of a game")
+    @app_commands.describe(game="Game number (#)")
+    async def status(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await resolve_game(
+            self.bot, interaction, game, states=("forming", "active", "paused", "over")
+        )
+        await send(interaction, status_lines(found, found.lang))
+
+    @app_commands.command(name="leave", description="Leave a game")
+    @app_commands.describe(game="Game number (#)")
+    async def leave(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        status = await resolve_game(self.bot, interaction, game)
+        power = await self.bot.service.leave(status.id, user_key(interaction.user))
+        text = t(
+            "game.left",
+            status.lang,
+            name=status.name,
+            id=status.id,
+            power=power_name(power, status.lang),
+        )
+        await send(interaction, [text])
+
+    @join.autocomplete("game")
+    @start.autocomplete("game")
+    @status.autocomplete("game")
+    @leave.autocomplete("game")
+    async def _games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await game_choices(self.bot, interaction, current)

@@ -1,0 +1,154 @@
+"""/gm ...: the game master's and tournament director's operations, for the game's GM only."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import ParleyBot
+from bot.core.model import Power
+from bot.discord_app.format import mention, phase_name, power_name, stamp, submit_reply_lines
+from bot.discord_app.interactions import (
+    RUNNING,
+    game_choices,
+    locale_lang,
+    parse_power,
+    power_choices,
+    require_gm,
+    resolve_game,
+    send,
+    think,
+    user_key,
+)
+from bot.i18n import t
+from bot.service import GameStatus
+
+
+@app_commands.guild_only()
+class GmCog(
+    commands.GroupCog, group_name="gm", description="Game master and tournament director tools"
+):
+    def __init__(self, bot: ParleyBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _gm_game(
+        self, interaction: discord.Interaction, game: int | None, states: tuple[str, ...] = RUNNING
+    ) -> GameStatus:
+        """The game, once the caller is known to be its GM (refused and logged otherwise)."""
+        found = await resolve_game(self.bot, interaction, game, states=states)
+        require_gm(found, interaction)
+        await think(interaction)
+        return found
+
+    @app_commands.command(name="pause", description="Pause the clock")
+    @app_commands.describe(game="Game number (#)")
+    async def pause(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game)
+        await self.bot.service.pause(found.id, user_key(interaction.user))
+        await send(interaction, [t("gm.paused", found.lang)])
+
+    @app_commands.command(name="resume", description="Resume the clock")
+    @app_commands.describe(game="Game number (#)")
+    async def resume(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game)
+        await self.bot.service.resume(found.id, user_key(interaction.user))
+        await send(interaction, [t("gm.resumed", found.lang)])
+
+    @app_commands.command(name="extend", description="Give more time before the deadline")
+    @app_commands.describe(minutes="Minutes to add", game="Game number (#)")
+    async def extend(
+        self,
+        interaction: discord.Interaction,
+        minutes: app_commands.Range[float, 0.1, 10080.0],
+        game: int | None = None,
+    ) -> None:
+        found = await self._gm_game(interaction, game)
+        deadline = await self.bot.service.extend(found.id, user_key(interaction.user), minutes * 60)
+        await send(interaction, [t("gm.extended", found.lang, deadline=stamp(deadline))])
+
+    @app_commands.command(name="adjudicate", description="Adjudicate the phase now")
+    @app_commands.describe(game="Game number (#)")
+    async def adjudicate(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game)
+        await self.bot.service.adjudicate_now(found.id, user_key(interaction.user))
+        await send(interaction, [t("gm.adjudicated", found.lang)])
+
+    @app_commands.command(name="rollback", description="Roll back one phase")
+    @app_commands.describe(game="Game number (#)")
+    async def rollback(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game)
+        phase = await self.bot.service.rollback(found.id, user_key(interaction.user))
+        await send(
+            interaction, [t("gm.rolled_back", found.lang, phase=phase_name(phase, found.lang))]
+        )
+
+    @app_commands.command(name="replace", description="Give a power to another player")
+    @app_commands.describe(power="Power", user="The new player", game="Game number (#)")
+    async def replace(
+        self,
+        interaction: discord.Interaction,
+        power: str,
+        user: discord.User,
+        game: int | None = None,
+    ) -> None:
+        found = await self._gm_game(interaction, game, ("forming", *RUNNING))
+        chosen = parse_power(power)
+        assert chosen is not None
+        await self.bot.service.replace_player(
+            found.id, user_key(interaction.user), chosen, user_key(user)
+        )
+        text = t(
+            "gm.replaced", found.lang, power=power_name(chosen, found.lang), user=mention(user.id)
+        )
+        await send(interaction, [text])
+
+    @app_commands.command(
+        name="enter", description="Enter a power's orders (paper orders at a table)"
+    )
+    @app_commands.describe(
+        power="Power", text="Orders, e.g. A PAR - BUR; F BRE - MAO", game="Game number (#)"
+    )
+    async def enter(
+        self, interaction: discord.Interaction, power: str, text: str, game: int | None = None
+    ) -> None:
+        found = await self._gm_game(interaction, game)
+        chosen = parse_power(power)
+        assert chosen is not None
+        reply = await self.bot.service.submit_for(
+            found.id, user_key(interaction.user), chosen, text
+        )
+        head = t("gm.entered", found.lang, power=power_name(chosen, found.lang))
+        await send(interaction, [head, *submit_reply_lines(reply, found.lang)])
+
+    @app_commands.command(name="end", description="End the game")
+    @app_commands.describe(reason="Why the game ends", game="Game number (#)")
+    async def end(
+        self, interaction: discord.Interaction, reason: str = "", game: int | None = None
+    ) -> None:
+        found = await self._gm_game(interaction, game, ("forming", *RUNNING))
+        await self.bot.service.end_game(
+            found.id, user_key(interaction.user), reason or "ended by the GM"
+        )
+        await send(interaction, [t("gm.ended", found.lang)])
+
+    @replace.autocomplete("power")
+    @enter.autocomplete("power")
+    async def _powers(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return power_choices(list(Power), current, locale_lang(interaction))
+
+    @pause.autocomplete("game")
+    @resume.autocomplete("game")
+    @extend.autocomplete("game")
+    @adjudicate.autocomplete("game")
+    @rollback.autocomplete("game")
+    @replace.autocomplete("game")
+    @enter.autocomplete("game")
+    @end.autocomplete("game")
+    async def _games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await game_choices(self.bot, interaction, current)

@@ -1,0 +1,41 @@
+"""/spectate: a channel follows a game's results and maps (public information only)."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import ParleyBot
+from bot.discord_app.interactions import game_choices, resolve_game, send
+from bot.i18n import t
+
+
+class SpectateCog(commands.Cog):
+    def __init__(self, bot: ParleyBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(
+        name="spectate", description="Post a game's results and maps in this channel"
+    )
+    @app_commands.describe(game="Game number (#)", stop="Stop following the game")
+    @app_commands.guild_only()
+    async def spectate(
+        self, interaction: discord.Interaction, game: int, stop: bool = False
+    ) -> None:
+        found = await resolve_game(
+            self.bot, interaction, game, states=("forming", "active", "paused")
+        )
+        channel = interaction.channel_id
+        following = [int(c) for c in found.meta.get("spectators", []) if int(c) != channel]
+        if not stop:
+            following.append(int(channel or 0))
+        await self.bot.service.set_meta(found.id, "spectators", following)
+        key = "spectate.off" if stop else "spectate.on"
+        await send(interaction, [t(key, found.lang, name=found.name, id=found.id)], ephemeral=False)
+
+    @spectate.autocomplete("game")
+    async def _games(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        return await game_choices(self.bot, interaction, current)
