@@ -214,7 +214,7 @@ class NameTable:
         return self.full_name(choices[best[0]], lang) if best else None
 
     def _unknown(self, shown: str, key: str, lang: str) -> NameLookupError:
-        hint = self.suggest(key, lang) if key else None
+        hint = self.suggest(key, lang) if len(key) >= _MIN_PREFIX else None
         if hint:
             message = _msg(
                 lang,
