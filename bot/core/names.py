@@ -41,6 +41,7 @@ class NameLookupError(ValueError):
         self.candidates = tuple(candidates)
 
 
+@lru_cache(maxsize=8192)
 def fold_word(word: str) -> str:
     """Lower case, no accents, letters and digits only; `saint` is written `st`."""
     decomposed = unicodedata.normalize("NFKD", word.lower())
@@ -149,13 +150,13 @@ class NameTable:
     # --- provinces -----------------------------------------------------------------------
 
     def lookup(self, text: str | Sequence[str], lang: str = "en") -> str | None:
-        """Like `resolve` but None instead of an error."""
+        """Like `resolve` but None instead of an error (and no suggestion search)."""
         try:
-            return self.resolve(text, lang)
+            return self.resolve(text, lang, suggest=False)
         except NameLookupError:
             return None
 
-    def resolve(self, text: str | Sequence[str], lang: str = "en") -> str:
+    def resolve(self, text: str | Sequence[str], lang: str = "en", *, suggest: bool = True) -> str:
         """The province id a player meant; NameLookupError if unknown or ambiguous."""
         raw_words = [text] if isinstance(text, str) else list(text)
         shown = " ".join(raw_words).strip()
@@ -188,7 +189,7 @@ class NameTable:
                 return next(iter(mine))
             if every:
                 raise self._ambiguous(shown, mine or every, lang)
-        raise self._unknown(shown, key, lang)
+        raise self._unknown(shown, key if suggest else "", lang)
 
     def _ambiguous(self, shown: str, pids: set[str], lang: str) -> NameLookupError:
         names = sorted(self.full_name(p, lang) for p in pids)
