@@ -591,7 +591,7 @@ class _Ctx:
         b = (b[0] - ux * end_cut, b[1] - uy * end_cut)
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         w = max(1, round(width * s))
-        hl = (4.5 + width * 1.6) * s if head else 0.0
+        hl = (6.0 + width * 2.2) * s if head else 0.0
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
         casing = (255, 255, 255)
         if dash is None:
@@ -638,7 +638,7 @@ class _Ctx:
         x0, y0 = 10 * s, 10 * s
         powers = list(self.gm.powers)
         line_h = 15 * s
-        box_w = 175 * s
+        box_w = 215 * s
         box_h = (34 + line_h / s * len(powers) + 8) * s
         self.draw.rounded_rectangle(
             (x0, y0, x0 + box_w, y0 + box_h),
@@ -661,9 +661,12 @@ class _Ctx:
                 outline=INK,
             )
             self.draw.text((x0 + 24 * s, y), self.gm.power_name(p, lang), font=font, fill=INK)
-            word = "centres" if lang == "fr" else "SC"
             self.draw.text(
-                (x0 + box_w - 10 * s, y), f"{n_sc} {word} · {n_u}", font=font, fill=INK, anchor="ra"
+                (x0 + box_w - 10 * s, y),
+                (f"{n_sc} centres · {n_u} unités" if lang == "fr" else f"{n_sc} SC · {n_u} units"),
+                font=font,
+                fill=INK,
+                anchor="ra",
             )
             y += line_h
 

@@ -221,6 +221,17 @@ PAINT_SEA: list[list[tuple[float, float]]] = [
 # Where a province's unit stands when the pole of inaccessibility is a poor choice.
 ANCHOR_HINTS: dict[str, tuple[float, float]] = {
     "NAP": (15.6, 40.7),
+    # Seas: near the middle of the water where the fleets manoeuvre, not the far ocean.
+    "NTH": (2.8, 55.2),
+    "ENG": (-1.8, 50.1),
+    "AEG": (25.0, 39.0),
+    "ION": (18.5, 37.6),
+    "MAO": (-11.0, 44.0),
+    "NAO": (-12.0, 56.5),
+    "NWG": (3.0, 64.5),
+    "BAR": (38.0, 71.0),
+    "WES": (2.5, 38.5),
+    "EAS": (30.0, 34.5),
 }
 
 COAST_HINTS: dict[str, tuple[float, float]] = {
