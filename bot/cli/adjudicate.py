@@ -14,12 +14,31 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import IO, Any
 
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap, MapError, load_map
-from bot.core.model import DislodgedUnit, ModelError, Position, Power, Unit, UnitType
-from bot.core.orders import Order
+from bot.core.model import (
+    DislodgedUnit,
+    ModelError,
+    PhaseKind,
+    Position,
+    Power,
+    Unit,
+    UnitType,
+)
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitOrder,
+    Waive,
+)
 from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
 from bot.core.rules import RuleSet
@@ -41,6 +60,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--jsonl", action="store_true", help="one JSON document per line")
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.set_defaults(func=run)
+
+
+_CACHE_SIZE = 200_000
 
 
 class InputError(ValueError):
@@ -65,6 +87,52 @@ class Engine:
         self._interpret = interpret
         self._parse_order: ParseOrder = parse_order
         self._syntax_error: type[Exception] = OrderSyntaxError
+        # (text, power, retreat phase?) -> the order as read without the board, when the board
+        # can only add the ordered unit's owner (every type and coast written): bulk runs
+        # repeat the same texts thousands of times, and the parser is the slow part.
+        self._bare: dict[tuple[str, Power, bool], Order | None] = {}
+
+    def parse(self, text: str, power: Power, position: Position) -> Order:
+        """`parse_order(text, power=power, position=position)`, with a cache for the common case."""
+        retreat = position.phase.kind is PhaseKind.RETREAT
+        key = (text, power, retreat)
+        if key not in self._bare:
+            if len(self._bare) >= _CACHE_SIZE:
+                self._bare.clear()
+            self._bare[key] = self._bare_order(text, power, retreat)
+        bare = self._bare[key]
+        if bare is None:
+            return self._parse_order(text, power=power, position=position, game_map=self.game_map)
+        if isinstance(bare, UnitOrder) and bare.unit.power is None:
+            pid = bare.unit.province
+            d = position.dislodged_in(pid) if retreat else None
+            board = d.unit if d is not None else position.units.get(pid)
+            if board is not None:
+                return replace(bare, unit=replace(bare.unit, power=board.power))
+        return bare
+
+    def _bare_order(self, text: str, power: Power, retreat: bool) -> Order | None:
+        """The order as the parser completes it on any board, or None if the board matters."""
+        try:
+            order = self._parse_order(text, power=power, game_map=self.game_map)
+        except self._syntax_error:
+            return None
+        if isinstance(order, Build | Waive):
+            return order
+        if not isinstance(order, UnitOrder):
+            return None
+        ref = order.unit
+        if ref.type is None or (
+            ref.type is UnitType.FLEET
+            and ref.location.coast is None
+            and self.game_map.provinces[ref.province].coasts
+        ):
+            return None  # the board gives the type or the fleet's coast
+        if isinstance(order, SupportHold | SupportMove | Convoy) and order.target.type is None:
+            return None
+        if retreat and isinstance(order, Move):  # the parser reads a move as a retreat there
+            return Retreat(order.power, unit=ref, dest=order.dest, source=order.source)
+        return order
 
     # --- input -------------------------------------------------------------------------
 
@@ -104,11 +172,7 @@ class Engine:
                 raise InputError(f"orders.{pname}: expected a list of order strings")
             for text in texts:
                 try:
-                    orders.append(
-                        self._parse_order(
-                            text, power=power, position=position, game_map=self.game_map
-                        )
-                    )
+                    orders.append(self.parse(text, power, position))
                 except self._syntax_error as exc:
                     unparsed.append((power, text, str(getattr(exc, "message", exc))))
         return position, orders, unparsed
