@@ -594,7 +594,9 @@ def _fill_ref(
             location = board.location
         if own and power is None:
             power = board.power
-    if utype is None and ref.province in game_map.provinces:
+    # With a board, a unit in a sea can only be a fleet and one inland only an army. Without
+    # one the type stays as written: interpret.py re-reads orders bare to see what was omitted.
+    if utype is None and position is not None and ref.province in game_map.provinces:
         kind = game_map.province(ref.province).kind
         if kind is ProvinceKind.SEA:
             utype = UnitType.FLEET
