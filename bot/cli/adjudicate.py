@@ -90,6 +90,7 @@ class Engine:
         # (text, power, retreat phase?) -> the order as read without the board, when the board
         # can only add the ordered unit's owner (every type and coast written): bulk runs
         # repeat the same texts thousands of times, and the parser is the slow part.
+        self._centers = game_map.supply_centers
         self._bare: dict[tuple[str, Power, bool], Order | None] = {}
 
     def parse(self, text: str, power: Power, position: Position) -> Order:
@@ -154,9 +155,10 @@ class Engine:
         if "position" not in doc:
             raise InputError('missing "position"')
         try:
-            position = position_from_json(doc["position"], self.game_map)
+            position = position_from_json(doc["position"])
         except FormatError as exc:
             raise InputError(str(exc)) from None
+        self._check_position(position)
         raw_orders = doc.get("orders", {})
         if not isinstance(raw_orders, Mapping):
             raise InputError('"orders": expected an object of power -> list of orders')
@@ -176,6 +178,22 @@ class Engine:
                 except self._syntax_error as exc:
                     unparsed.append((power, text, str(getattr(exc, "message", exc))))
         return position, orders, unparsed
+
+    def _check_position(self, position: Position) -> None:
+        """jsonio's map check, with the map's sets computed once (bulk runs call it per line)."""
+        gm = self.game_map
+        for u in [*position.units.values(), *(d.unit for d in position.dislodged)]:
+            if u.province not in gm.provinces:
+                raise InputError(f"position: unknown province {u.province!r} in unit {u}")
+            if not gm.can_occupy(u.type, u.location):
+                raise InputError(f"position: {u} cannot stand in {u.location}")
+        for pid in position.centers:
+            if pid not in self._centers:
+                raise InputError(f"position.centers: {pid} is not a supply centre")
+        for d in position.dislodged:
+            for r in (*d.retreats, *([d.attacker_from] if d.attacker_from else [])):
+                if r not in gm.provinces:
+                    raise InputError(f"position.dislodged: unknown province {r!r}")
 
     # --- adjudication --------------------------------------------------------------------
 
