@@ -1,0 +1,151 @@
+"""`parley render POSITION.json [--orders ORDERS.json] [--results RESULTS.json] -o OUT.png`.
+
+POSITION.json is a POSITION document (docs/formats.md), or an adjudicate input
+`{"position": ..., "orders": ...}` (its orders are drawn unless --orders is given).
+ORDERS.json: `{"FRANCE": ["A PAR - BUR", ...], ...}` (or `{"orders": {...}}`).
+RESULTS.json: the output of `parley adjudicate` for that position (or only its "results"
+list); failed orders are drawn differently. Draw the position the orders were given in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from bot.core.jsonio import FormatError, position_from_json
+from bot.core.map import GameMap, MapError, load_map
+from bot.core.model import ModelError, Position, Power
+from bot.core.orders import Order
+from bot.core.outcome import OrderResult, Reason, Verdict
+
+
+class RenderInputError(ValueError):
+    """A file the user can fix; the message says which and why."""
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "render",
+        help="draw a position (with orders and results) as a PNG map",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("position", help="POSITION JSON file")
+    p.add_argument("--orders", metavar="ORDERS.json", help="orders per power")
+    p.add_argument("--results", metavar="RESULTS.json", help="parley adjudicate output")
+    p.add_argument("--lang", choices=("en", "fr"), default="en", help="nomenclature (en)")
+    p.add_argument("--palette", choices=("default", "colorblind"), default="default")
+    p.add_argument(
+        "--view", default=None, metavar="POWER|public", help="what one power or the public sees"
+    )
+    p.add_argument("--width", type=int, default=1600, help="picture width in pixels (1600)")
+    p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG file to write")
+    p.set_defaults(func=run)
+
+
+def _read_json(path: str, what: str) -> Any:
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RenderInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+    except json.JSONDecodeError as exc:
+        raise RenderInputError(f"{what}: {path} is not valid JSON ({exc})") from None
+
+
+def _parse(text: str, power: Power, position: Position, gm: GameMap, lang: str) -> Order:
+    from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415
+
+    try:
+        return parse_order(text, lang=lang, power=power, position=position, game_map=gm)
+    except OrderSyntaxError as exc:
+        raise RenderInputError(f"order {text!r} of {power.value}: {exc.message}") from None
+
+
+def read_orders(doc: object, position: Position, gm: GameMap, lang: str = "en") -> list[Order]:
+    if isinstance(doc, Mapping) and "orders" in doc and isinstance(doc["orders"], Mapping):
+        doc = doc["orders"]
+    if not isinstance(doc, Mapping):
+        raise RenderInputError('orders: expected {"POWER": ["order", ...], ...}')
+    out: list[Order] = []
+    for name, texts in doc.items():
+        try:
+            power = Power.parse(str(name))
+        except ModelError:
+            raise RenderInputError(f"orders: unknown power {name!r}") from None
+        if not isinstance(texts, list):
+            raise RenderInputError(f"orders.{name}: expected a list of orders")
+        out.extend(_parse(str(t), power, position, gm, lang) for t in texts)
+    return out
+
+
+def read_results(doc: object, position: Position, gm: GameMap) -> list[OrderResult]:
+    if isinstance(doc, Mapping):
+        doc = doc.get("results")
+    if not isinstance(doc, list):
+        raise RenderInputError('results: expected the adjudicate output or its "results" list')
+    out = []
+    for i, r in enumerate(doc):
+        if not isinstance(r, Mapping) or "order" not in r:
+            raise RenderInputError(f"results[{i}]: expected an object with an order")
+        try:
+            power = Power.parse(str(r.get("power")))
+            verdict = Verdict(str(r.get("outcome", "succeeds")))
+            reason = Reason(str(r.get("reason", "")))
+        except (ModelError, ValueError):
+            raise RenderInputError(f"results[{i}]: bad power, outcome or reason") from None
+        order = _parse(str(r["order"]), power, position, gm, "en")
+        out.append(OrderResult(power, order, verdict, reason, implied=bool(r.get("implied"))))
+    return out
+
+
+def load_inputs(
+    args: argparse.Namespace, gm: GameMap
+) -> tuple[Position, list[Order] | None, list[OrderResult] | None]:
+    doc = _read_json(args.position, "position")
+    orders_doc = None
+    if isinstance(doc, Mapping) and "position" in doc and "phase" not in doc:
+        orders_doc = doc.get("orders")
+        doc = doc["position"]
+    try:
+        position = position_from_json(doc, gm)
+    except FormatError as exc:
+        raise RenderInputError(str(exc)) from None
+    if args.orders:
+        orders_doc = _read_json(args.orders, "orders")
+    # Order files use the canonical English notation of docs/formats.md, whatever --lang says.
+    orders = read_orders(orders_doc, position, gm) if orders_doc is not None else None
+    results = None
+    if args.results:
+        results = read_results(_read_json(args.results, "results"), position, gm)
+        if orders is None:
+            # Default holds the engine supplied are not drawn.
+            orders = [r.order for r in results if not r.implied]
+    return position, orders, results
+
+
+def run(args: argparse.Namespace) -> int:
+    from renderer import Renderer  # noqa: PLC0415  (Pillow only when drawing)
+
+    try:
+        gm = load_map("standard")
+        position, orders, results = load_inputs(args, gm)
+        view: Power | str | None = None
+        if args.view:
+            view = "public" if args.view.lower() == "public" else Power.parse(args.view)
+    except (RenderInputError, MapError, ModelError) as exc:
+        print(f"parley render: {exc}", file=sys.stderr)
+        return 2
+    png = Renderer(gm, width=args.width).render(
+        position, orders, results, lang=args.lang, view=view, palette=args.palette
+    )
+    try:
+        Path(args.output).write_bytes(png)
+    except OSError as exc:
+        print(f"parley render: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.output} ({len(png) // 1024} KiB)")
+    return 0

@@ -1,0 +1,108 @@
+"""The renderer: languages, views, palettes, failed orders, GIF; and that it needs only the JSON."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+
+import pytest
+from PIL import Image, ImageChops
+
+from bot.core.map import load_map
+from bot.core.model import Power
+from bot.core.outcome import OrderResult, Reason, Verdict
+from renderer import PUBLIC, Renderer, render, render_gif
+from tests.renderer import scenes
+
+GM = load_map("standard")
+
+
+@pytest.fixture(scope="module")
+def rend() -> Renderer:
+    return Renderer(GM, width=900)
+
+
+def _img(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def _differs(a: bytes, b: bytes) -> bool:
+    return ImageChops.difference(_img(a), _img(b)).getbbox() is not None
+
+
+def test_start_position_renders_as_png_at_full_width() -> None:
+    png = render(GM, None, GM.start)
+    assert png.startswith(b"\x89PNG")
+    assert _img(png).size[0] == 1600
+
+
+def test_languages_differ_in_labels_and_title(rend: Renderer) -> None:
+    en = _img(rend.render(GM.start, lang="en"))
+    fr = _img(rend.render(GM.start, lang="fr"))
+    assert en.size == fr.size
+    assert ImageChops.difference(en, fr).getbbox() is not None
+    # The province labels follow the nomenclature (MAR is North Africa in French).
+    assert rend.label("NAF", "fr") == "MAR"
+    assert rend.label("NAF", "en") == "NAF"
+
+
+def test_public_view_hides_pending_orders_and_a_power_sees_its_own(rend: Renderer) -> None:
+    pos, orders, _ = scenes.movement()
+    bare = rend.render(pos)
+    assert not _differs(rend.render(pos, orders, view=PUBLIC), bare)
+    french = [o for o in orders if o.power is Power.FRANCE]
+    assert not _differs(rend.render(pos, orders, view=Power.FRANCE), rend.render(pos, french))
+    assert _differs(rend.render(pos, orders, view=Power.FRANCE), bare)
+
+
+def test_after_adjudication_every_view_shows_every_order(rend: Renderer) -> None:
+    pos, orders, results = scenes.movement()
+    assert not _differs(
+        rend.render(pos, orders, results, view=PUBLIC), rend.render(pos, orders, results)
+    )
+
+
+def test_a_failed_order_is_drawn_differently(rend: Renderer) -> None:
+    pos, orders, _ = scenes.movement()
+    move = next(o for o in orders if o.canonical() == "A PAR - BUR")
+    ok = [OrderResult(move.power, move, Verdict.SUCCEEDS)]
+    bad = [OrderResult(move.power, move, Verdict.FAILS, Reason.BOUNCED)]
+    assert _differs(rend.render(pos, [move], ok), rend.render(pos, [move], bad))
+
+
+def test_colour_blind_palette_changes_the_colours(rend: Renderer) -> None:
+    assert _differs(rend.render(GM.start), rend.render(GM.start, palette="colorblind"))
+
+
+def test_static_layers_are_built_once_per_language_and_width(rend: Renderer) -> None:
+    rend.render(GM.start, lang="en")
+    first = rend.static("en", 900)
+    rend.render(GM.start, lang="en")
+    assert rend.static("en", 900) is first
+    assert rend.static("fr", 900) is not first
+
+
+def test_gif_of_a_game(rend: Renderer) -> None:
+    mv, orders, results = scenes.movement()
+    gif = render_gif(
+        [GM.start, (mv, orders, results), scenes.adjustment()], width=400, renderer=rend
+    )
+    img = Image.open(io.BytesIO(gif))
+    assert img.format == "GIF"
+    assert img.n_frames == 3
+    assert img.size[0] == 400
+
+
+def test_renderer_needs_no_geographic_library() -> None:
+    # The generator's libraries are blocked: rendering must read only the committed JSON.
+    code = (
+        "import sys\n"
+        "for m in ('shapely', 'numpy', 'shapefile'): sys.modules[m] = None\n"
+        "from bot.core.map import load_map\n"
+        "from renderer import render\n"
+        "png = render(load_map('standard'), None, load_map('standard').start, width=300)\n"
+        "assert png.startswith(b'\\x89PNG')\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
