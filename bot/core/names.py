@@ -242,7 +242,13 @@ def _is_prefix(words: Sequence[str], key: str, name: Sequence[str]) -> bool:
 
 @lru_cache(maxsize=4)
 def load_names(map_name: str = "standard") -> NameTable:
-    """The name table of a map, from `data/maps/NAME_names.json` (cached, immutable)."""
+    """The name table of a map, from `data/maps/NAME_names.json` (cached, immutable).
+
+    A variant on the standard board without a names file of its own (the EDC "Sandard" map)
+    uses the standard names.
+    """
     path = data_dir() / "maps" / f"{map_name}_names.json"
+    if not path.exists():
+        path = data_dir() / "maps" / "standard_names.json"
     with path.open(encoding="utf-8") as f:
         return NameTable(json.load(f))

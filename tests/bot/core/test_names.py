@@ -146,3 +146,10 @@ def test_split_words() -> None:
     assert split_words("St. Petersburg") == ["st", "petersburg"]
     assert split_words("Royaume d'Espagne") == ["royaume", "espagne"]
     assert split_words("Monténégro-et-Albanie") == ["montenegro", "et", "albanie"]
+
+
+def test_variant_on_the_standard_board_uses_the_standard_names() -> None:
+    # The EDC "Sandard" map has no names file of its own.
+    sandard = load_names("sandard")
+    assert sandard.resolve("Mid-Atlantic Ocean") == "MAO"
+    assert sandard.resolve("MAR", "fr") == "NAF"
