@@ -32,12 +32,11 @@ class Eff:
 
     __slots__ = ("dest", "dest_loc", "kind", "order", "target", "target_coast", "unit", "via")
 
-    def __init__(
+    def __init__(  # noqa: PLR0917 - built in the hot path, positionally
         self,
         kind: int,
         unit: Unit,
         order: Order | None,
-        *,
         dest: str = "",
         dest_loc: Location | None = None,
         target: str = "",
@@ -197,41 +196,89 @@ def chordless_route_through(
     return any(walk(s) for s in starts)
 
 
+_KIND: dict[type, int] = {
+    Hold: HOLD,
+    Move: MOVE,
+    SupportHold: SUPH,
+    SupportMove: SUPM,
+    Convoy: CONVOY,
+}
+
+
 class MovementCheck:
     """The legality step of a movement phase: one effective order per unit, in order."""
 
-    __slots__ = ("effective", "entries", "fleet_seas", "idx", "position", "rules")
+    __slots__ = ("_fleet_seas", "effective", "entries", "idx", "position", "rules", "strict_refs")
 
     def __init__(self, position: Position, idx: MapIndex, rules: RuleSet) -> None:
         self.position = position
         self.idx = idx
         self.rules = rules
-        self.fleet_seas = frozenset(
-            p for p, u in position.units.items() if u.type is UnitType.FLEET and p in idx.sea
+        self._fleet_seas: frozenset[str] | None = None
+        # Do supported/convoyed unit designations need checking (4.C.1/4.C.2/4.C.6 a)?
+        self.strict_refs = (
+            rules.missing_unit_type is Choice.A
+            or rules.wrong_unit_type is Choice.A
+            or rules.wrong_nationality is Choice.A
         )
         # (order, unit or None, illegal detail or "") in input order
         self.entries: list[tuple[Order, Unit | None, str]] = []
         self.effective: dict[str, Eff] = {}
 
+    @property
+    def fleet_seas(self) -> frozenset[str]:
+        """Sea provinces holding a fleet: where a convoy route could pass (4.E.1, 6.D.32)."""
+        if self._fleet_seas is None:
+            sea = self.idx.sea
+            self._fleet_seas = frozenset(
+                p for p, u in self.position.units.items() if u.type is UnitType.FLEET and p in sea
+            )
+        return self._fleet_seas
+
     def run(self, orders: Iterable[Order]) -> MovementCheck:
-        per_unit: dict[str, list[tuple[int, Eff, bool]]] = {}
+        units = self.position.units
+        entries = self.entries
+        effective = self.effective
+        first: dict[str, tuple[int, bool]] = {}
+        dups: dict[str, list[tuple[int, Eff, bool]]] = {}
+        checks = (self._hold, self._move, self._support_hold, self._support_move, self._convoy)
         for order in orders:
+            kind = _KIND.get(type(order))
             try:
-                if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
+                if kind is None:
                     raise Illegal(f"'{order.canonical()}' cannot be ordered in a movement phase")
-                unit = check_unit(order, self.position, self.rules)
-                eff = self._check(order, unit)
+                assert isinstance(order, UnitOrder)
+                ref = order.unit
+                loc = ref.location
+                unit = units.get(loc.province)
+                if (
+                    unit is None
+                    or (order.power is not None and order.power is not unit.power)
+                    or ref.type is not unit.type
+                    or (loc.coast is not None and loc.coast is not unit.location.coast)
+                ):
+                    unit = check_unit(order, self.position, self.rules)
+                eff = checks[kind](order, unit)
             except Illegal as exc:
                 unit_or_none = None
                 if isinstance(order, UnitOrder):
-                    unit_or_none = self.position.units.get(order.unit.province)
-                self.entries.append((order, unit_or_none, str(exc)))
+                    unit_or_none = units.get(order.unit.province)
+                entries.append((order, unit_or_none, str(exc)))
                 continue
-            exact = order.unit.type is unit.type
-            per_unit.setdefault(unit.province, []).append((len(self.entries), eff, exact))
-            self.entries.append((order, unit, ""))
-        for prov, cands in per_unit.items():
-            self.effective[prov] = self._pick(cands)
+            exact = ref.type is unit.type
+            prov = unit.location.province
+            n = len(entries)
+            entries.append((order, unit, ""))
+            if prov in effective:  # several orders for one unit
+                if prov not in dups:
+                    i0, exact0 = first[prov]
+                    dups[prov] = [(i0, effective[prov], exact0)]
+                dups[prov].append((n, eff, exact))
+            else:
+                effective[prov] = eff
+                first[prov] = (n, exact)
+        for prov, cands in dups.items():
+            effective[prov] = self._pick(cands)
         return self
 
     def _pick(self, cands: list[tuple[int, Eff, bool]]) -> Eff:
@@ -270,39 +317,56 @@ class MovementCheck:
         order, unit, _ = self.entries[i]
         self.entries[i] = (order, unit, why)
 
-    def _check(self, order: Order, unit: Unit) -> Eff:
-        idx = self.idx
-        here = unit.province
-        if isinstance(order, Hold):
-            return Eff(HOLD, unit, order)
-        if isinstance(order, Move):
-            return self._move(order, unit)
-        if isinstance(order, SupportHold):
-            tgt = order.target.province
-            _known(idx, tgt)
-            if tgt == here:  # DATC 6.A.8
-                raise Illegal("a unit cannot support itself")
+    def _hold(self, order: UnitOrder, unit: Unit) -> Eff:
+        return Eff(HOLD, unit, order)
+
+    def _near(self, unit: Unit) -> frozenset[str]:
+        if unit.type is UnitType.ARMY:
+            return self.idx.army_adj.get(unit.location.province, frozenset())
+        return self.idx.fleet_adj_prov.get(unit.location, frozenset())
+
+    def _support_hold(self, order: UnitOrder, unit: Unit) -> Eff:
+        assert isinstance(order, SupportHold)
+        tgt = order.target.location.province
+        if tgt == unit.location.province:  # DATC 6.A.8
+            raise Illegal("a unit cannot support itself")
+        if tgt not in self._near(unit):
+            _known(self.idx, tgt)
             self._reach(unit, tgt, "support")
+        if self.strict_refs:
             self._target_ref(order.target)
-            return Eff(SUPH, unit, order, dest=tgt, target=tgt)
-        if isinstance(order, SupportMove):
-            tgt = order.target.province
-            dst = order.dest.province
+        return Eff(SUPH, unit, order, tgt, None, tgt)
+
+    def _support_move(self, order: UnitOrder, unit: Unit) -> Eff:
+        assert isinstance(order, SupportMove)
+        idx = self.idx
+        here = unit.location.province
+        tgt = order.target.location.province
+        dest = order.dest
+        dst = dest.province
+        if tgt == here:
+            raise Illegal("a unit cannot support its own move")
+        if dst == here:  # DATC 6.D.34
+            raise Illegal("a unit cannot support a move into its own province")
+        if dst == tgt:  # DATC 6.A.5
+            raise Illegal("a unit cannot move to the province it is in")
+        if dst not in self._near(unit):
             _known(idx, tgt)
             _known(idx, dst)
-            if tgt == here:
-                raise Illegal("a unit cannot support its own move")
-            if dst == here:  # DATC 6.D.34
-                raise Illegal("a unit cannot support a move into its own province")
-            if dst == tgt:  # DATC 6.A.5
-                raise Illegal("a unit cannot move to the province it is in")
             self._reach(unit, dst, "support a move to")
+        if self.strict_refs:
             self._target_ref(order.target)
-            self._supported_move_possible(unit, tgt, order.dest)
-            coast = order.dest if order.dest.coast is not None else None
-            return Eff(SUPM, unit, order, dest=dst, target=tgt, target_coast=coast)
-        assert isinstance(order, Convoy)
-        return self._convoy(order, unit)
+        mover = self.position.units.get(tgt)
+        if mover is not None:
+            if mover.type is UnitType.ARMY:
+                if dest.coast is not None or dst not in idx.army_adj.get(tgt, ()):
+                    self._supported_move_possible(unit, tgt, dest)
+            else:
+                reach = idx.fleet_reach[mover.location].get(dst)
+                if reach is None or (dest.coast is not None and dest not in reach):
+                    self._supported_move_possible(unit, tgt, dest)
+        coast = dest if dest.coast is not None else None
+        return Eff(SUPM, unit, order, dst, None, tgt, coast)
 
     def _target_ref(self, ref: UnitRef) -> None:
         """4.C.1/4.C.2 and 4.C.5/4.C.6 for the supported or convoyed unit."""
@@ -356,7 +420,22 @@ class MovementCheck:
         except Illegal as exc:
             raise Illegal(f"the supported move {mover} - {dest} is impossible: {exc}") from None
 
-    def _move(self, order: Move, unit: Unit) -> Eff:
+    def _move(self, order: UnitOrder, unit: Unit) -> Eff:
+        assert isinstance(order, Move)
+        idx = self.idx
+        dest = order.dest
+        dst = dest.province
+        if not order.via_convoy and dest.coast is None:
+            if unit.type is UnitType.ARMY:
+                if dst in idx.army_adj.get(unit.location.province, ()):
+                    return Eff(MOVE, unit, order, dst, dest)
+            else:
+                reach = idx.fleet_reach[unit.location].get(dst)
+                if reach is not None and len(reach) == 1 and dst not in idx.split:
+                    return Eff(MOVE, unit, order, dst, reach[0])
+        return self._move_checked(order, unit)
+
+    def _move_checked(self, order: Move, unit: Unit) -> Eff:
         idx = self.idx
         dst = order.dest.province
         _known(idx, dst)
@@ -366,7 +445,7 @@ class MovementCheck:
             if order.via_convoy:
                 raise Illegal("only armies can be convoyed")
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
-            return Eff(MOVE, unit, order, dest=dst, dest_loc=loc)
+            return Eff(MOVE, unit, order, dst, loc)
         _army_dest(idx, self.rules, order.dest)
         adjacent = dst in idx.army_adj.get(unit.province, ())
         needs_route = not adjacent or (
@@ -381,9 +460,10 @@ class MovementCheck:
                 f"{_name(idx, dst)} is not next to {_name(idx, unit.province)}"
                 " and no fleets could convoy it there"
             )
-        return Eff(MOVE, unit, order, dest=dst, dest_loc=Location(dst), via=order.via_convoy)
+        return Eff(MOVE, unit, order, dst, Location(dst), "", None, order.via_convoy)
 
-    def _convoy(self, order: Convoy, unit: Unit) -> Eff:
+    def _convoy(self, order: UnitOrder, unit: Unit) -> Eff:
+        assert isinstance(order, Convoy)
         idx = self.idx
         here = unit.province
         if unit.type is not UnitType.FLEET or here not in idx.sea:  # DATC 6.F.1
@@ -403,7 +483,7 @@ class MovementCheck:
                 f"{_name(idx, here)} is on no convoy route from {_name(idx, tgt)}"
                 f" to {_name(idx, dst)}"
             )
-        return Eff(CONVOY, unit, order, dest=dst, target=tgt)
+        return Eff(CONVOY, unit, order, dst, None, tgt)
 
 
 def owner_name(power: Power) -> str:

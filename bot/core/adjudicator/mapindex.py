@@ -18,6 +18,8 @@ class MapIndex:
     fleet_adj: dict[Location, frozenset[Location]]
     # Provinces a fleet at a location can move to (any coast).
     fleet_adj_prov: dict[Location, frozenset[str]]
+    # Location -> province -> the locations of that province a fleet there can move to.
+    fleet_reach: dict[Location, dict[str, tuple[Location, ...]]]
     sea: frozenset[str]
     land: frozenset[str]
     split: frozenset[str]
@@ -74,6 +76,12 @@ def _index(key: _Identity) -> MapIndex:
     split = frozenset(p for p, v in provs.items() if v.coasts)
     fleet_adj = dict(gm.fleet_adj)
     fleet_adj_prov = {loc: frozenset(d.province for d in ds) for loc, ds in fleet_adj.items()}
+    fleet_reach: dict[Location, dict[str, tuple[Location, ...]]] = {}
+    for loc, targets in fleet_adj.items():
+        by_prov: dict[str, list[Location]] = {}
+        for d in sorted(targets):
+            by_prov.setdefault(d.province, []).append(d)
+        fleet_reach[loc] = {p: tuple(v) for p, v in by_prov.items()}
     sea_seas: dict[str, frozenset[str]] = {}
     sea_shores: dict[str, frozenset[str]] = {}
     for s in sea:
@@ -88,6 +96,7 @@ def _index(key: _Identity) -> MapIndex:
         army_adj=dict(gm.army_adj),
         fleet_adj=fleet_adj,
         fleet_adj_prov=fleet_adj_prov,
+        fleet_reach=fleet_reach,
         sea=sea,
         land=land,
         split=split,

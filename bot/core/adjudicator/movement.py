@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
-from bot.core.model import Location, Power, Unit
+from bot.core.model import Location, Power, Unit, UnitType
 from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 
 # How a move travels (4.A.3).
@@ -61,11 +61,12 @@ class Resolver:
         self.dest_loc: list[Location | None] = [e.dest_loc for e in effs]
         self.unit_at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
         self.moves_into: dict[str, list[int]] = {}
-        self.sups: list[list[int]] = [[] for _ in range(n)]
-        self.hsups: list[list[int]] = [[] for _ in range(n)]
+        # supporters of unit i's move / of unit i holding (only units that have some)
+        self.sups: dict[int, list[int]] = {}
+        self.hsups: dict[int, list[int]] = {}
         self.sup_into: list[str] = [""] * n
         self.mode: list[int] = [LAND] * n
-        self.cfleets: list[dict[str, int]] = [{} for _ in range(n)]
+        self.cfleets: dict[int, dict[str, int]] = {}  # convoyed move -> sea -> fleet
         self.convoyed_by: dict[int, int] = {}  # convoying fleet -> the move it carries
         self.voids: dict[int, str] = {}
         self.no_route: set[int] = set()
@@ -78,22 +79,34 @@ class Resolver:
     # --- setup: modes, matching -------------------------------------------------------
 
     def _match(self) -> None:
-        effs, kind, prov, unit_at = self.effs, self.kind, self.prov, self.unit_at
+        effs, kind, prov, unit_at, dest = self.effs, self.kind, self.prov, self.unit_at, self.dest
         convoys: dict[tuple[str, str], list[int]] = {}
+        moves: list[int] = []
+        supports: list[int] = []
+        moves_into = self.moves_into
         for i, k in enumerate(kind):
             if k == MOVE:
-                self.moves_into.setdefault(self.dest[i], []).append(i)
+                moves.append(i)
+                if dest[i] in moves_into:
+                    moves_into[dest[i]].append(i)
+                else:
+                    moves_into[dest[i]] = [i]
             elif k == CONVOY:
-                convoys.setdefault((effs[i].target, self.dest[i]), []).append(i)
+                convoys.setdefault((effs[i].target, dest[i]), []).append(i)
+            elif k != HOLD:
+                supports.append(i)
         rule = self.rules.adjacent_convoy
         army_adj = self.idx.army_adj
-        for i, k in enumerate(kind):
-            if k != MOVE or self.units[i].type.value != "A":
+        army = UnitType.ARMY
+        for i in moves:
+            if self.units[i].type is not army:
                 continue
-            src, dst = prov[i], self.dest[i]
-            cands = convoys.get((src, dst), [])
-            if dst not in army_adj.get(src, ()):
+            src, dst = prov[i], dest[i]
+            cands = convoys.get((src, dst), []) if convoys else []
+            if dst not in army_adj[src]:
                 mode = BY_CONVOY
+            elif not cands and not effs[i].via:
+                continue
             else:
                 via = effs[i].via
                 own = any(self.power[f] is self.power[i] for f in cands)
@@ -103,41 +116,42 @@ class Resolver:
                     mode = FALLBACK if via or own else LAND
                 elif rule is AdjacentConvoy.RULE_1971:
                     j = unit_at.get(dst)
-                    opposite = j is not None and kind[j] == MOVE and self.dest[j] == src
+                    opposite = j is not None and kind[j] == MOVE and dest[j] == src
                     mode = OPPOSITE if cands and opposite else LAND
                 else:  # 2000/2023 (and 1982 read the same way): via convoy or own fleet
                     mode = BY_CONVOY if via or own else LAND
             self.mode[i] = mode
             if mode != LAND:
+                fleets = self.cfleets[i] = {}
                 for f in cands:
-                    self.cfleets[i][prov[f]] = f
+                    fleets[prov[f]] = f
                     self.convoyed_by[f] = i
-                if not self.idx.route_exists(src, dst, self.cfleets[i]):
+                if not self.idx.route_exists(src, dst, fleets):
                     self.no_route.add(i)
                     self.state[self.n + i] = RESOLVED  # result stays False
-        for i, k in enumerate(kind):
-            e = effs[i]
-            if k == CONVOY:
+        for group in convoys.values():
+            for i in group:
                 if i not in self.convoyed_by:
-                    self.voids[i] = self._convoy_void(e)
-            elif k == SUPH:
-                j = unit_at.get(e.target)
+                    self.voids[i] = self._convoy_void(effs[i])
+        for i in supports:
+            e = effs[i]
+            j = unit_at.get(e.target)
+            if kind[i] == SUPH:
                 self.sup_into[i] = e.target
                 if j is None:
                     self.voids[i] = f"there is no unit in {e.target} to support"
                 elif kind[j] == MOVE:  # DATC 6.D.7
                     self.voids[i] = f"{self.units[j]} moves ({effs[j].order}), it does not hold"
                 else:
-                    self.hsups[j].append(i)
-            elif k == SUPM:
-                j = unit_at.get(e.target)
+                    self.hsups.setdefault(j, []).append(i)
+            else:
                 self.sup_into[i] = e.dest
                 why = self._support_move_void(e, j)
                 if why:
                     self.voids[i] = why
                 else:
                     assert j is not None
-                    self.sups[j].append(i)
+                    self.sups.setdefault(j, []).append(i)
 
     def _convoy_void(self, e: Eff) -> str:
         j = self.unit_at.get(e.target)
@@ -268,9 +282,9 @@ class Resolver:
         )
 
     def _move(self, i: int) -> bool:
-        if not self.has_path(i):
+        if self.mode[i] == BY_CONVOY and not self.resolve(self.n + i):
             return False
-        atk = self.attack(i)
+        atk = self.attack(i, True)
         if atk == 0:
             return False
         d = self.dest[i]
@@ -285,19 +299,22 @@ class Resolver:
                 return False
         return True
 
-    def attack(self, i: int) -> int:
-        if not self.has_path(i):
+    def attack(self, i: int, reached: bool = False) -> int:
+        if not reached and not self.has_path(i):
             return 0
         j = self.unit_at.get(self.dest[i])
         resolve = self.resolve
+        sups = self.sups.get(i)
         if j is None or (self.kind[j] == MOVE and not self._h2h(i, j) and resolve(j)):
-            return 1 + sum(1 for s in self.sups[i] if resolve(s))
+            return 1 + sum(1 for s in sups if resolve(s)) if sups else 1
         pj = self.power[j]
         if pj is self.power[i]:  # no self-dislodgement (DATC 6.D.10)
             return 0
+        if not sups:
+            return 1
         power = self.power
         # DATC 6.D.12: support from the defender's own power does not count against it
-        return 1 + sum(1 for s in self.sups[i] if power[s] is not pj and resolve(s))
+        return 1 + sum(1 for s in sups if power[s] is not pj and resolve(s))
 
     def hold(self, p: str) -> int:
         j = self.unit_at.get(p)
@@ -305,12 +322,18 @@ class Resolver:
             return 0
         if self.kind[j] == MOVE:
             return 0 if self.resolve(j) else 1
+        sups = self.hsups.get(j)
+        if not sups:
+            return 1
         resolve = self.resolve
-        return 1 + sum(1 for s in self.hsups[j] if resolve(s))
+        return 1 + sum(1 for s in sups if resolve(s))
 
     def defend(self, j: int) -> int:
+        sups = self.sups.get(j)
+        if not sups:
+            return 1
         resolve = self.resolve
-        return 1 + sum(1 for s in self.sups[j] if resolve(s))
+        return 1 + sum(1 for s in sups if resolve(s))
 
     def prevent(self, k: int) -> int:
         if not self.has_path(k):
@@ -322,8 +345,11 @@ class Resolver:
                     return 0
             elif self.resolve(j):  # 4.A.7 a
                 return 0
+        sups = self.sups.get(k)
+        if not sups:
+            return 1
         resolve = self.resolve
-        return 1 + sum(1 for s in self.sups[k] if resolve(s))
+        return 1 + sum(1 for s in sups if resolve(s))
 
     def _support(self, s: int) -> bool:
         here = self.prov[s]
@@ -440,7 +466,7 @@ class Resolver:
     def retreats(self, i: int, k: int, occupied: set[str], standoffs: set[str]) -> frozenset[str]:
         unit = self.units[i]
         idx = self.idx
-        if unit.type.value == "A":
+        if unit.type is UnitType.ARMY:
             near = idx.army_adj.get(unit.province, frozenset())
         else:
             near = idx.fleet_adj_prov.get(unit.location, frozenset())

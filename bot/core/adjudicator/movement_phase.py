@@ -14,6 +14,7 @@ from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import RuleSet
 
 S, F = Verdict.SUCCEEDS, Verdict.FAILS
+NONE = Reason.NONE
 
 
 def adjudicate_movement(
@@ -24,22 +25,27 @@ def adjudicate_movement(
     effs = [effective.get(p) or Eff(HOLD, u, None) for p, u in position.units.items()]
     r = Resolver(effs, idx, rules)
     r.run()
-    n = r.n
     units: dict[str, Unit] = {}
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
-    for i in range(n):
-        if r.kind[i] == MOVE and r.result[i]:
-            u = r.units[i]
+    kind, result, moves_into = r.kind, r.result, r.moves_into
+    stay: list[int] = []
+    for i, u in enumerate(r.units):
+        if kind[i] == MOVE and result[i]:
             loc = r.dest_loc[i]
             assert loc is not None
-            units[loc.province] = Unit(u.power, u.type, loc)
-    for i in range(n):
-        if r.kind[i] == MOVE and r.result[i]:
-            continue
-        k = r.dislodger(i)
+            units[loc.province] = u if loc == u.location else Unit(u.power, u.type, loc)
+        else:
+            stay.append(i)
+    for i in stay:
+        p = r.prov[i]
+        k = None
+        for m in moves_into.get(p, ()):
+            if result[m]:
+                k = m
+                break
         if k is None:
-            units[r.prov[i]] = r.units[i]
+            units[p] = r.units[i]
         else:
             hit.append((i, k))
             beaten[i] = k
@@ -58,7 +64,10 @@ def adjudicate_movement(
         if effs[i].order is not order:
             results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, "not used"))
             continue
-        results.append(_result(r, i, order, i in beaten))
+        if kind[i] == MOVE and result[i]:  # the common case first
+            results.append(OrderResult(order.power, order, S, NONE, "", False))
+        else:
+            results.append(_result(r, i, order, i in beaten))
     for i, e in enumerate(effs):
         if e.order is None:
             u = e.unit
@@ -106,7 +115,7 @@ def _result(r: Resolver, i: int, order: Order, dislodged: bool) -> OrderResult:
             return OrderResult(power, order, F, Reason.CONVOY_BROKEN, "the convoy route is broken")
         return OrderResult(power, order, S)
     if r.result[i]:
-        return OrderResult(power, order, S)
+        return OrderResult(power, order, S, NONE, "", False)
     if dislodged:
         return OrderResult(power, order, F, Reason.DISLODGED)
     return OrderResult(power, order, F, Reason.CUT)
