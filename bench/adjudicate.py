@@ -26,8 +26,10 @@ from bot.core.rules import DATC
 
 
 def random_position(rng: random.Random, gm: GameMap, n_units: int) -> Position:
-    provs = sorted(gm.provinces)
-    rng.shuffle(provs)
+    # seas first in a random share, so that a third or so of the units are fleets at sea
+    provs = sorted(
+        gm.provinces, key=lambda p: rng.random() - (gm.provinces[p].kind.value == "sea") * 0.35
+    )
     units = []
     for pid in provs[:n_units]:
         kind = gm.provinces[pid].kind.value
@@ -51,7 +53,7 @@ def random_orders(rng: random.Random, pos: Position, idx: MapIndex) -> list[Orde
         if rng.random() < 0.45:
             if u.type is UnitType.ARMY:
                 coastal = [s for s in fleets_at_sea if u.province in idx.sea_shores[s]]
-                if coastal and rng.random() < 0.3:
+                if coastal and rng.random() < 0.6:
                     # a convoy along a random walk of fleets at sea
                     walk = [rng.choice(coastal)]
                     for _ in range(rng.randrange(3)):
@@ -91,7 +93,7 @@ def random_orders(rng: random.Random, pos: Position, idx: MapIndex) -> list[Orde
         options: list[Order] = [
             SupportMove(u.power, UnitRef.of(u), m.unit, Location(m.dest.province))
             for p, m in moves.items()
-            if m.dest.province in reach and p != u.province and m.dest.province != u.province
+            if m.dest.province in reach and u.province not in (p, m.dest.province)
         ]
         options += [
             SupportHold(u.power, UnitRef.of(u), UnitRef.of(pos.units[p]))
@@ -152,12 +154,14 @@ def main() -> None:
     med, bmed = statistics.median(t), statistics.median(base)
     print(f"{args.phases} movement phases, {args.units} units, seed {args.seed}")
     print("orders per phase:", {k: round(v / args.phases, 1) for k, v in kinds.items()})
-    print(f"illegal orders in the first 200 phases: {illegal} (the generator means 0)")
     print(
-        f"adjudicate: median {med:.0f} us, p95 {p95(t):.0f} us, {1e6 / statistics.mean(t):.0f} phases/s"
+        f"illegal orders in the first 200 phases: {illegal}"
+        " (convoys by fleets that a shorter route does not need: DATC 6.G.19)"
     )
+    rate, brate = 1e6 / statistics.mean(t), 1e6 / statistics.mean(base)
+    print(f"adjudicate: median {med:.0f} us, p95 {p95(t):.0f} us, {rate:.0f} phases/s")
     print(
-        f"baseline (all hold): median {bmed:.0f} us, p95 {p95(base):.0f} us, {1e6 / statistics.mean(base):.0f} phases/s"
+        f"baseline (all hold): median {bmed:.0f} us, p95 {p95(base):.0f} us, {brate:.0f} phases/s"
     )
     print(f"ratio median/baseline: {med / bmed:.2f}")
 
