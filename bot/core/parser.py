@@ -160,7 +160,7 @@ _POWER_BIGRAMS = frozenset(
 )
 
 _TOKEN_RE = re.compile(
-    r"(?P<space>[\s,.!]+)"
+    r"(?P<space>[\s,.!`*_~\"“”«»]+)"  # punctuation, quotes and chat markup are ignored
     r"|(?P<dash>->|=>|→|[-–—‐‑>])"
     r"|(?P<slash>/)"
     r"|(?P<lpar>\()"
@@ -170,6 +170,8 @@ _TOKEN_RE = re.compile(
     r"|(?P<other>.)",
     re.UNICODE,
 )
+# A pasted list: "1. A PAR - BUR", "2) F BRE - MAO", "- A MAR H", "• A MUN H".
+_LIST_MARKER_RE = re.compile(r"^(?:\d{1,2}[.)]|[-*•])\s+")
 _SYMBOL_KINDS = {"dash": "DASH", "slash": "SLASH", "lpar": "LPAR", "rpar": "RPAR", "colon": "COLON"}
 
 
@@ -686,7 +688,7 @@ def parse_order(
     names = load_names(game_map.name if game_map is not None else "standard")
     gmap = game_map if game_map is not None else load_map("standard")
     source = text.strip()
-    raws = _phrases(_lex(source, names, msgs))
+    raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs))
     if not raws:
         raise OrderSyntaxError(msgs["empty"], text)
     tree = _feed(source, raws, msgs, names, lang)
