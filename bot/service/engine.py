@@ -59,7 +59,14 @@ class Engine(Protocol):
 
 
 class CoreEngine:
-    """The real game core and renderer."""
+    """The real game core and renderer. Stateless: every instance is equal (so caches keyed
+    on the engine survive pickling into a worker process)."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self)
+
+    def __hash__(self) -> int:
+        return hash(type(self).__qualname__)
 
     def load_map(self, name: str) -> GameMap:
         try:

@@ -18,7 +18,7 @@ import logging
 import random
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
@@ -279,7 +279,7 @@ class TableService:
         clock: Any = None,
         notifier: Notifier | None = None,
         engine: Engine | None = None,
-        executor: Executor | None = None,
+        executor: Executor | str | None = None,
         render: bool = True,
         faults: FaultHook | None = None,
     ) -> None:
@@ -287,7 +287,15 @@ class TableService:
         self.clock = clock or SystemClock()
         self.notifier: Notifier = notifier or NullNotifier()
         self.engine: Engine = engine or CoreEngine()
-        self.executor = executor
+        # Adjudication and rendering run off the loop: in the default thread pool, in the
+        # given executor, or with "process" in a pool of processes (one per CPU) that the
+        # service owns: rendering is CPU-bound and a process pool uses every core.
+        self._own_executor = isinstance(executor, str)
+        if isinstance(executor, str) and executor != "process":
+            raise ConfigError(f"unknown executor {executor!r} (use 'process' or an Executor)")
+        self.executor: Executor | None = (
+            ProcessPoolExecutor() if isinstance(executor, str) else executor
+        )
         self.render_maps = render
         self.faults = faults
         self._ctx: dict[int, _Ctx] = {}
@@ -311,7 +319,7 @@ class TableService:
         clock: Any = None,
         notifier: Notifier | None = None,
         engine: Engine | None = None,
-        executor: Executor | None = None,
+        executor: Executor | str | None = None,
         render: bool = True,
         run: bool = True,
         faults: FaultHook | None = None,
@@ -355,6 +363,8 @@ class TableService:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
+        if self._own_executor and self.executor is not None:
+            self.executor.shutdown(wait=False, cancel_futures=True)
         await self.store.close()
 
     def abandon(self) -> None:
@@ -1292,6 +1302,8 @@ class TableService:
                 log.error("game %s: %s", game_id, exc.message)
                 return
             await self._reschedule(game_id)
+        # Deliver this game's events now rather than after every due game is done.
+        await self.deliver()
 
     async def _advance_locked(self, game_id: int) -> None:
         row = await self.store.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
@@ -1435,7 +1447,7 @@ class TableService:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
         now = self.clock.now()
-        async with self.store.tx() as tx:
+        async with self.store.tx(durable=False) as tx:  # redone after a power cut: harmless
             cur = await tx.fetchone("SELECT status, deadline FROM phases WHERE id = ?", (ph.id,))
             if cur is None:
                 return
@@ -1666,7 +1678,7 @@ class TableService:
                     self._retry_delivery_at = self.clock.now() + 5.0
                     continue
                 self._fault("deliver.after_notify")
-                async with self.store.tx() as tx:
+                async with self.store.tx(durable=False) as tx:
                     await tx.execute(
                         "UPDATE outbox SET delivered_at=? WHERE id=?", (self.clock.now(), r["id"])
                     )

@@ -146,16 +146,28 @@ class Store:
     # --- statements -------------------------------------------------------------------
 
     @asynccontextmanager
-    async def tx(self) -> AsyncIterator[Tx]:
-        """`BEGIN IMMEDIATE` ... `COMMIT`; any exception rolls back (as a crash would)."""
+    async def tx(self, *, durable: bool = True) -> AsyncIterator[Tx]:
+        """`BEGIN IMMEDIATE` ... `COMMIT`; any exception rolls back (as a crash would).
+
+        `durable=False` commits with synchronous=NORMAL: safe against a process crash (the
+        WAL is written before COMMIT returns) but not fsynced until the next durable commit,
+        so a power cut may undo it. Only for writes that are harmless to redo: closing a
+        phase whose deadline has passed, marking an event delivered (a repeat carries the
+        same key)."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            if not durable:
+                await self._conn.execute("PRAGMA synchronous=NORMAL")
             try:
-                yield Tx(self._conn)
-            except BaseException:
-                await self._rollback_quietly()
-                raise
-            await self._conn.execute("COMMIT")
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield Tx(self._conn)
+                except BaseException:
+                    await self._rollback_quietly()
+                    raise
+                await self._conn.execute("COMMIT")
+            finally:
+                if not durable:
+                    await self._conn.execute("PRAGMA synchronous=FULL")
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         async with self._lock:

@@ -1,0 +1,130 @@
+"""N games sharing one deadline: time from the deadline until each game's results and map
+are delivered to the notifier (adjudication + rendering + commit + delivery).
+
+    python3 bench/deadline.py                 # N=1 and N=200, thread pool
+    python3 bench/deadline.py -n 50 --executor process --workers 2
+
+Targets (issue 5): one game <= 0.3 s, 200 games <= 8 s on this machine. Every game has seven
+players with seeded random orders (moves and supports), on a real SQLite file (WAL,
+synchronous=FULL), the real parser, adjudicator and renderer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+
+from bot.cli.demo import random_orders
+from bot.core.jsonio import position_from_json
+from bot.core.model import Power
+from bot.core.parser import render_order
+from bot.service import EventKind, FakeClock, TableService
+
+
+class TimingNotifier:
+    def __init__(self) -> None:
+        self.t0 = 0.0
+        self.ready: dict[int, float] = {}
+        self.png_bytes = 0
+
+    async def notify(self, event) -> None:
+        if event.kind is EventKind.RESULTS_READY:
+            self.ready[event.game_id] = time.perf_counter() - self.t0
+            self.png_bytes += len(event.png or b"")
+
+
+def _warm(_: int) -> int:
+    """Load the map, rules and renderer in a worker process before the clock starts."""
+    from bot.core.map import load_map  # noqa: PLC0415
+    from renderer import render  # noqa: PLC0415
+
+    game_map = load_map("standard")
+    render(game_map, None, game_map.start, [], None)
+    return os.getpid()
+
+
+async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, float]:
+    rng = random.Random(seed)
+    executor: Executor | None = None
+    if executor_kind == "process":
+        executor = ProcessPoolExecutor(max_workers=workers)
+        list(executor.map(_warm, range(workers * 2)))
+    elif executor_kind == "thread":
+        executor = ThreadPoolExecutor(max_workers=workers)
+    _warm(0)
+    with tempfile.TemporaryDirectory() as tmp:
+        clock = FakeClock(start=time.time())
+        notes = TimingNotifier()
+        svc = await TableService.open(
+            Path(tmp) / "bench.db", clock=clock, notifier=notes, executor=executor, run=False
+        )
+        game_map = svc.engine.load_map("standard")
+        ids = []
+        for g in range(n):
+            st = await svc.create_game("gm", name=f"bench {g}", clock="edc2023", rules="datc")
+            for power in Power:
+                await svc.join(st.id, f"u{g}-{power.value}", power)
+            await svc.start_game(st.id, "gm")
+            ids.append(st.id)
+        await svc.run_due()
+        deadline = None
+        for gid in ids:
+            st = await svc.status(gid)
+            deadline = st.deadline
+            row = await svc.store.fetchone(
+                "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
+            )
+            position = position_from_json(json.loads(row["position_json"]))
+            for power, user in st.players.items():
+                orders = random_orders(position, power, game_map, rng)
+                await svc.submit(gid, user, "\n".join(render_order(o) for o in orders))
+        assert deadline is not None
+        clock.set(deadline)
+        notes.t0 = time.perf_counter()
+        await svc.run_due()
+        total = time.perf_counter() - notes.t0
+        await svc.close()
+    if executor is not None:
+        executor.shutdown()
+    lat = sorted(notes.ready.values())
+    assert len(lat) == n, f"{len(lat)} of {n} games delivered"
+    comp = svc.timings
+    return {
+        "n": n,
+        "median": statistics.median(lat),
+        "max": lat[-1],
+        "total": total,
+        "adjudicate_mean": statistics.fmean(t["adjudicate"] for t in comp),
+        "render_mean": statistics.fmean(t["render"] for t in comp),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, action="append", help="games (repeatable; default 1, 200)")
+    ap.add_argument("--executor", choices=("default", "thread", "process"), default="default")
+    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    print(f"executor={args.executor} workers={args.workers} cpus={os.cpu_count()}")
+    for n in args.n or [1, 200]:
+        r = asyncio.run(run(n, args.executor, args.workers, args.seed))
+        print(
+            f"N={r['n']:4d}  deadline -> results+map delivered: median {r['median']:.3f} s, "
+            f"max {r['max']:.3f} s (all done {r['total']:.3f} s); per game: adjudicate "
+            f"{r['adjudicate_mean'] * 1000:.1f} ms, render {r['render_mean'] * 1000:.1f} ms"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
