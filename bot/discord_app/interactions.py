@@ -97,6 +97,13 @@ async def resolve_game(
     raise Refusal(t("game.several", lang, games=listed))
 
 
+async def guild_only_check(interaction: discord.Interaction) -> bool:
+    """`guild_only()` only hides a command in DM clients; this refuses it in code."""
+    if interaction.guild_id is None:
+        raise app_commands.NoPrivateMessage
+    return True
+
+
 def require_gm(game: GameStatus, interaction: discord.Interaction) -> None:
     """GM rights are checked here, in code: `default_permissions` is only a hint to clients."""
     if user_key(interaction.user) != game.gm:

@@ -13,6 +13,7 @@ from bot.discord_app.format import mention, power_name, status_lines
 from bot.discord_app.interactions import (
     Refusal,
     game_choices,
+    guild_only_check,
     locale_lang,
     parse_power,
     power_choices,
@@ -43,6 +44,9 @@ class GameCog(
     def __init__(self, bot: ParleyBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await guild_only_check(interaction)
 
     @app_commands.command(name="create", description="Create a game at this table (this channel)")
     @app_commands.describe(

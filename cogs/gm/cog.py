@@ -12,6 +12,7 @@ from bot.discord_app.format import mention, phase_name, power_name, stamp, submi
 from bot.discord_app.interactions import (
     RUNNING,
     game_choices,
+    guild_only_check,
     locale_lang,
     parse_power,
     power_choices,
@@ -32,6 +33,9 @@ class GmCog(
     def __init__(self, bot: ParleyBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await guild_only_check(interaction)
 
     async def _gm_game(
         self, interaction: discord.Interaction, game: int | None, states: tuple[str, ...] = RUNNING

@@ -7,13 +7,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
-from bot.discord_app.interactions import game_choices, resolve_game, send
+from bot.discord_app.interactions import game_choices, guild_only_check, resolve_game, send
 from bot.i18n import t
 
 
 class SpectateCog(commands.Cog):
     def __init__(self, bot: ParleyBot) -> None:
         self.bot = bot
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        return await guild_only_check(interaction)
 
     @app_commands.command(
         name="spectate", description="Post a game's results and maps in this channel"

@@ -33,9 +33,11 @@ class Table:
     service: TableService | None = None
     _task: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    async def boot(self) -> ParleyBot:
+    async def boot(self, **service_options) -> ParleyBot:
         """Start a bot process: open the service on the database file, connect to Discord."""
-        self.service = await TableService.open(self.db, clock=self.clock, run=False)
+        self.service = await TableService.open(
+            self.db, clock=self.clock, run=False, **service_options
+        )
         self.bot = ParleyBot(self.service, guild_ready_timeout=0.05)
         await self.bot.login(self.fake.token)
         self._task = asyncio.create_task(self.bot.connect())

@@ -164,8 +164,9 @@ class FakeDiscord:
         *,
         channel: FakeChannel | None = None,
         interaction_type: int = 3,
+        message: SentMessage | None = None,
     ) -> InteractionRecord:
-        """Deliver any interaction (2 command, 3 component, 4 autocomplete)."""
+        """Deliver any interaction (2 command, 3 component on `message`, 4 autocomplete)."""
         if channel is None:
             channel = self.state.dm_channel(user.id)
         record = InteractionRecord(
@@ -195,6 +196,8 @@ class FakeDiscord:
             payload.update(guild_id=str(guild.id), member=member, guild_locale="en-US")
         else:
             payload["user"] = user.payload()
+        if message is not None:
+            payload["message"] = self.state.message_payload(message, self.state.bot_user)
         record.payload = payload
         self.state.interactions[record.id] = record
         self.state.interactions_by_token[record.token] = record
@@ -208,9 +211,7 @@ class FakeDiscord:
         )
         data = {"custom_id": select["custom_id"], "component_type": 3, "values": values}
         channel = self.state.channels.get(message.channel_id or 0)
-        record = await self.interact(user, data, channel=channel, interaction_type=3)
-        record.payload["message"] = self.state.message_payload(message, self.state.bot_user)
-        return record
+        return await self.interact(user, data, channel=channel, interaction_type=3, message=message)
 
     def _command(self, name: str, guild_id: int | None) -> dict[str, Any]:
         for scope in (guild_id, None):

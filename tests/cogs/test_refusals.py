@@ -1,0 +1,89 @@
+"""Who may do what: non-players, non-GMs, closed DMs, players in several games."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.core.model import Power
+from tests.cogs.conftest import Table
+
+
+async def test_non_player_orders_are_refused_ephemerally_and_logged(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    game_id = await table.create_started_game()
+    caplog.set_level(logging.INFO, logger="parley.discord")
+    reply = await table.command(
+        table.outsider, "orders submit", {"text": "A PAR - BUR", "game": game_id}
+    )
+    assert reply.ephemeral
+    assert "do not play" in reply.content
+    assert any("refused orders" in r.getMessage() for r in caplog.records)
+    status = await table.service.status(game_id)
+    assert status.submitted == []
+
+    await table.fake.send_dm(table.outsider, "A PAR - BUR")
+    dm = await table.fake.dm_reply(table.outsider, 0)
+    assert "not playing" in dm.content
+
+
+async def test_non_gm_cannot_use_gm_commands(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    game_id = await table.create_started_game()
+    caplog.set_level(logging.INFO, logger="parley.discord")
+    france = table.players[Power.FRANCE]
+    for command in ("gm pause", "gm adjudicate", "gm end"):
+        reply = await table.command(france, command)
+        assert reply.ephemeral
+        assert "Only the GM" in reply.content
+    assert sum("refused /gm" in r.getMessage() for r in caplog.records) == 3
+    assert (await table.service.status(game_id)).status == "active"
+
+    reply = await table.command(table.gm, "gm pause")
+    assert reply.ephemeral
+    assert (await table.service.status(game_id)).status == "paused"
+
+
+async def test_gm_commands_are_guild_only(table: Table) -> None:
+    await table.create_started_game()
+    record = await table.fake.slash(table.gm, "gm pause", {}, channel=None)
+    reply = await table.fake.reply_to(record)
+    assert reply.ephemeral
+    assert "only in a server" in reply.content
+
+
+async def test_closed_dms_are_explained_in_the_table_channel(table: Table) -> None:
+    table.players[Power.ITALY].dms_open = False
+    await table.create_started_game()
+    await table.advance(8 * 60 + 59)  # edc2023 reminders: 1' and 10" before the deadline
+    italy = table.players[Power.ITALY]
+    await table.fake.wait_for(lambda: italy.id in table.fake.state.refused_dms)
+    notes = [m for m in table.fake.state.messages_in(table.table.id) if "Privacy" in m.content]
+    assert len(notes) == 1
+    assert f"<@{italy.id}>" in notes[0].content
+    assert notes[0].allowed_mentions == {"parse": [], "users": [italy.id]}
+    france = table.players[Power.FRANCE]
+    assert any("Reminder" in m.content for m in table.fake.state.dms_to(france.id))
+
+
+async def test_player_in_two_games_picks_one_from_a_menu(table: Table) -> None:
+    first = await table.create_started_game()
+    second = await table.create_started_game(name="Berlin")
+    france = table.players[Power.FRANCE]
+    await table.fake.send_dm(france, "A PAR - BUR")
+    menu = await table.fake.dm_reply(france, 0)
+    assert menu.components  # a select menu of the two games
+    record = await table.fake.click(france, menu, [str(second)])
+    answer = await table.fake.reply_to(record)
+    assert "Berlin" in answer.content
+    assert "A PAR - BUR" in answer.content
+    assert (await table.service.status(second)).submitted == [Power.FRANCE]
+    assert (await table.service.status(first)).submitted == []
+
+    await table.fake.send_dm(france, f"#{first}\nF BRE - MAO")
+    prefixed = await table.fake.dm_reply(france, 2)  # after the menu and its answer
+    assert "F BRE - MAO" in prefixed.content
+    assert (await table.service.status(first)).submitted == [Power.FRANCE]
