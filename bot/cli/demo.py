@@ -217,11 +217,12 @@ async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
             st = await svc.status(game.id)
             if st.status == "over":
                 break
-            if st.phase_status == "open" and st.phase_id not in ordered:
+            if st.phase_status == "open" and st.phase_id and st.phase_id not in ordered:
                 ordered.add(st.phase_id)
                 row = await svc.store.fetchone(
                     "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
                 )
+                assert row is not None
                 position = position_from_json(json.loads(row["position_json"]))
                 for power, user in st.players.items():
                     orders = random_orders(position, power, game_map, rng)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache, partial
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -223,9 +223,16 @@ def _order_key(order: Order) -> str | None:
     return None
 
 
-@lru_cache(maxsize=64)
+_RULES: dict[tuple[Engine, str], RuleSet] = {}
+
+
 def _cached_rules(engine: Engine, name: str) -> RuleSet:
-    return engine.load_rules(name)
+    """Rule sets by (engine, name), loaded once per process (also in pool workers)."""
+    key = (engine, name)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _RULES[key] = engine.load_rules(name)
+    return rules
 
 
 def compute_phase(  # noqa: PLR0917 - internal helper
@@ -250,7 +257,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     t1 = time.perf_counter()
     png = engine.render(game_map, position, orders, outcome, lang) if render else None
     t2 = time.perf_counter()
-    skipped = []
+    skipped: list[dict[str, Any]] = []
     nxt = outcome.position
     while nothing_to_do(nxt, game_map) and len(skipped) < 5:
         extra = engine.adjudicate(nxt, [], rules, game_map)
@@ -1282,7 +1289,7 @@ class TableService:
             if nxt is not None and nxt <= now:
                 await asyncio.sleep(0)
                 continue
-            waiters = [asyncio.ensure_future(self._wake.wait())]
+            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._wake.wait())]
             if nxt is not None:
                 waiters.append(asyncio.ensure_future(self.clock.sleep_until(nxt)))
             try:

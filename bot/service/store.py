@@ -172,7 +172,7 @@ class Store:
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         async with self._lock:
             cur = await self._conn.execute(sql, tuple(params))
-            return await cur.fetchone()  # type: ignore[no-any-return]
+            return await cur.fetchone()
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         async with self._lock:
@@ -195,7 +195,7 @@ class Tx:
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         cur = await self._conn.execute(sql, tuple(params))
-        return await cur.fetchone()  # type: ignore[no-any-return]
+        return await cur.fetchone()
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         cur = await self._conn.execute(sql, tuple(params))
