@@ -1,0 +1,86 @@
+"""`parley run`: the Discord bot, on the table service's database.
+
+Needs `DISCORD_TOKEN` (the bot token of your Discord application; see the README). The
+database is `$PARLEY_DB`, or `parley.db` in the working directory, or `--db FILE`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from typing import Any
+
+MISSING_CREDENTIAL_HELP = (
+    "parley run: DISCORD_TOKEN is not set.\n"
+    "Create a Discord application and its bot (README, 'Discord application'), then:\n"
+    "  DISCORD_TOKEN=<your bot token> parley run\n"
+    "Without a token, try the offline demo: parley demo"
+)
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "run",
+        help="run the Discord bot (needs DISCORD_TOKEN)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--db", help="SQLite database file (default: $PARLEY_DB or ./parley.db)")
+    p.add_argument(
+        "--message-content",
+        action="store_true",
+        help="ask for the privileged Message Content intent (not needed for DM orders)",
+    )
+    p.add_argument("--no-sync", action="store_true", help="do not sync the slash commands")
+    p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
+        print(MISSING_CREDENTIAL_HELP, file=sys.stderr)
+        return 2
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        return asyncio.run(_serve(args, token))
+    except KeyboardInterrupt:
+        return 0
+
+
+async def _serve(args: argparse.Namespace, token: str) -> int:
+    # Imported here: `parley parse` and friends need neither discord nor the service.
+    import discord  # noqa: PLC0415
+
+    from bot.client import ParleyBot  # noqa: PLC0415
+    from bot.service import ServiceError, TableService  # noqa: PLC0415
+
+    try:
+        service = await TableService.open(args.db, run=False)
+    except ServiceError as exc:
+        print(f"parley run: {exc.message}", file=sys.stderr)
+        return 2
+    bot = ParleyBot(service, message_content=args.message_content, sync_commands=not args.no_sync)
+    try:
+        await bot.start(token)
+    except discord.LoginFailure:
+        print("parley run: Discord refused the token (DISCORD_TOKEN).", file=sys.stderr)
+        return 2
+    except discord.PrivilegedIntentsRequired:
+        print(
+            "parley run: enable the Message Content intent in the Developer Portal (Bot page),"
+            " or run without --message-content.",
+            file=sys.stderr,
+        )
+        return 2
+    finally:
+        if not bot.is_closed():
+            await bot.close()
+        await service.close()
+    return 0

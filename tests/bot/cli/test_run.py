@@ -1,0 +1,54 @@
+"""`parley run`: a clear refusal without a token; with one, the bot connects and syncs."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from bot.cli import main
+from bot.cli import run as run_cmd
+from tests.fake_discord import FakeDiscord
+
+
+def test_missing_token_fails_at_once_with_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN is not set" in err
+    assert "parley demo" in err
+
+
+def args(db: Path) -> argparse.Namespace:
+    return argparse.Namespace(db=str(db), message_content=False, no_sync=False, verbose=False)
+
+
+async def test_a_wrong_token_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    async with FakeDiscord():
+        assert await run_cmd._serve(args(tmp_path / "p.db"), "not-the-token") == 2
+    assert "refused the token" in capsys.readouterr().err
+
+
+async def test_a_corrupt_database_is_a_clear_error(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "p.db"
+    db.write_bytes(b"this is not sqlite" * 100)
+    async with FakeDiscord() as fake:
+        assert await run_cmd._serve(args(db), fake.token) == 2
+    assert "parley run:" in capsys.readouterr().err
+    assert db.read_bytes() == b"this is not sqlite" * 100
+
+
+async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
+    async with FakeDiscord() as fake:
+        fake.add_guild("Club", ["table"])
+        task = asyncio.create_task(run_cmd._serve(args(tmp_path / "p.db"), fake.token))
+        await fake.wait_for(lambda: fake.state.command_syncs and fake.gateway.identifies)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    names = {c["name"] for c in fake.state.command_syncs[-1].commands}
+    assert names == {"game", "orders", "ready", "gm", "spectate"}
+    assert (tmp_path / "p.db").exists()
