@@ -85,7 +85,7 @@ class ParseResult:
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "UTYPE": ("a", "army", "armee", "f", "fleet", "flotte"),
     "HOLD": ("h", "hold", "holds", "t", "tient", "xxx"),
-    "DASH": ("to", "vers"),
+    "DASH": ("to", "vers", "move", "moves"),
     "SUPPORT": ("s", "support", "supports", "soutient", "soutien"),
     "CONVOY": ("c", "convoy", "convoys", "convoie"),
     "VIA": ("via",),
@@ -154,6 +154,7 @@ _PHRASES: dict[tuple[str, str], str] = {
     for first in ("via", "by", "par")
     for second in ("convoy", "convoi", "convoys")
 }
+_PHRASES.update({(verb, "to"): "DASH" for verb in ("move", "moves")})
 # Hyphenated power names ("Autriche-Hongrie") stay one word.
 _POWER_BIGRAMS = frozenset(
     {("autriche", "hongrie"), ("austria", "hungary"), ("grande", "bretagne")}
