@@ -72,3 +72,35 @@ async def test_game_ends_after_the_clock_years(opener, clock):
     assert st.end_reason == "year limit"
     assert notes.kinds().count("game_over") == 1
     assert SEVEN[0] in st.players.values()
+
+
+async def test_reminders_at_each_configured_offset_only_to_those_missing(opener, clock):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc, clock_overrides={"reminders": ["2m", "30s"]})
+    deadline = (await svc.status(gid)).deadline
+    await svc.submit(gid, "user-italy", "A VEN H")
+    clock.set(deadline - 120)
+    await svc.run_due()
+    await svc.submit(gid, "user-france", "A PAR H")
+    clock.set(deadline - 30)
+    await svc.run_due()
+    await svc.run_due()
+    reminders = [e for e in notes.events if e.kind is EventKind.REMINDER_DUE]
+    assert [r.payload["offset"] for r in reminders] == [120, 30]
+    assert len(reminders[0].payload["users"]) == 6
+    assert "user-france" not in reminders[1].payload["users"]
+    assert "user-italy" not in reminders[1].payload["users"]
+    assert len(reminders[1].payload["users"]) == 5
+
+
+async def test_adjudication_in_a_process_pool(opener, clock):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes, executor="process")
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR - BUR")
+    clock.set((await svc.status(gid)).deadline)
+    await svc.run_due()
+    res = await svc.results(gid)
+    assert res.png == PNG
+    assert res.outcome.position.unit_in("BUR").power is Power.FRANCE
