@@ -144,6 +144,10 @@ _POWER_WORDS: dict[str, Power] = {
     "turquie": Power.TURKEY,
     "turc": Power.TURKEY,
     "turque": Power.TURKEY,
+    # Hyphenated names are one word once folded (see _POWER_BIGRAMS).
+    "autrichehongrie": Power.AUSTRIA,
+    "austriahungary": Power.AUSTRIA,
+    "grandebretagne": Power.ENGLAND,
 }
 for _w in _POWER_WORDS:
     _WORD_KINDS[_w] = (*_WORD_KINDS.get(_w, ()), "POWER")

@@ -296,3 +296,10 @@ def test_arbitrary_text_raises_only_order_syntax_error(text: str) -> None:
 def test_any_unicode_raises_only_order_syntax_error(text: str) -> None:
     message = _message_or_none(text)
     assert message is None or message.strip()
+
+
+def test_hyphenated_power_names() -> None:
+    assert parse_order("Grande-Bretagne: F LON - MAN", lang="fr").power is Power.ENGLAND
+    order = parse_order("A VIE S Autriche-Hongrie A BUD", lang="fr")
+    assert isinstance(order, SupportHold)
+    assert order.target.power is Power.AUSTRIA
