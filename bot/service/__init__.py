@@ -8,7 +8,12 @@ Opening
         Raises StoreError (corrupt/foreign/newer database: nothing is written to it) or
         ConfigError (missing map, rule or clock preset). `run=True` starts the scheduler
         (deadlines, reminders, delivery) on the running loop. `await svc.close()` at exit.
-        clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`).
+        clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`) and
+        then `await svc.run_due()` (does what is due, delivers events); ScaledClock(factor).
+        executor: None (threads), "process" (a process pool the service owns: rendering is
+        CPU-bound, this uses every core), or any concurrent.futures.Executor.
+        A game whose rows cannot be read is reported in `status(id).broken` and its
+        operations raise CorruptGameError; the other games run.
 
 Users are opaque strings (a Discord user id as str). Times are UTC epoch seconds (float).
 Powers are `bot.core.model.Power` (a str enum; names in English or French are accepted).
@@ -53,8 +58,20 @@ Events: implement `Notifier.notify(event: Event) -> None` (async). `Event` has i
 (unique; remember it to drop the rare repeat after a crash), game_id, kind (EventKind:
 game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase;
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
-deadline_changed, phase_rolled_back, player_replaced, game_over), phase, payload, created_at.
-An event is marked delivered only when notify returns; if it raises it is retried later.
+deadline_changed, phase_rolled_back, player_replaced, draw_available [house IX(2)],
+game_over [payload reason: "solo" | "year limit" | "stalemate" | the GM's text, winner,
+centers, explanation]), phase, payload, created_at. Payload times are UTC epoch seconds
+(window_opened: window "negotiation"|"writing", writing_at, deadline, press_open, to_order;
+reminder_due: powers and users still without orders, seconds_left).
+An event is marked delivered only when notify returns; if it raises (Discord not connected
+yet, a 5xx) it is retried about 5 s later, in order within each game.
+
+Phase timeline (clock preset, data/clocks/*.toml): a phase opens (window_opened
+negotiation, or writing when negotiation is 0) -> writing -> at the deadline the orders
+freeze and the phase is adjudicated (results_ready) -> reading (status.phase is already the
+next phase, phase_status "pending", window "reading", opens_at = end of reading) -> the next
+phase opens. press_locked / press_unlocked come whenever press changes (EDC: locked while
+orders are read, during retreats and adjustments).
 
 Errors (all `ServiceError`, `.message` is fit for users): StoreError, ConfigError,
 NotFoundError, PermissionDeniedError, InvalidStateError, LateSubmissionError,
