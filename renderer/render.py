@@ -80,10 +80,104 @@ def _dark(c: RGB, t: float = 0.35) -> RGB:
     return _mix(c, (0, 0, 0), t)
 
 
+class _Palette:
+    """Palette entries of one picture: RGB colour -> index, allocated on first use."""
+
+    def __init__(self, colours: Sequence[RGB]) -> None:
+        self.colours: list[RGB] = list(colours)
+        self.index: dict[RGB, int] = {}
+
+    def copy(self) -> _Palette:
+        p = _Palette(self.colours)
+        p.index = dict(self.index)
+        return p
+
+    def ink(self, rgb: RGB) -> int:
+        i = self.index.get(rgb)
+        if i is None:
+            if len(self.colours) >= 256:
+                # Full: the nearest existing colour (never reached by the standard drawing).
+                return min(
+                    range(len(self.colours)),
+                    key=lambda k: sum(
+                        (a - b) ** 2 for a, b in zip(self.colours[k], rgb, strict=True)
+                    ),
+                )
+            i = len(self.colours)
+            self.colours.append(rgb)
+            self.index[rgb] = i
+        return i
+
+    def flat(self) -> list[int]:
+        return [v for c in self.colours for v in c]
+
+
+class _Draw:
+    """ImageDraw on a palette image, taking RGB colours (mapped through the picture's palette)."""
+
+    def __init__(self, img: Image.Image, pal: _Palette) -> None:
+        self.img = img
+        self.d = ImageDraw.Draw(img)
+        self.pal = pal
+
+    def _kw(self, kw: dict[str, object]) -> dict[str, object]:
+        for k in ("fill", "outline"):
+            v = kw.get(k)
+            if isinstance(v, tuple):
+                kw[k] = self.pal.ink(v[:3])  # type: ignore[arg-type]
+        return kw
+
+    def line(self, xy: object, **kw: object) -> None:
+        self.d.line(xy, **self._kw(kw))  # type: ignore[arg-type]
+
+    def polygon(self, xy: object, **kw: object) -> None:
+        self.d.polygon(xy, **self._kw(kw))  # type: ignore[arg-type]
+
+    def ellipse(self, xy: object, **kw: object) -> None:
+        self.d.ellipse(xy, **self._kw(kw))  # type: ignore[arg-type]
+
+    def rectangle(self, xy: object, **kw: object) -> None:
+        self.d.rectangle(xy, **self._kw(kw))  # type: ignore[arg-type]
+
+    def rounded_rectangle(self, xy: object, **kw: object) -> None:
+        self.d.rounded_rectangle(xy, **self._kw(kw))  # type: ignore[arg-type]
+
+    def panel(self, box: tuple[float, float, float, float], paint: object) -> None:
+        """Draw antialiased content (text) in RGB on a small panel, then paste it quantised."""
+        x0, y0, x1, y1 = (round(v) for v in box)
+        panel = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+        paint(ImageDraw.Draw(panel))  # type: ignore[operator]
+        _paste_quantized(self.img, panel, self.pal, colours=48, offset=(x0, y0))
+
+
+def _paste_quantized(
+    target: Image.Image,
+    layer: Image.Image,
+    pal: _Palette,
+    *,
+    colours: int,
+    offset: tuple[int, int] = (0, 0),
+) -> None:
+    """Paste an RGBA layer onto a palette-index image ("L" or "P"), alpha cut at one half."""
+    alpha = layer.getchannel("A").point(lambda a: 255 if a >= 128 else 0)
+    rgb = Image.new("RGB", layer.size, (0, 0, 0))
+    rgb.paste(layer, (0, 0), layer)
+    q = rgb.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    qp = q.getpalette() or []
+    lut = [
+        pal.ink((qp[3 * k], qp[3 * k + 1], qp[3 * k + 2])) if 3 * k + 2 < len(qp) else 0
+        for k in range(256)
+    ]
+    mapped = Image.frombytes("L", q.size, q.tobytes()).point(lut)
+    if target.mode == "P":
+        mapped = Image.frombytes("P", mapped.size, mapped.tobytes())
+    target.paste(mapped, offset, alpha)
+
+
 @dataclass(frozen=True, slots=True)
 class _Static:
-    index: Image.Image  # mode "P": pixel = province index
-    overlay: Image.Image  # RGBA: borders, coastlines, labels
+    index: Image.Image  # mode "P": fills, borders, coastlines, labels as palette indices
+    palette: _Palette
     scale: float
 
 
@@ -130,7 +224,9 @@ class Renderer:
         s = width / geo.width
         size = (width, round(geo.height * s))
         n = len(self.pids)
-        index = Image.new("P", size, n + 1)  # background: open sea
+        # Entries 0..n+1 are the fills (provinces, impassable land, open sea), set per render.
+        pal = _Palette([(0, 0, 0)] * (n + 2))
+        index = Image.new("L", size, n + 1)  # background: open sea
         draw = ImageDraw.Draw(index)
         shapes: list[tuple[float, int, list[Point]]] = []
         for i, pid in enumerate(self.pids):
@@ -142,21 +238,26 @@ class Renderer:
         for _, i, ring in sorted(shapes, key=lambda t: (-t[0], t[1])):
             draw.polygon(ring, fill=i)
 
-        overlay = Image.new("RGBA", size, (0, 0, 0, 0))
-        od = ImageDraw.Draw(overlay)
         bw = max(1, round(1.0 * s))
+        sea_border, land_border = pal.ink((120, 150, 185)), pal.ink((110, 100, 90))
         for pid in self.pids:
             shape = geo.provinces[pid]
-            colour = (120, 150, 185, 255) if shape.kind == "sea" else (110, 100, 90, 255)
+            colour = sea_border if shape.kind == "sea" else land_border
             for poly in shape.polygons:
                 for ring in poly:
                     pts = [(x * s, y * s) for x, y in ring]
-                    od.line([*pts, pts[0]], fill=colour, width=bw, joint="curve")
+                    draw.line([*pts, pts[0]], fill=colour, width=bw, joint="curve")
         cw = max(2, round(1.6 * s))
+        coast = pal.ink((60, 80, 105))
         for poly in geo.land:
             for ring in poly:
                 pts = [(x * s, y * s) for x, y in ring]
-                od.line([*pts, pts[0]], fill=(60, 80, 105, 255), width=cw, joint="curve")
+                draw.line([*pts, pts[0]], fill=coast, width=cw, joint="curve")
+
+        # Labels are drawn antialiased in RGB, then reduced to a few palette entries: inside
+        # the opaque halo every colour is fixed, only the halo's outer edge is cut sharp.
+        overlay = Image.new("RGBA", size, (0, 0, 0, 0))
+        od = ImageDraw.Draw(overlay)
         font = self._font(geo.label_size * s)
         halo = max(1, round(1.2 * s))
         for pid in self.pids:
@@ -172,7 +273,9 @@ class Renderer:
                 stroke_width=halo,
                 stroke_fill=(210, 228, 242, 255) if sea else (250, 246, 235, 255),
             )
-        return _Static(index, overlay, s)
+        _paste_quantized(index, overlay, pal, colours=40)
+        img = Image.frombytes("P", size, index.tobytes())
+        return _Static(img, pal, s)
 
     # --- one picture ---------------------------------------------------------------------
 
@@ -192,9 +295,9 @@ class Renderer:
         s = st.scale
         gm = self.game_map
 
-        # Fills: a palette swap on the index image.
-        pal: list[int] = []
-        for pid in self.pids:
+        # Fills: a palette swap on the index image; drawing allocates further entries.
+        pal = st.palette.copy()
+        for i, pid in enumerate(self.pids):
             prov = gm.provinces.get(pid)
             fill = SEA
             if prov is not None and prov.kind is not ProvinceKind.SEA:
@@ -205,14 +308,12 @@ class Renderer:
                     fill = _mix(colours[owner], (255, 255, 255), 0.45)
                 elif unit is not None and not prov.supply_center:
                     fill = _mix(colours[unit.power], LAND, 0.72)
-            pal.extend(fill)
-        pal.extend(IMPASSABLE)
-        pal.extend(SEA)
-        index = st.index.copy()
-        index.putpalette(pal)
-        img = index.convert("RGB")
-        img.paste(st.overlay, (0, 0), st.overlay)
-        draw = ImageDraw.Draw(img)
+            pal.colours[i] = fill
+        n = len(self.pids)
+        pal.colours[n] = IMPASSABLE
+        pal.colours[n + 1] = SEA
+        img = st.index.copy()
+        draw = _Draw(img, pal)
 
         shown_orders, result_of = self._select(orders, results, view)
         ctx = _Ctx(self, draw, s, colours, position)
@@ -221,6 +322,7 @@ class Renderer:
         ctx.orders(shown_orders, result_of)
         ctx.retreat_options(shown_orders)
         ctx.title_and_legend(lang)
+        img.putpalette(pal.flat())
         return img
 
     def render(
@@ -272,7 +374,7 @@ class _Ctx:
     def __init__(
         self,
         r: Renderer,
-        draw: ImageDraw.ImageDraw,
+        draw: _Draw,
         s: float,
         colours: Mapping[Power, RGB],
         position: Position,
@@ -640,35 +742,41 @@ class _Ctx:
         line_h = 15 * s
         box_w = 215 * s
         box_h = (34 + line_h / s * len(powers) + 8) * s
-        self.draw.rounded_rectangle(
-            (x0, y0, x0 + box_w, y0 + box_h),
-            radius=6 * s,
-            fill=(250, 248, 240),
-            outline=(90, 90, 90),
-            width=max(1, round(s)),
-        )
-        self.draw.text(
-            (x0 + 8 * s, y0 + 6 * s), self.position.phase.describe(lang), font=title_font, fill=INK
-        )
-        y = y0 + 32 * s
+        title = self.position.phase.describe(lang)
+        rows = []
         for p in powers:
             n_sc = sum(1 for o in self.position.centers.values() if o is p)
             n_u = sum(1 for u in self.position.units.values() if u.power is p)
-            sw = 9 * s
+            counts = (
+                f"{n_sc} centres · {n_u} unités" if lang == "fr" else f"{n_sc} SC · {n_u} units"
+            )
+            rows.append((p, self.gm.power_name(p, lang), counts))
+
+        def paint(d: ImageDraw.ImageDraw) -> None:
+            d.rounded_rectangle(
+                (0, 0, box_w - 1, box_h - 1),
+                radius=6 * s,
+                fill=(250, 248, 240),
+                outline=(90, 90, 90),
+                width=max(1, round(s)),
+            )
+            d.text((8 * s, 6 * s), title, font=title_font, fill=INK)
+            y = 32 * s
+            for _, name, counts in rows:
+                d.text((24 * s, y), name, font=font, fill=INK)
+                d.text((box_w - 10 * s, y), counts, font=font, fill=INK, anchor="ra")
+                y += line_h
+
+        self.draw.panel((x0, y0, x0 + box_w, y0 + box_h), paint)
+        # Swatches after the panel, in the exact power colours.
+        sw = 9 * s
+        for k, (p, _, _) in enumerate(rows):
+            y = y0 + 32 * s + k * line_h
             self.draw.rectangle(
                 (x0 + 8 * s, y + 2 * s, x0 + 8 * s + sw, y + 2 * s + sw),
                 fill=self.colours[p],
                 outline=INK,
             )
-            self.draw.text((x0 + 24 * s, y), self.gm.power_name(p, lang), font=font, fill=INK)
-            self.draw.text(
-                (x0 + box_w - 10 * s, y),
-                (f"{n_sc} centres · {n_u} unités" if lang == "fr" else f"{n_sc} SC · {n_u} units"),
-                font=font,
-                fill=INK,
-                anchor="ra",
-            )
-            y += line_h
 
 
 def _angles(n: int, offset: float) -> list[float]:
@@ -724,9 +832,7 @@ def render_gif(
         else:
             pos, orders, results = frame
         img = r.image(pos, orders, results, lang=lang, width=width)
-        images.append(
-            img.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-        )
+        images.append(img)  # already a palette image
     if not images:
         raise ValueError("render_gif needs at least one frame")
     buf = io.BytesIO()
