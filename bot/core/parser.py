@@ -281,7 +281,13 @@ def _phrases(raws: list[_Raw]) -> list[_Raw]:
                 continue
         out.append(tok)
         i += 1
-    return out
+    # "(via convoy)" is the same as "via convoy".
+    kinds = ["VIA" if t.kind == "word" and fold_word(t.text) == "via" else t.kind for t in out]
+    drop: set[int] = set()
+    for k in range(len(out) - 2):
+        if kinds[k : k + 3] == ["LPAR", "VIA", "RPAR"]:
+            drop |= {k, k + 2}
+    return [t for k, t in enumerate(out) if k not in drop]
 
 
 @lru_cache(maxsize=1)
