@@ -103,12 +103,16 @@ def interpret(
     work: list[Order | None] = list(orders)
     decisions: list[Decision] = []
     if kind is PhaseKind.ADJUSTMENT:
+        if rules.army_build_with_coast_fails:
+            _army_builds_with_coast(work, rules, decisions)
         decisions += _reading_notes(position, orders, rules)
-        return Interpretation(tuple(orders), tuple(decisions))
+        return Interpretation(tuple(o for o in work if o is not None), tuple(decisions))
     if kind is PhaseKind.MOVEMENT:
         _correct_all(work, position, rules, idx, decisions)
         if rules.duplicates_count_illegal_orders:
             _civil_disorder_duplicates(work, position, rules, decisions)
+        if not rules.illegal_move_receives_hold_support:
+            _no_hold_support_for_movers(work, position, rules, idx, decisions)
         kept = [o for o in work if o is not None]
         if rules.implicit_orders:
             kept += _infer(
@@ -288,6 +292,44 @@ def _civil_disorder_duplicates(
             work[i] = None
 
 
+# --- house-rules III(5) A: a unit ordered to move is never supported to hold ---------------------
+
+
+def _no_hold_support_for_movers(
+    work: list[Order | None],
+    position: Position,
+    rules: RuleSet,
+    idx: MapIndex,
+    decisions: list[Decision],
+) -> None:
+    """ "A unit ordered to move will not be allowed to receive support to hold, irrespective of
+    whether the unit is able to move in the manner stated." Legal moves already lose hold
+    support in every rule set; this sets aside hold supports of units whose move is illegal."""
+    live = [o for o in work if o is not None]
+    check = MovementCheck(position, idx, rules).run(live)
+    movers = {
+        o.unit.province
+        for o, unit, why in check.entries
+        if why and isinstance(o, Move) and unit is not None and unit.power is o.power
+    }
+    movers -= set(check.effective)  # a unit whose other order is legal is judged by that one
+    if not movers:
+        return
+    for i, o in enumerate(work):
+        if isinstance(o, SupportHold) and o.target.province in movers and o.power is not None:
+            decisions.append(
+                Decision(
+                    o.power,
+                    DecisionKind.CORRECTED,
+                    f"{o.canonical()}: the unit in {o.target.province} was ordered to move, so"
+                    f" it cannot be supported to hold ({_source(rules)} III(5))",
+                    order=o,
+                    dropped=True,
+                )
+            )
+            work[i] = None
+
+
 # --- inferred orders (EDC) ----------------------------------------------------------------------
 
 
@@ -409,7 +451,32 @@ def _infer_convoys(
     return out
 
 
-# --- adjustments: reading direction ---------------------------------------------------------------
+# --- adjustments ------------------------------------------------------------------------------
+
+
+def _army_builds_with_coast(
+    work: list[Order | None], rules: RuleSet, decisions: list[Decision]
+) -> None:
+    """gm-order-correction-rules III(5) (added): "If a player orders to build an army on a coast
+    where a fleet could be legally built, nothing will be built." """
+    for i, o in enumerate(work):
+        if (
+            isinstance(o, Build)
+            and o.unit.type is UnitType.ARMY
+            and o.unit.location.coast is not None
+            and o.power is not None
+        ):
+            decisions.append(
+                Decision(
+                    o.power,
+                    DecisionKind.CORRECTED,
+                    f"{o.canonical()}: an army is not built on a coast; nothing is built"
+                    f" ({_source(rules)} III(5))",
+                    order=o,
+                    dropped=True,
+                )
+            )
+            work[i] = None
 
 
 def _balance(position: Position, power: Power) -> int:

@@ -7,6 +7,11 @@ from pathlib import Path
 import pytest
 
 from bot.core import presets
+from bot.core.adjudicator import adjudicate
+from bot.core.interpret import interpret
+from bot.core.map import load_map
+from bot.core.model import Phase, Position, Power, Unit
+from bot.core.parser import parse_order
 from bot.core.presets import RulesError, list_presets, load_rules, load_rules_file
 from bot.core.rules import (
     DATC,
@@ -197,3 +202,116 @@ def test_edc2023_distinctive_choices_and_datc_elsewhere():
     for field in RuleSet.option_names():
         if field not in changed:
             assert getattr(edc, field) == getattr(DATC, field), field
+
+
+# --- distinctive rulings, adjudicated (parser -> interpretation -> adjudicator) -----------------
+
+
+def _adjudicate(rules, phase, units, given, centers=None):
+    gm = load_map("standard")
+    us = [Unit.parse(Power.parse(p), t) for p, ts in units.items() for t in ts]
+    owned = {c: Power.parse(p) for p, cs in (centers or {}).items() for c in cs}
+    pos = Position.build(Phase.parse(phase), us, owned)
+    orders = [
+        parse_order(t, power=Power.parse(p), position=pos, game_map=gm)
+        for p, ts in given.items()
+        for t in ts
+    ]
+    it = interpret(pos, orders, rules, gm)
+    return adjudicate(pos, list(it.orders), rules, gm)
+
+
+def _units(outcome):
+    return sorted(str(u) for u in outcome.position.units.values())
+
+
+def test_house_convoyed_attack_cuts_support_on_itself_datc_6g13_alternative():
+    # house-rules VI(5) Alternative A: "the convoyed army will cut the support" (4.A.4 b).
+    units = {"Austria": ["F ADR", "A TRI"], "Italy": ["F ALB", "A VEN"]}
+    given = {
+        "Austria": ["F ADR C A TRI - VEN", "A TRI - VEN VIA"],
+        "Italy": ["A VEN S F ALB - TRI", "F ALB - TRI"],
+    }
+    house = _adjudicate(load_rules("house"), "S1901M", units, given)
+    assert not house.dislodged
+    assert _units(house) == ["A TRI", "A VEN", "F ADR", "F ALB"]
+    datc = _adjudicate(load_rules("datc"), "S1901M", units, given)
+    assert [str(d.unit) for d in datc.dislodged] == ["A TRI"]
+
+
+def test_house_and_stabbeurfou_no_retreat_to_convoyed_attackers_origin_datc_6h11():
+    # house-rules VI(1) Alternative A; Stabbeurfou 4.A.5 'a': "a move by convoy [is] not
+    # different from a move by land on this matter".
+    units = {"France": ["A BUR", "A GAS", "F LYO", "F MAO", "F WES"], "Italy": ["A MAR"]}
+    given = {
+        "France": [
+            "A GAS - MAR VIA",
+            "A BUR S A GAS - MAR",
+            "F MAO C A GAS - MAR",
+            "F WES C A GAS - MAR",
+            "F LYO C A GAS - MAR",
+        ],
+        "Italy": ["A MAR H"],
+    }
+    datc = _adjudicate(load_rules("datc"), "S1901M", units, given)
+    assert "GAS" in datc.dislodged[0].retreats  # 4.A.5 b (2023 rulebook)
+    house = _adjudicate(load_rules("house"), "S1901M", units, given)
+    assert [str(d.unit) for d in house.dislodged] == ["A MAR"]
+    assert "GAS" not in house.dislodged[0].retreats
+
+
+def test_house_fleet_built_inland_becomes_an_army_datc_6i2_alternative():
+    # house-rules V(5) Alternative B: "an army will be built based on that order" (4.C.4 b).
+    units = {"Russia": ["F SEV", "F STP/SC"]}
+    centers = {"Russia": ["MOS", "SEV", "STP", "WAR"]}
+    house = _adjudicate(load_rules("house"), "W1901A", units, {"Russia": ["F MOS B"]}, centers)
+    assert "A MOS" in _units(house)
+    datc = _adjudicate(load_rules("datc"), "W1901A", units, {"Russia": ["F MOS B"]}, centers)
+    assert "A MOS" not in _units(datc)
+
+
+def test_house_unit_ordered_to_move_gets_no_hold_support():
+    # house-rules III(5) Alternative A: "A unit ordered to move will not be allowed to receive
+    # support to hold, irrespective of whether the unit is able to move in the manner stated."
+    units = {"France": ["A PAR", "A PIC"], "Germany": ["A BUR", "A GAS"]}
+    given = {
+        "France": ["A PAR - MUN", "A PIC S A PAR"],
+        "Germany": ["A BUR - PAR", "A GAS S A BUR - PAR"],
+    }
+    house = _adjudicate(load_rules("house"), "S1901M", units, given)
+    assert [str(d.unit) for d in house.dislodged] == ["A PAR"]
+    datc = _adjudicate(load_rules("datc"), "S1901M", units, given)  # 4.E.1: it holds, supported
+    assert not datc.dislodged
+
+
+def test_world_masters_army_build_with_a_coast_builds_nothing():
+    # gm-order-correction-rules III(5) (added): "If a player orders to build an army on a coast
+    # where a fleet could be legally built, nothing will be built."
+    centers = {"Russia": ["STP"]}
+    wm = _adjudicate(load_rules("world-masters"), "W1901A", {}, {"Russia": ["A STP/NC B"]}, centers)
+    assert _units(wm) == []
+    datc = _adjudicate(load_rules("datc"), "W1901A", {}, {"Russia": ["A STP/NC B"]}, centers)
+    assert _units(datc) == ["A STP"]  # 4.B.6 b: the coast is ignored
+
+
+def test_stabbeurfou_adjacent_convoy_uses_land_route_unless_opposed():
+    # Stabbeurfou 4.A.3 'c': "uses the land route first if unopposed, otherwise any successful
+    # convoy route"; "Any notation 'by convoy' ... will be ignored". An English army ordered
+    # via convoy to the adjacent Belgium with no fleet ordered: it moves by land.
+    units = {"England": ["A PIC"]}
+    given = {"England": ["A PIC - BEL VIA"]}
+    sf = _adjudicate(load_rules("stabbeurfou"), "S1901M", units, given)
+    assert _units(sf) == ["A BEL"]
+    datc = _adjudicate(load_rules("datc"), "S1901M", units, given)  # 4.A.3 c: no fallback
+    assert _units(datc) == ["A PIC"]
+
+
+def test_edc_civil_disorder_removal_by_section_g_order():
+    # edc-2023 E: ties "in alphabetical order in English (lowest number in the list appearing
+    # in section G)": Tuscany (65) before Trieste (66); the 2023 rule of datc says Trieste.
+    units = {"Italy": ["A TRI", "A TUS"]}
+    centers = {"Italy": ["VEN"]}
+    edc = _adjudicate(load_rules("edc2023"), "W1901A", units, {}, centers)
+    assert _units(edc) == ["A TRI"]
+    datc = _adjudicate(load_rules("datc"), "W1901A", units, {}, centers)
+    assert _units(datc) == ["A TUS"]
