@@ -602,8 +602,19 @@ class _Ctx:
                 and res is not None
                 and res.reason is Reason.DISLODGED
                 and isinstance(o, UnitOrder)
+                and o.unit.province in self.position.units
             ):
-                pass
+                # Dislodged by this phase's moves: the unit is struck through.
+                x, y = self.unit_point(o.unit.location)
+                r = self.radius
+                self.draw.line(
+                    [(x - r, y + r), (x + r, y - r)],
+                    fill=(255, 255, 255),
+                    width=max(4, round(3.4 * self.s)),
+                )
+                self.draw.line(
+                    [(x - r, y + r), (x + r, y - r)], fill=FAIL, width=max(2, round(2 * self.s))
+                )
 
     def convoy_route(self, move: Move, fleets: Sequence[str]) -> list[Point]:
         """The convoying fleets in order from the army to its destination (shortest chain)."""

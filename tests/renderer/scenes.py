@@ -48,7 +48,7 @@ def movement() -> tuple[Position, list[Order], list[OrderResult]]:
             "ENGLAND": ["A LON", "F NTH", "F EDI", "F ENG"],
             "ITALY": ["A VEN", "A ROM", "F NAP"],
             "AUSTRIA": ["A VIE", "F TRI", "A BUD"],
-            "RUSSIA": ["A WAR", "A MOS", "F SEV", "F STP/SC"],
+            "RUSSIA": ["A WAR", "A MOS", "F SEV", "F STP/SC", "A PRU", "A SIL"],
             "TURKEY": ["F ANK", "A CON", "A SMY", "F AEG"],
         },
     )
@@ -65,7 +65,14 @@ def movement() -> tuple[Position, list[Order], list[OrderResult]]:
             ],
             "ITALY": ["A VEN - TRI", "A ROM - APU", "F NAP - ION"],
             "AUSTRIA": ["A VIE S F TRI", "F TRI H", "A BUD - SER"],
-            "RUSSIA": ["A WAR - GAL", "A MOS - UKR", "F SEV - BLA", "F STP/SC - BOT"],
+            "RUSSIA": [
+                "A WAR - GAL",
+                "A MOS - UKR",
+                "F SEV - BLA",
+                "F STP/SC - BOT",
+                "A PRU - BER",
+                "A SIL S A PRU - BER",
+            ],
             "TURKEY": ["F ANK - BLA", "A CON - BUL", "A SMY S A CON - BUL", "F AEG S A CON - BUL"],
         },
     )
@@ -74,6 +81,7 @@ def movement() -> tuple[Position, list[Order], list[OrderResult]]:
         {
             "A MUN - BUR": Reason.BOUNCED,
             "A VEN - TRI": Reason.BOUNCED,
+            "A BER H": Reason.DISLODGED,
             "F SEV - BLA": Reason.BOUNCED,
             "F ANK - BLA": Reason.BOUNCED,
         },
