@@ -29,6 +29,7 @@ class Resolver:
         "dest_loc",
         "effs",
         "hsups",
+        "idle",
         "idx",
         "kind",
         "mode",
@@ -48,7 +49,14 @@ class Resolver:
         "voids",
     )
 
-    def __init__(self, effs: list[Eff], idx: MapIndex, rules: RuleSet) -> None:
+    def __init__(
+        self,
+        effs: list[Eff],
+        idx: MapIndex,
+        rules: RuleSet,
+        idle: frozenset[Power] = frozenset(),
+    ) -> None:
+        self.idle = idle  # powers that gave no order at all (civil disorder, 4.D.9)
         self.effs = effs
         self.idx = idx
         self.rules = rules
@@ -142,6 +150,12 @@ class Resolver:
                     self.voids[i] = f"there is no unit in {e.target} to support"
                 elif kind[j] == MOVE:  # DATC 6.D.7
                     self.voids[i] = f"{self.units[j]} moves ({effs[j].order}), it does not hold"
+                elif (
+                    not self.rules.hold_support_for_civil_disorder
+                    and self.power[j] in self.idle
+                    and self.power[j] is not self.power[i]
+                ):  # 4.D.9 a
+                    self.voids[i] = f"{self.units[j]} is in civil disorder: no hold support"
                 else:
                     self.hsups.setdefault(j, []).append(i)
             else:

@@ -8,7 +8,7 @@ from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, Eff, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
-from bot.core.model import DislodgedUnit, Position, Unit
+from bot.core.model import DislodgedUnit, Position, Power, Unit
 from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import RuleSet
@@ -23,7 +23,11 @@ def adjudicate_movement(
     check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
     effs = [effective.get(p) or Eff(HOLD, u, None) for p, u in position.units.items()]
-    r = Resolver(effs, idx, rules)
+    idle: frozenset[Power] = frozenset()
+    if not rules.hold_support_for_civil_disorder:
+        ordering = {o.power for o in orders}
+        idle = frozenset(u.power for u in position.units.values() if u.power not in ordering)
+    r = Resolver(effs, idx, rules, idle)
     r.run()
     units: dict[str, Unit] = {}
     hit: list[tuple[int, int]] = []

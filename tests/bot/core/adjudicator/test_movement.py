@@ -159,3 +159,14 @@ def test_missing_orders_are_implied_holds() -> None:
     out = run(pos, {FR: ["A PAR - BUR"]})
     implied = [r for r in out.results if r.implied]
     assert [(str(r.order), r.power) for r in implied] == [("A MOS H", RU)]
+
+
+def test_hold_support_for_a_power_in_civil_disorder_4d9() -> None:
+    # Russia gives no orders; Germany supports its army in WAR against a supported attack.
+    pos = board("S1901M", {RU: ["A WAR"], DE: ["A SIL"], Power.AUSTRIA: ["A GAL", "A UKR"]})
+    orders = {DE: ["A SIL S A WAR"], Power.AUSTRIA: ["A GAL - WAR", "A UKR S A GAL - WAR"]}
+    assert "RUS A WAR" in units_of(run(pos, orders).position)  # 4.D.9 b: 2 v 2
+    strict = DATC.with_options(hold_support_for_civil_disorder=False)
+    out = run(pos, orders, strict)
+    assert result(out, "A SIL S A WAR").reason is Reason.VOID
+    assert "AUS A WAR" in units_of(out.position)
