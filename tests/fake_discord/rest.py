@@ -358,6 +358,8 @@ class Rest:
             nonce=str(body["nonce"]) if body.get("nonce") else None,
         )
         self.state.messages.append(msg)
+        for listener in self.state.listeners:
+            listener(msg)
         return msg
 
 

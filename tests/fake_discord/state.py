@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -247,6 +248,7 @@ class FakeState:
         self.requests: list[Request] = []
         self.refused_dms: list[int] = []  # users whose closed DMs refused a bot message
         self.deduplicated = 0  # messages not created again thanks to enforce_nonce
+        self.listeners: list[Callable[[SentMessage], None]] = []  # told of each new message
 
     # -- world building --------------------------------------------------------------------
 
