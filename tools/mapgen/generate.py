@@ -2,6 +2,7 @@
 
     pip install -e '.[mapgen]'
     python -m tools.mapgen.generate            # writes data/maps/standard_geometry.json
+    python -m tools.mapgen.generate --check    # exit 1 if the committed file is stale
 
 Pipeline: project Natural Earth countries (azimuthal equidistant, log-compressed radius so that
 the centre of Europe is enlarged), rasterise land/sea and countries on a grid, grow province
@@ -17,6 +18,7 @@ inaccessibility. Same input, same output: no randomness, sorted output.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import heapq
 import io
@@ -36,7 +38,7 @@ from shapely.geometry import MultiPolygon, Point, Polygon
 from shapely.ops import polylabel
 
 from bot.core.map import load_map
-from bot.core.model import Location, ProvinceKind, UnitType
+from bot.core.model import ProvinceKind
 from tools.mapgen import config
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -469,7 +471,12 @@ def shared_borders(provinces: dict[str, list]) -> set[tuple[str, str]]:  # type:
     return pairs
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Generate data/maps/standard_geometry.json")
+    ap.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if the file would change"
+    )
+    args = ap.parse_args(argv)
     t0 = time.perf_counter()
     frame = Frame()
     reader = natural_earth()
@@ -509,7 +516,12 @@ def main() -> int:
         "impassable": polygons_json(geoms["#LAND"]),
         "land": coast,
     }
-    OUT.write_text(json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n")
+    text = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
+    stale = not OUT.exists() or OUT.read_text() != text
+    if args.check:
+        print("standard_geometry.json is", "STALE" if stale else "up to date")
+    else:
+        OUT.write_text(text)
     t4 = time.perf_counter()
     pairs = shared_borders(provinces)
     want = {tuple(sorted((a, b))) for a in gm.provinces for b in gm.neighbours(a)}
@@ -521,9 +533,8 @@ def main() -> int:
     )
     print("missing borders:", missing)
     print("extra borders:", extra)
-    np.save(CACHE / "labels.npy", lab)
-    _ = (Location, UnitType)
-    return 0 if not missing and not extra else 1
+    np.save(CACHE / "labels.npy", lab)  # for debugging pictures of the raster
+    return 0 if not missing and not extra and not (args.check and stale) else 1
 
 
 if __name__ == "__main__":
