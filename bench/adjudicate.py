@@ -12,16 +12,20 @@ Target (issue 3): median <= 100 us for ~28 units.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import random
 import statistics
 import time
 from collections import Counter
+from pathlib import Path
 
 from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.map import GameMap, load_map
 from bot.core.model import Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from bot.core.parser import OrderSyntaxError, parse_order
 from bot.core.rules import DATC
 
 
@@ -120,6 +124,38 @@ def _time(cases: list[tuple[Position, list[Order]]], gm: GameMap, reps: int) -> 
     return out
 
 
+DATC_FILE = Path(__file__).resolve().parents[2] / "shared" / "datc" / "datc_v3.0_cases.json"
+
+
+def datc_seconds() -> tuple[int, float, float]:
+    """Every DATC case and step: (steps, seconds parsing the texts, seconds adjudicating)."""
+    cases = json.loads(DATC_FILE.read_text(encoding="utf-8"))["cases"]
+    gm = load_map("standard")
+    steps = 0
+    t_parse = t_adj = 0.0
+    for case in cases:
+        pre = case["prestate"]
+        units = [Unit.parse(Power.parse(p), u) for p, us in pre["units"].items() for u in us]
+        centers = {
+            c.upper(): Power.parse(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
+        }
+        pos = Position.build(Phase.parse(pre["phase"]), units, centers)
+        for step in case["steps"]:
+            t0 = time.perf_counter()
+            orders: list[Order] = []
+            for o in step["orders"]:
+                with contextlib.suppress(OrderSyntaxError):  # DATC 6.B.1: no order
+                    orders.append(
+                        parse_order(o["text"], power=Power.parse(o["power"]), position=pos)
+                    )
+            t1 = time.perf_counter()
+            pos = adjudicate(pos, orders, DATC, gm).position
+            t_adj += time.perf_counter() - t1
+            t_parse += t1 - t0
+            steps += 1
+    return steps, t_parse, t_adj
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phases", type=int, default=2000)
@@ -164,6 +200,13 @@ def main() -> None:
         f"baseline (all hold): median {bmed:.0f} us, p95 {p95(base):.0f} us, {brate:.0f} phases/s"
     )
     print(f"ratio median/baseline: {med / bmed:.2f}")
+    if DATC_FILE.exists():
+        datc_seconds()  # warm-up (parser tables, map index)
+        steps, tp, ta = datc_seconds()
+        print(
+            f"DATC v3.0: {steps} steps adjudicated in {ta * 1e3:.1f} ms"
+            f" (+ {tp * 1e3:.0f} ms parsing the order texts)"
+        )
 
 
 if __name__ == "__main__":
