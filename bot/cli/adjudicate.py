@@ -77,14 +77,12 @@ class Engine:
 
     def __init__(self, rules: RuleSet, game_map: GameMap) -> None:
         # Imported here so that `parley --help` works while these modules are being written.
-        from bot.core.adjudicator import adjudicate  # noqa: PLC0415
-        from bot.core.interpret import interpret  # noqa: PLC0415
+        from bot.core.interpret import adjudicate_interpreted  # noqa: PLC0415
         from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415
 
         self.rules = rules
         self.game_map = game_map
-        self._adjudicate = adjudicate
-        self._interpret = interpret
+        self._run_phase = adjudicate_interpreted
         self._parse_order: ParseOrder = parse_order
         self._syntax_error: type[Exception] = OrderSyntaxError
         # (text, power, retreat phase?) -> the order as read without the board, when the board
@@ -199,23 +197,10 @@ class Engine:
 
     def run(self, doc: object) -> dict[str, Any]:
         position, orders, unparsed = self.read(doc)
-        interpretation = self._interpret(position, orders, self.rules, self.game_map)
-        outcome = self._adjudicate(position, list(interpretation.orders), self.rules, self.game_map)
+        outcome, decisions = self._run_phase(position, orders, self.rules, self.game_map)
         out = outcome_to_json(outcome, self.game_map)
-        # Orders the interpretation step set aside, and texts that are not orders at all, still
-        # get a result line so that nothing is lost silently.
-        extra = [
-            {
-                "power": d.power.value,
-                "order": d.order.canonical(),
-                "outcome": "fails",
-                "reason": "illegal",
-                "detail": d.text,
-            }
-            for d in interpretation.decisions
-            if d.dropped and d.order is not None
-        ]
-        extra += [
+        # Texts that are not orders at all still get a result line: nothing is lost silently.
+        out["results"] += [
             {
                 "power": p.value,
                 "order": text,
@@ -225,8 +210,7 @@ class Engine:
             }
             for p, text, msg in unparsed
         ]
-        out["results"] += extra
-        notes = [d.text for d in interpretation.decisions if not d.dropped]
+        notes = [d.text for d in decisions if not d.dropped]
         if notes:
             out["notes"] = notes
         return out

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
+from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
@@ -47,6 +48,7 @@ from bot.core.orders import (
     UnitRef,
     Waive,
 )
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import DATC, Choice, DuplicateOrders, RuleSet
 
 
@@ -123,6 +125,28 @@ def interpret(
     if rules.duplicates_count_illegal_orders:
         _civil_disorder_duplicates(work, position, rules, decisions)
     return Interpretation(tuple(o for o in work if o is not None), tuple(decisions))
+
+
+def adjudicate_interpreted(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet = DATC,
+    game_map: GameMap | None = None,
+) -> tuple[Outcome, tuple[Decision, ...]]:
+    """Interpretation then adjudication, the path every caller should take (the table service,
+    `parley adjudicate`). The orders the interpretation set aside get a failed result whose
+    detail says why, after the adjudicator's results, so that no order goes without one."""
+    gm = game_map if game_map is not None else load_map("standard")
+    it = interpret(position, orders, rules, gm)
+    outcome = adjudicate(position, list(it.orders), rules, gm)
+    aside = tuple(
+        OrderResult(d.power, d.order, Verdict.FAILS, Reason.ILLEGAL, d.text)
+        for d in it.decisions
+        if d.dropped and d.order is not None
+    )
+    if aside:
+        outcome = replace(outcome, results=outcome.results + aside)
+    return outcome, it.decisions
 
 
 # --- leniency: corrections to the board ---------------------------------------------------------

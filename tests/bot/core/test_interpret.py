@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from bot.core.adjudicator import adjudicate
-from bot.core.interpret import DecisionKind, check_submission, interpret
+from bot.core.interpret import (
+    DecisionKind,
+    adjudicate_interpreted,
+    check_submission,
+    interpret,
+)
 from bot.core.map import load_map
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
+from bot.core.outcome import Reason, Verdict
 from bot.core.parser import parse_order
 from bot.core.presets import load_rules
 
@@ -256,3 +262,14 @@ def test_interpretation_keeps_the_given_order_sequence():
     orders = read(pos, {Power.FRANCE: ["F BRE - MAO", "A PAR - BUR", "A MAR - SPA"]})
     for rules in (DATC, EDC, WM, HOUSE, SF):
         assert list(interpret(pos, orders, rules, MAP).orders) == orders
+
+
+def test_orders_set_aside_still_get_a_failed_result_with_the_reason():
+    pos = board({Power.FRANCE: ["A PAR"]})
+    orders = read(pos, {Power.FRANCE: ["A PAR - BUR", "A PAR - PIC"]})
+    outcome, decisions = adjudicate_interpreted(pos, orders, EDC, MAP)
+    aside = [r for r in outcome.results if r.order in orders]
+    assert len(aside) == 2
+    assert all(r.verdict is Verdict.FAILS and r.reason is Reason.ILLEGAL for r in aside)
+    assert "civil disorder" in aside[0].detail
+    assert len(decisions) == 2
