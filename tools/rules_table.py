@@ -62,6 +62,20 @@ ISSUES: dict[str, tuple[str, str]] = {
     "solo_centers": ("seed", "centres for a solo win"),
 }
 _ORDER = {f: i for i, f in enumerate(ISSUES)}
+# The civil-disorder rules (bot/core/civil_disorder.py), for the legend under the table.
+CIVIL_DISORDER = {
+    "2023": "DATC 4.D.8 (2023 rulebook): to the nearest owned centre, armies and fleets over land"
+    " and sea; ties: fleets first, then English province name",
+    "world-masters": "gm-order-correction-rules III(4): to a home centre, an army as if it could"
+    " cross water, a fleet by legal moves; ties: fleets first, then the 3-letter abbreviation",
+    "edc-renegade-2023": "edc-2023 E: as 2023, ties by the number in the section G list",
+    "house": "house-rules V(4) C: to a home centre by the shortest legal route, a convoy through"
+    " fleet-held seas counting as one move; ties: fleets first, then province name",
+    "pre-2023": "older rulebooks' common practice: to a home centre, fleets by legal moves,"
+    " armies also across water; ties: fleets first, then English province name",
+    "home-any-terrain": "Stabbeurfou 4.D.8 'e' (DATC 2.x e): to a home centre, armies and fleets"
+    " over land and sea; ties: fleets first, then English province name",
+}
 _COMMENT = re.compile(r"^(\w+)\s*=\s*(.+?)\s+#\s*(.*)$")
 
 
@@ -103,6 +117,8 @@ def render() -> str:
         issue, what = ISSUES.get(f, ("?", ""))
         row = [issue, f"`{f}`", what, *(cell(getattr(rules[n], f)) for n in names)]
         lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "Civil-disorder rules (`civil_disorder`):", ""]
+    lines += [f"- `{k}`: {v}" for k, v in CIVIL_DISORDER.items()]
     for n in names:
         lines += ["", f"## `{n}`: where each choice comes from", ""]
         notes = comments(n)
