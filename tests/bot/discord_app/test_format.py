@@ -1,0 +1,46 @@
+"""Message text: splitting to Discord's limit, result lines, timestamps, nonces."""
+
+from __future__ import annotations
+
+from bot.discord_app.format import MESSAGE_LIMIT, chunks, phase_name, result_line, stamp
+from bot.discord_app.notifier import nonce
+
+
+def test_chunks_fit_the_limit_and_keep_every_line_in_order() -> None:
+    lines = [f"line {i:03d} " + "x" * 50 for i in range(100)]
+    parts = chunks(lines)
+    assert len(parts) > 1
+    assert all(len(p) <= MESSAGE_LIMIT for p in parts)
+    assert "\n".join(parts).splitlines() == lines
+
+
+def test_a_line_longer_than_a_message_is_cut() -> None:
+    [part] = chunks(["y" * (MESSAGE_LIMIT + 10)])
+    assert len(part) == MESSAGE_LIMIT
+    assert part.endswith("…")
+
+
+def test_result_lines_show_verdict_reason_and_detail() -> None:
+    ok = {"order": "A PAR - BUR", "succeeded": True, "reason": "", "detail": "", "implied": False}
+    assert result_line(ok, "en") == "✅ A PAR - BUR"
+    bounced = dict(ok, succeeded=False, reason="bounced")
+    assert result_line(bounced, "en") == "❌ A PAR - BUR (bounced)"
+    assert result_line(bounced, "fr") == "❌ A PAR - BUR (rebond)"
+    void = dict(
+        ok, order="A MAR S A GAS - BUR", succeeded=False, reason="void", detail="no such move"
+    )
+    assert result_line(void, "en") == "❌ A MAR S A GAS - BUR (void; no such move)"
+    held = dict(ok, order="A VEN H", implied=True)
+    assert result_line(held, "en") == "✅ A VEN H (by default)"
+
+
+def test_deadlines_are_discord_timestamps() -> None:
+    assert stamp(1700000540.7) == "<t:1700000540:R> (<t:1700000540:T>)"
+    assert stamp(None) == "—"
+    assert phase_name("F1901R", "fr").startswith("Automne 1901")
+
+
+def test_nonces_are_short_and_stable() -> None:
+    assert nonce("3:12:results", 99, 0) == nonce("3:12:results", 99, 0)
+    assert nonce("3:12:results", 99, 0) != nonce("3:12:results", 99, 1)
+    assert len(nonce("x" * 500)) <= 25
