@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from bot.core.rules import RuleSet
+from bot.core.rules import CivilDisorder, RuleSet
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,3 +36,7 @@ def test_table_shows_the_seed_citation_for_a_choice():
     text = _generator().render()
     assert "house-rules VI(1) Alternative A" in text
     assert "gm-order-correction-rules III(4)" in text
+
+
+def test_every_civil_disorder_rule_is_explained():
+    assert set(_generator().CIVIL_DISORDER) == {c.value for c in CivilDisorder}
