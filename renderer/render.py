@@ -52,14 +52,14 @@ PALETTES: Mapping[str, Mapping[Power, RGB]] = {
         Power.AUSTRIA: (213, 94, 0),
         Power.ENGLAND: (0, 114, 178),
         Power.FRANCE: (86, 180, 233),
-        Power.GERMANY: (70, 70, 70),
+        Power.GERMANY: (40, 40, 40),
         Power.ITALY: (0, 158, 115),
         Power.RUSSIA: (204, 121, 167),
         Power.TURKEY: (240, 228, 66),
     },
 }
 
-SEA: RGB = (170, 203, 230)
+SEA: RGB = (190, 214, 234)
 LAND: RGB = (238, 229, 203)
 IMPASSABLE: RGB = (196, 190, 178)
 FAIL: RGB = (214, 30, 30)
@@ -74,6 +74,10 @@ def _mix(c: RGB, other: RGB, t: float) -> RGB:
         round(c[1] * (1 - t) + other[1] * t),
         round(c[2] * (1 - t) + other[2] * t),
     )
+
+
+def _luma(c: RGB) -> float:
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
 
 
 def _dark(c: RGB, t: float = 0.35) -> RGB:
@@ -305,7 +309,7 @@ class Renderer:
                 owner = position.centers.get(pid)
                 unit = position.units.get(pid)
                 if owner is not None:
-                    fill = _mix(colours[owner], (255, 255, 255), 0.45)
+                    fill = _mix(colours[owner], (255, 255, 255), 0.38)
                 elif unit is not None and not prov.supply_center:
                     fill = _mix(colours[unit.power], LAND, 0.72)
             pal.colours[i] = fill
@@ -445,7 +449,7 @@ class _Ctx:
             c = r * 0.55
             d.line(
                 [(x - c, y + c * 0.45), (x, y - c * 0.55), (x + c, y + c * 0.45)],
-                fill=(255, 255, 255),
+                fill=INK if _luma(colour) > 170 else (255, 255, 255),
                 width=max(2, round(1.8 * self.s)),
                 joint="curve",
             )
@@ -762,6 +766,11 @@ class _Ctx:
                 f"{n_sc} centres · {n_u} unités" if lang == "fr" else f"{n_sc} SC · {n_u} units"
             )
             rows.append((p, self.gm.power_name(p, lang), counts))
+        box_w = max(
+            box_w,
+            title_font.getlength(title) + 18 * s,
+            max(font.getlength(n) + font.getlength(c) for _, n, c in rows) + 44 * s,
+        )
 
         def paint(d: ImageDraw.ImageDraw) -> None:
             d.rounded_rectangle(
