@@ -199,6 +199,7 @@ def _messages(lang: str) -> dict[str, str]:
             "after": "mot inattendu « {w} » après « {p} »",
             "meant": " — vouliez-vous dire « {k} » ?",
             "coast": "côte inconnue « {w} »",
+            "write": " : écrivez {opts}",
             "no_coast": "{p} n'a pas de {c} : écrivez {opts}",
             "two_coasts": "{p} a deux côtes : écrivez {opts}",
             "build_type": "précisez A ou F : {p} peut recevoir une armée ou une flotte",
@@ -215,6 +216,7 @@ def _messages(lang: str) -> dict[str, str]:
         "after": "unexpected word '{w}' after '{p}'",
         "meant": " — did you mean '{k}'?",
         "coast": "unknown coast '{w}'",
+        "write": ": write {opts}",
         "no_coast": "{p} has no {c}: write {opts}",
         "two_coasts": "{p} has two coasts: write {opts}",
         "build_type": "write A or F: {p} can take an army or a fleet",
@@ -462,9 +464,13 @@ class _ToOrders(Transformer[Token, Any]):
         coast: Coast | None = None
         if coast_words is not None:
             coast = ctx.names.coast(coast_words)
+            pid_only = ctx.names.lookup(words, ctx.lang)
             if coast is None:
                 shown = " ".join(coast_words)
-                raise OrderSyntaxError(ctx.msgs["coast"].format(w=shown), ctx.text, shown)
+                message = ctx.msgs["coast"].format(w=shown)
+                if pid_only is not None and ctx.game_map.province(pid_only).coasts:
+                    message += ctx.msgs["write"].format(opts=_coast_options(ctx, pid_only))
+                raise OrderSyntaxError(message, ctx.text, shown)
             found = _split_place(words, ctx.names, ctx.lang)
             if found is None or found[1] is not None:
                 _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
