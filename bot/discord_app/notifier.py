@@ -181,6 +181,20 @@ class DiscordNotifier:
             deadline=stamp(event.payload.get("deadline")),
         )
         users = [str(u) for u in event.payload.get("users", [])]
+        # In the table channel: who is late (never what anyone ordered), pinging them.
+        waiting = ", ".join(
+            f"{power_name(p, lang)} ({mention(u)})"
+            for p, u in zip(event.payload.get("powers", []), users, strict=False)
+        )
+        public = t(
+            "event.reminder_table",
+            lang,
+            phase=phase_name(event.phase, lang),
+            deadline=stamp(event.payload.get("deadline")),
+            powers=waiting,
+        )
+        ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in users])
+        await self.post(game.meta.get("channel"), [public], event.key, mentions=ping)
         sent = await asyncio.gather(*(self.dm(u, text, event.key) for u in users))
         for user, ok in zip(users, sent, strict=True):
             if not ok:

@@ -67,6 +67,9 @@ async def test_closed_dms_are_explained_in_the_table_channel(table: Table) -> No
     assert notes[0].allowed_mentions == {"parse": [], "users": [italy.id]}
     france = table.players[Power.FRANCE]
     assert any("Reminder" in m.content for m in table.fake.state.dms_to(france.id))
+    [waiting] = [m for m in table.fake.state.messages_in(table.table.id) if "waiting" in m.content]
+    assert "Italy" in waiting.content
+    assert "France" in waiting.content
 
 
 async def test_player_in_two_games_picks_one_from_a_menu(table: Table) -> None:
