@@ -55,6 +55,23 @@ class ParleyBot(commands.Bot):
         self.notifier = DiscordNotifier(self)
         self.sync_commands = sync_commands
         self.tree.on_error = self.on_app_command_error
+        self._tables: dict[int, set[int]] | None = None  # table channel -> game ids
+
+    async def games_at(self, channel_id: int) -> set[int]:
+        """Games whose table is `channel_id`; the index is read once, then kept up to date."""
+        if self._tables is None:
+            tables: dict[int, set[int]] = {}
+            for game in await self.service.list_games():
+                channel = int(game.meta.get("channel") or 0)
+                if channel:
+                    tables.setdefault(channel, set()).add(game.id)
+            self._tables = tables
+        return set(self._tables.get(channel_id, ()))
+
+    async def table_created(self, channel_id: int, game_id: int) -> None:
+        await self.games_at(channel_id)  # load the index first
+        assert self._tables is not None
+        self._tables.setdefault(channel_id, set()).add(game_id)
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(ParleyTranslator())

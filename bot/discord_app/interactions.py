@@ -67,10 +67,11 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = True) -> 
 
 
 async def games_here(bot: ParleyBot, channel_id: int | None) -> list[GameStatus]:
+    """The games whose table is this channel (not over), via the bot's channel index."""
     if channel_id is None:
         return []
-    games = await bot.service.list_games()
-    return [g for g in games if int(g.meta.get("channel") or 0) == channel_id]
+    games = [await bot.service.status(g) for g in await bot.games_at(channel_id)]
+    return [g for g in games if g.status != "over"]
 
 
 async def resolve_game(
@@ -135,15 +136,9 @@ async def game_choices(
     bot: ParleyBot, interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[int]]:
     """Games at this table and the user's own games, for the `game` option."""
-    me = user_key(interaction.user)
-    games = await bot.service.list_games()
-    picked = [
-        g
-        for g in games
-        if int(g.meta.get("channel") or 0) == interaction.channel_id
-        or me in g.players.values()
-        or g.gm == me
-    ]
+    here = await games_here(bot, interaction.channel_id)
+    mine = await bot.service.games_of(user_key(interaction.user))
+    picked = list({g.id: g for g in [*here, *mine]}.values())
     typed = current.strip().lower().lstrip("#")
     return [
         app_commands.Choice(name=f"#{g.id} {g.name} ({g.status})"[:100], value=g.id)

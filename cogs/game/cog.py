@@ -76,6 +76,7 @@ class GameCog(
         game = await self.bot.service.create_game(
             user_key(interaction.user), name=name, clock=clock, rules=rules, lang=lang, meta=meta
         )
+        await self.bot.table_created(int(interaction.channel_id or 0), game.id)
         text = t(
             "game.created",
             lang,
