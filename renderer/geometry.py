@@ -45,6 +45,7 @@ class Geometry:
     provinces: Mapping[str, ProvinceShape]
     impassable: tuple[PolygonRings, ...]
     land: tuple[PolygonRings, ...]
+    lakes: tuple[PolygonRings, ...] = ()
 
     def anchor(self, loc: Location) -> Point:
         """Where a unit at `loc` is drawn (its coast's anchor for a split-coast fleet)."""
@@ -86,6 +87,7 @@ def parse_geometry(doc: Mapping[str, Any], name: str = "map") -> Geometry:
             provinces=provinces,
             impassable=_polys(doc.get("impassable", [])),
             land=_polys(doc.get("land", [])),
+            lakes=_polys(doc.get("lakes", [])),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise GeometryError(f"geometry {name}: malformed ({exc!r})") from None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -238,6 +238,8 @@ class Renderer:
                 shapes.append((_area(poly[0]), i, [(x * s, y * s) for x, y in poly[0]]))
         for poly in geo.impassable:
             shapes.append((_area(poly[0]), n, [(x * s, y * s) for x, y in poly[0]]))
+        for poly in geo.lakes:
+            shapes.append((_area(poly[0]), n + 1, [(x * s, y * s) for x, y in poly[0]]))
         # Bigger first: a hole of one shape is always filled by a smaller one drawn later.
         for _, i, ring in sorted(shapes, key=lambda t: (-t[0], t[1])):
             draw.polygon(ring, fill=i)
@@ -293,7 +295,10 @@ class Renderer:
         view: Power | str | None = None,
         palette: str = "default",
         width: int | None = None,
+        visible: Collection[str] | None = None,
     ) -> Image.Image:
+        """The picture as a palette image. `visible`: the provinces whose units the viewer can
+        see (hidden-movement variants); None shows every unit."""
         colours = PALETTES.get(palette, PALETTES["default"])
         st = self.static(lang, width or self.width)
         s = st.scale
@@ -320,6 +325,17 @@ class Renderer:
         draw = _Draw(img, pal)
 
         shown_orders, result_of = self._select(orders, results, view)
+        if visible is not None:
+            seen = frozenset(visible)
+            position = Position(
+                position.phase,
+                {p: u for p, u in position.units.items() if p in seen},
+                position.centers,
+                tuple(d for d in position.dislodged if d.unit.province in seen),
+            )
+            shown_orders = [
+                o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
+            ]
         ctx = _Ctx(self, draw, s, colours, position)
         ctx.centres()
         ctx.units()
@@ -339,9 +355,17 @@ class Renderer:
         view: Power | str | None = None,
         palette: str = "default",
         width: int | None = None,
+        visible: Collection[str] | None = None,
     ) -> bytes:
         img = self.image(
-            position, orders, results, lang=lang, view=view, palette=palette, width=width
+            position,
+            orders,
+            results,
+            lang=lang,
+            view=view,
+            palette=palette,
+            width=width,
+            visible=visible,
         )
         buf = io.BytesIO()
         img.save(buf, format="PNG", compress_level=self.compress_level)
@@ -540,6 +564,15 @@ class _Ctx:
                 start = self.unit_point(o.unit.location)
                 end = self.at(o.dest)
                 route = self.convoy_route(o, convoy_fleets.get((o.unit.province, o.dest), []))
+                back = moves.get(o.dest.province)
+                if not route and back is not None and back.dest.province == o.unit.province:
+                    # Two units swapping or bouncing head-on: each arrow keeps to its side.
+                    dx, dy = end[0] - start[0], end[1] - start[1]
+                    norm = math.hypot(dx, dy) or 1.0
+                    k = self.radius * 0.45
+                    off = (-dy / norm * k, dx / norm * k)
+                    start = (start[0] + off[0], start[1] + off[1])
+                    end = (end[0] + off[0], end[1] + off[1])
                 pts = [start, *route, end]
                 for i in range(len(pts) - 1):
                     last = i == len(pts) - 2
@@ -823,6 +856,7 @@ def render(
     view: Power | str | None = None,
     palette: str = "default",
     width: int = 1600,
+    visible: Collection[str] | None = None,
 ) -> bytes:
     """PNG bytes of a position, with its orders and, after adjudication, their results."""
     r = default_renderer(game_map.name if game_map else "standard")
@@ -830,7 +864,16 @@ def render(
         geometry is not None and geometry is not r.geometry
     ):
         r = Renderer(game_map, geometry, width=width)
-    return r.render(position, orders, results, lang=lang, view=view, palette=palette, width=width)
+    return r.render(
+        position,
+        orders,
+        results,
+        lang=lang,
+        view=view,
+        palette=palette,
+        width=width,
+        visible=visible,
+    )
 
 
 def render_gif(

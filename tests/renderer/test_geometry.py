@@ -140,3 +140,32 @@ def test_no_label_overlaps_a_unit() -> None:
                 if math.hypot(dx, dy) < r:
                     bad.append(f"{lang} {text} at {shape.label} over unit at {(ax, ay)}")
     assert not bad, "; ".join(bad)
+
+
+def test_centre_markers_and_labels_keep_clear_of_each_other_and_of_units() -> None:
+    font = ImageFont.truetype(
+        str(data_dir() / "fonts" / "DejaVuSans-Bold.ttf"), round(GEO.label_size)
+    )
+    labels = load_labels("standard")
+    anchors = [s.anchor for s in GEO.provinces.values()]
+    anchors += [p for s in GEO.provinces.values() for p in s.coasts.values()]
+    boxes = []
+    for pid, shape in GEO.provinces.items():
+        for lang in ("en", "fr"):
+            left, top, right, bottom = font.getbbox(labels.get(lang, {}).get(pid, pid), anchor="mm")
+            x, y = shape.label
+            boxes.append((pid, (x + left, y + top, x + right, y + bottom)))
+        if shape.sc is not None:
+            r = GEO.sc_radius
+            x, y = shape.sc
+            boxes.append((pid, (x - r, y - r, x + r, y + r)))
+            for ax, ay in anchors:
+                assert math.hypot(x - ax, y - ay) >= GEO.unit_radius + r, (
+                    f"{pid} centre under a unit"
+                )
+    bad = []
+    for i, (p, (a0, b0, a1, b1)) in enumerate(boxes):
+        for q, (c0, d0, c1, d1) in boxes[i + 1 :]:
+            if p != q and a0 < c1 and c0 < a1 and b0 < d1 and d0 < b1:
+                bad.append(f"{p}/{q}")
+    assert not bad, f"overlapping labels or centre markers: {bad}"

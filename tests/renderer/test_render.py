@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.core.map import load_map
-from bot.core.model import Power
+from bot.core.model import Position, Power
 from bot.core.outcome import OrderResult, Reason, Verdict
 from renderer import PUBLIC, Renderer, render, render_gif
 from tests.renderer import scenes
@@ -106,3 +106,18 @@ def test_renderer_needs_no_geographic_library() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stderr
+
+
+def test_hidden_units_are_not_drawn(rend: Renderer) -> None:
+    pos, orders, results = scenes.movement()
+    everywhere = set(GM.provinces)
+    assert not _differs(
+        rend.render(pos, orders, results, visible=everywhere), rend.render(pos, orders, results)
+    )
+    # Without Paris in sight, France's army there and its move are gone from the picture.
+    no_paris = rend.render(pos, orders, results, visible=everywhere - {"PAR"})
+    assert _differs(no_paris, rend.render(pos, orders, results))
+    others = [o for o in orders if o.canonical() != "A PAR - BUR"]
+    units = {p: u for p, u in pos.units.items() if p != "PAR"}
+    bare = Position(pos.phase, units, pos.centers)
+    assert not _differs(no_paris, rend.render(bare, others, results))

@@ -279,9 +279,13 @@ def grow(frame: Frame, country: np.ndarray, codes: list[str]) -> tuple[np.ndarra
     # Unclaimed cells: impassable land or open sea.
     imp = len(pids)
     open_sea = len(pids) + 1
+    lake = len(pids) + 2
+    # Water cut off from the open sea (the Sea of Azov at this scale, lakes): drawn as water,
+    # part of no province.
+    lab[(lab == -1) & land & (country == 0)] = lake
     lab[(lab == -1) & land] = imp
     lab[(lab == -1) & sea] = open_sea
-    return lab, [*pids, "#LAND", "#SEA"]
+    return lab, [*pids, "#LAND", "#SEA", "#LAKE"]
 
 
 def _nearest_ok(y: int, x: int, w: int, h: int, pred) -> int:  # type: ignore[no-untyped-def]
@@ -514,6 +518,7 @@ def main(argv: list[str] | None = None) -> int:
             for pid in sorted(gm.provinces)
         },
         "impassable": polygons_json(geoms["#LAND"]),
+        "lakes": polygons_json(geoms["#LAKE"]) if "#LAKE" in geoms else [],
         "land": coast,
     }
     text = json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n"
