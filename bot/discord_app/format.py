@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.core.model import Phase, Power
-from bot.i18n import t
+from bot.i18n import DEFAULT_LANG, catalogue, t
 from bot.service import GameStatus, SubmitReply
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
@@ -32,6 +32,16 @@ def phase_name(phase: str | None, lang: str) -> str:
         return Phase.parse(phase).describe(lang)
     except ValueError:
         return phase
+
+
+def window_name(window: str | None, lang: str) -> str:
+    """negotiation/writing/reading in words; anything else (e.g. "over") as it is."""
+    return t(f"window.{window}", lang) if window in WINDOWS else str(window or "")
+
+
+def reason_name(reason: str, lang: str) -> str:
+    known = catalogue(DEFAULT_LANG).messages
+    return t(f"reason.{reason}", lang) if f"reason.{reason}" in known else reason
 
 
 def mention(user: str | int) -> str:
@@ -60,7 +70,7 @@ def result_line(line: dict[str, Any], lang: str) -> str:
     reason = line.get("reason") or ""
     notes = []
     if reason:
-        notes.append(t(f"reason.{reason}", lang))
+        notes.append(reason_name(reason, lang))
     if line.get("detail"):
         notes.append(str(line["detail"]))
     if line.get("implied"):
@@ -128,7 +138,7 @@ def status_lines(game: GameStatus, lang: str) -> list[str]:
     if game.status == "forming":
         lines.append(t("game.status_forming", lang, count=len(game.players)))
     elif game.phase:
-        window = t(f"window.{game.window}", lang) if game.window in WINDOWS else game.window
+        window = window_name(game.window, lang)
         lines.append(
             t(
                 "game.status_phase",

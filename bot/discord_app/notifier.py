@@ -25,6 +25,7 @@ from bot.discord_app.format import (
     power_name,
     results_lines,
     stamp,
+    window_name,
 )
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus
@@ -231,7 +232,7 @@ class DiscordNotifier:
                 log.error("press lock in game %s: missing Manage Roles (%s)", game.id, result)
             elif isinstance(result, BaseException):
                 raise result  # retried by the service
-        window = t(f"window.{event.payload.get('window')}", lang) if event.payload else ""
+        window = window_name(event.payload.get("window"), lang)
         if press:
             channels = ", ".join(f"<#{c}>" for c in press)
             key = "event.press_locked" if locked else "event.press_unlocked"

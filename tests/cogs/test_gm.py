@@ -51,6 +51,11 @@ async def test_gm_runs_the_table(table: Table) -> None:
     spectated = lambda: "\n".join(m.content for m in fake.state.messages_in(table.spectators.id))  # noqa: E731
     await fake.wait_for(lambda: "is over" in spectated(), what="game over for spectators")
     assert "is over" in table_text(table)
+    await table.settle()
+    pending = await table.service.store.fetchone(
+        "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
+    )
+    assert pending[0] == 0  # every event, down to the last press unlock, was delivered
 
 
 async def test_deferred_commands_answer_after_thinking(table: Table) -> None:

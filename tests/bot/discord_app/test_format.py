@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from bot.discord_app.format import MESSAGE_LIMIT, chunks, phase_name, result_line, stamp
+from bot.discord_app.format import (
+    MESSAGE_LIMIT,
+    chunks,
+    phase_name,
+    result_line,
+    stamp,
+    window_name,
+)
 from bot.discord_app.notifier import nonce
 
 
@@ -44,3 +51,11 @@ def test_nonces_are_short_and_stable() -> None:
     assert nonce("3:12:results", 99, 0) == nonce("3:12:results", 99, 0)
     assert nonce("3:12:results", 99, 0) != nonce("3:12:results", 99, 1)
     assert len(nonce("x" * 500)) <= 25
+
+
+def test_unknown_windows_and_reasons_are_shown_as_they_are() -> None:
+    # A press unlock at the end of a game names the window "over": no catalogue entry.
+    assert window_name("over", "fr") == "over"
+    assert window_name("reading", "fr") == "lecture des résultats"
+    line = {"order": "A PAR H", "succeeded": False, "reason": "novel", "detail": ""}
+    assert result_line(line, "en") == "❌ A PAR H (novel)"
