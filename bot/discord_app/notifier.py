@@ -15,6 +15,7 @@ import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.discord_app.format import (
@@ -69,10 +70,17 @@ class DiscordNotifier:
         }
 
     async def notify(self, event: Event) -> None:
-        game = await self.bot.service.status(event.game_id)
         handler = self.handlers.get(event.kind)
-        if handler is not None:
+        if handler is None:
+            return
+        game = await self.bot.service.status(event.game_id)
+        try:
             await handler(event, game)
+        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError):
+            raise  # Discord is down or slow: the service delivers the event again later
+        except Exception:
+            # A bug in a message: retrying would hold back every later event of this game.
+            log.exception("cannot announce %s; dropped", event.key)
 
     # -- posting ---------------------------------------------------------------------------
 
