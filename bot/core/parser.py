@@ -700,7 +700,7 @@ def parse_order(
     game_map: GameMap | None = None,
 ) -> Order:
     """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read."""
-    lang = "fr" if lang == "fr" else "en"
+    lang = "fr" if lang.lower().startswith("fr") else "en"
     msgs = _messages(lang)
     names = load_names(game_map.name if game_map is not None else "standard")
     gmap = game_map if game_map is not None else load_map("standard")
@@ -759,7 +759,7 @@ def render_order(order: Order, lang: str = "en") -> str:
     `A LON - BEL PAR CONVOI`, `A PAR R PIC`, `A PAR D`, `F STP/CN B`, `RENONCE`; every one
     of them parses back to the same order with lang="fr".
     """
-    if lang != "fr":
+    if not lang.lower().startswith("fr"):
         return order.canonical()
     names = load_names("standard")
 
