@@ -299,13 +299,24 @@ def _lark() -> Lark:
 
 
 def _feed(
-    text: str, raws: list[_Raw], msgs: dict[str, str], names: NameTable, lang: str
+    text: str,
+    raws: list[_Raw],
+    msgs: dict[str, str],
+    names: NameTable,
+    lang: str,
+    *,
+    plain: frozenset[int] = frozenset(),
 ) -> Tree[Token]:
-    """Feed the words to the LALR parser, each as the terminal the parser can take there."""
+    """Feed the words to the LALR parser, each as the terminal the parser can take there.
+
+    The words at the indices in `plain` are fed as WORDs whatever they could also be.
+    """
     ip: Any = _lark().parse_interactive("")  # lark's interactive API is untyped
     fed: list[Token] = []
-    for raw in raws:
-        if raw.kind == "word":
+    for index, raw in enumerate(raws):
+        if raw.kind == "word" and index in plain:
+            ttype = "WORD"
+        elif raw.kind == "word":
             choices = ip.choices()
             kinds = [k for k in _WORD_KINDS.get(fold_word(raw.text), ()) if k in choices]
             ttype = "WORD"
@@ -708,8 +719,33 @@ def parse_order(
     raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs))
     if not raws:
         raise OrderSyntaxError(msgs["empty"], text)
-    tree = _feed(source, raws, msgs, names, lang)
     ctx = _Ctx(source, lang, names, gmap, msgs)
+    try:
+        return _read(raws, ctx, position, power)
+    except OrderSyntaxError as first:
+        # A bare "s" read as "supports" may be a fleet's south coast ("F SPA S - MAO"):
+        # read it again as a place word; if that fails too, the first error stands.
+        coast_s = frozenset(
+            i for i, r in enumerate(raws) if r.kind == "word" and fold_word(r.text) == "s"
+        )
+        if not coast_s:
+            raise
+        try:
+            return _read(raws, ctx, position, power, plain=coast_s)
+        except OrderSyntaxError:
+            raise first from None
+
+
+def _read(
+    raws: list[_Raw],
+    ctx: _Ctx,
+    position: Position | None,
+    power: Power | None,
+    *,
+    plain: frozenset[int] = frozenset(),
+) -> Order:
+    source, msgs = ctx.text, ctx.msgs
+    tree = _feed(source, raws, msgs, ctx.names, ctx.lang, plain=plain)
     transformer = _ToOrders(ctx)
     try:
         order: Order = transformer.transform(tree)
@@ -718,7 +754,7 @@ def parse_order(
             raise exc.orig_exc from None
         raise
     except LarkError as exc:  # pragma: no cover - defensive: never show lark's text
-        raise OrderSyntaxError(msgs["unexpected"].format(w=source, t=source), text) from exc
+        raise OrderSyntaxError(msgs["unexpected"].format(w=source, t=source), source) from exc
     return _complete(order, ctx, position, power or transformer.text_power)
 
 
