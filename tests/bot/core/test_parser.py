@@ -69,6 +69,18 @@ def test_golden_file_is_large_and_bilingual() -> None:
     assert sum(1 for r in rows if r[3].startswith("! ")) >= 30
 
 
+def test_golden_file_names_every_province_in_both_nomenclatures() -> None:
+    rows = [r.values for r in _golden()]  # type: ignore[attr-defined]
+    for lang in ("en", "fr"):
+        named = {
+            word.split("/")[0]
+            for r in rows
+            if r[0] == lang and not r[3].startswith("! ")
+            for word in r[3].split()
+        }
+        assert set(load_map().provinces) <= named, lang
+
+
 @pytest.mark.parametrize(("lang", "board", "text", "expected"), _golden())
 def test_golden(lang: str, board: str, text: str, expected: str) -> None:
     position = BOARDS[board]
