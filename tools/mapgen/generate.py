@@ -493,7 +493,7 @@ def main(argv: list[str] | None = None) -> int:
     t1 = time.perf_counter()
     lab, names = grow(frame, country, codes)
     t2 = time.perf_counter()
-    geoms = vectorise(lab, names, tolerance=1.2)
+    geoms = vectorise(lab, names, tolerance=2.0)
     t3 = time.perf_counter()
     gm = load_map("standard")
     provinces = {pid: polygons_json(geoms[pid]) for pid in sorted(gm.provinces)}
