@@ -207,6 +207,7 @@ def _messages(lang: str) -> dict[str, str]:
                 "un convoi doit donner la destination de l'armée (« F NRD C A LON - BEL »)"
             ),
             "or": " ou ",
+            "lang": "fr",
         }
     return {
         "empty": "empty order",
@@ -222,6 +223,7 @@ def _messages(lang: str) -> dict[str, str]:
         "build_type": "write A or F: {p} can take an army or a fleet",
         "convoy_dest": "a convoy order needs the army's destination ('F NTH C A LON - BEL')",
         "or": " or ",
+        "lang": "en",
     }
 
 
@@ -393,7 +395,7 @@ def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
     key = fold_word(word)
     if len(key) < 3:
         return ""
-    french = msgs["or"] == " ou "
+    french = msgs["lang"] == "fr"
     vocab = [w for w in _WORD_KINDS if len(w) > 2 and (w in _FRENCH_WORDS) == french]
     best = difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
     return msgs["meant"].format(k=best[0]) if best else ""
