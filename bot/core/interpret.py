@@ -568,10 +568,15 @@ def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[str]:
     for o in orders:
         if not isinstance(o, Hold | Move | SupportHold | SupportMove | Convoy) or not o.source:
             continue
-        try:
-            bare = parse_order(o.source, power=o.power, game_map=game_map)
-        except (OrderSyntaxError, ValueError):
-            continue
+        bare: Order | None = None
+        for lang in ("en", "fr"):  # the text as written, in whichever language reads it
+            try:
+                bare = parse_order(o.source, lang=lang, power=o.power, game_map=game_map)
+            except (OrderSyntaxError, ValueError):
+                continue
+            if isinstance(bare, UnitOrder) and bare.unit.province == o.unit.province:
+                break
+            bare = None
         if isinstance(bare, UnitOrder) and bare.unit.type is None:
             out.append(
                 f"{o.source}: say whether the unit in {o.unit.province} is an army (A)"

@@ -273,3 +273,14 @@ def test_orders_set_aside_still_get_a_failed_result_with_the_reason():
     assert all(r.verdict is Verdict.FAILS and r.reason is Reason.ILLEGAL for r in aside)
     assert "civil disorder" in aside[0].detail
     assert len(decisions) == 2
+
+
+def test_stabbeurfou_missing_type_also_in_french_notation():
+    pos = board({Power.FRANCE: ["A PAR"]})
+    fr = [
+        parse_order(t, lang="fr", power=Power.FRANCE, position=pos, game_map=MAP)
+        for t in ("PAR - BOU",)
+    ]
+    assert len(check_submission(pos, fr, SF, MAP)) == 1
+    ok = [parse_order("A PAR - BOU", lang="fr", power=Power.FRANCE, position=pos, game_map=MAP)]
+    assert check_submission(pos, ok, SF, MAP) == []
