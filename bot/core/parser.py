@@ -771,16 +771,25 @@ def parse_orders(
     position: Position | None = None,
     game_map: GameMap | None = None,
 ) -> ParseResult:
-    """An order set: one order per line or `;`-separated; blank parts are skipped."""
+    """An order set: one order per line or `;`-separated; blank parts are skipped.
+
+    Without `power`, a line naming only a power ("France:", "ENGLAND") gives the orders
+    below it to that power, as in a table's whole order sheet.
+    """
     orders: list[Order] = []
     errors: list[ParseError] = []
+    current = power
     for part in _SPLIT_RE.split(text):
         piece = part.strip()
         if not piece:
             continue
+        header = _POWER_WORDS.get(fold_word(piece.rstrip(":").strip()))
+        if header is not None and power is None:
+            current = header
+            continue
         try:
             orders.append(
-                parse_order(piece, lang=lang, power=power, position=position, game_map=game_map)
+                parse_order(piece, lang=lang, power=current, position=position, game_map=game_map)
             )
         except OrderSyntaxError as exc:
             errors.append(ParseError(piece, exc.message))

@@ -315,3 +315,19 @@ def test_hyphenated_power_names() -> None:
     order = parse_order("A VIE S Autriche-Hongrie A BUD", lang="fr")
     assert isinstance(order, SupportHold)
     assert order.target.power is Power.AUSTRIA
+
+
+def test_order_sheet_with_power_headers() -> None:
+    sheet = "England:\nF LON - NTH\nA LVP - YOR\n\nFRANCE\nA PAR - BUR\nAllemagne :\nA MUN H"
+    result = parse_orders(sheet, lang="fr")
+    assert [(o.power, o.canonical()) for o in result.orders] == [
+        (Power.ENGLAND, "F LON - NTH"),
+        (Power.ENGLAND, "A LVP - YOR"),
+        (Power.FRANCE, "A PAR - BUR"),
+        (Power.GERMANY, "A MUN H"),
+    ]
+    assert result.errors == []
+    # A power given by the caller is the power giving every order (headers are then an error).
+    given = parse_orders("England:\nF LON - NTH", power=Power.FRANCE)
+    assert [o.power for o in given.orders] == [Power.FRANCE]
+    assert [e.text for e in given.errors] == ["England:"]
