@@ -33,7 +33,7 @@ from bot.core.orders import (
 )
 from bot.core.outcome import OrderResult, Reason
 from bot.paths import data_dir
-from renderer.geometry import Geometry, Point, load_geometry, load_labels
+from renderer.geometry import Geometry, GeometryError, Point, load_geometry, load_labels
 
 RGB = tuple[int, int, int]
 
@@ -197,7 +197,7 @@ class Renderer:
         compress_level: int = 1,
     ) -> None:
         self.game_map = game_map or load_map("standard")
-        self.geometry = geometry or load_geometry(self.game_map.name)
+        self.geometry = geometry or _geometry_for(self.game_map)
         self.width = width
         # zlib level 1: the map is flat colour, level 1 is ~3x faster than 6 for ~15% more bytes.
         self.compress_level = compress_level
@@ -206,7 +206,7 @@ class Renderer:
         fonts = data_dir() / "fonts"
         self._bold = fonts / "DejaVuSans-Bold.ttf"
         self._regular = fonts / "DejaVuSans.ttf"
-        self._labels = load_labels(self.game_map.name)
+        self._labels = load_labels(self.game_map.name) or load_labels("standard")
 
     # --- static layers -------------------------------------------------------------------
 
@@ -387,6 +387,18 @@ class Renderer:
             # Before adjudication a power sees its own orders; the public sees none.
             chosen = [] if view == PUBLIC else [o for o in chosen if o.power == view]
         return chosen, result_of
+
+
+def _geometry_for(game_map: GameMap) -> Geometry:
+    """The map's own geometry, else the standard one when the provinces are the same (variants
+    such as the six-player map change the powers, not the board)."""
+    try:
+        return load_geometry(game_map.name)
+    except GeometryError:
+        standard = load_geometry("standard")
+        if set(standard.provinces) != set(game_map.provinces):
+            raise
+        return standard
 
 
 def _area(ring: Sequence[Point]) -> float:

@@ -135,3 +135,10 @@ def test_hidden_units_are_not_drawn(rend: Renderer) -> None:
     units = {p: u for p, u in pos.units.items() if p != "PAR"}
     bare = Position(pos.phase, units, pos.centers)
     assert not _differs(no_paris, rend.render(bare, others, results))
+
+
+def test_a_variant_on_the_standard_board_uses_the_standard_geometry() -> None:
+    six = load_map("sandard")
+    png = render(six, None, six.start, width=500)
+    assert _img(png).size[0] == 500
+    assert Power.TURKEY not in six.powers
