@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -63,6 +63,15 @@ class GameMap:
     # A variant on another map's geography (Sandard on "standard") shares that map's names
     # (`NAME_names.json`) and drawing (`NAME_geometry.json`); empty: the map's own name.
     family: str = ""
+    # Derived once: supply centres and home centres are read in every adjudication.
+    _centers: frozenset[str] = field(init=False, repr=False, compare=False)
+    _homes: Mapping[Power, frozenset[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        provs = self.provinces.values()
+        object.__setattr__(self, "_centers", frozenset(p.id for p in provs if p.supply_center))
+        homes = {pw: frozenset(p.id for p in provs if p.home is pw) for pw in Power}
+        object.__setattr__(self, "_homes", homes)
 
     @property
     def base(self) -> str:
@@ -79,10 +88,10 @@ class GameMap:
 
     @property
     def supply_centers(self) -> frozenset[str]:
-        return frozenset(p.id for p in self.provinces.values() if p.supply_center)
+        return self._centers
 
     def home_centers(self, power: Power) -> frozenset[str]:
-        return frozenset(p.id for p in self.provinces.values() if p.home is power)
+        return self._homes[power]
 
     def power_name(self, power: Power, lang: str = "en") -> str:
         en, fr = self.power_names[power]
