@@ -155,6 +155,18 @@ class DiscordNotifier:
         )
         ping = discord.AllowedMentions(users=True, roles=False, everyone=False)
         await self.post(game.meta.get("channel"), lines, event.key, mentions=ping)
+        # A welcome DM to each player: closed DMs show up now rather than at the deadline.
+        users = sorted(players.items())
+        welcomes = [
+            t("event.welcome", lang, power=power_name(p, lang), name=game.name, id=game.id)
+            for p, _ in users
+        ]
+        sent = await asyncio.gather(
+            *(self.dm(u, text, event.key) for (_, u), text in zip(users, welcomes, strict=True))
+        )
+        for (_, user), ok in zip(users, sent, strict=True):
+            if not ok:
+                await self.tell_dm_closed(game, user, event.key)
 
     async def _window(self, event: Event, game: GameStatus) -> None:
         lang, p = game.lang, event.payload

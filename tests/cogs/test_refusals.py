@@ -58,14 +58,20 @@ async def test_gm_commands_are_guild_only(table: Table) -> None:
 async def test_closed_dms_are_explained_in_the_table_channel(table: Table) -> None:
     table.players[Power.ITALY].dms_open = False
     await table.create_started_game()
-    await table.advance(8 * 60 + 59)  # edc2023 reminders: 1' and 10" before the deadline
+    await table.settle()
     italy = table.players[Power.ITALY]
+    # At the start already: every player gets a welcome DM, and Italy's is refused.
+    await table.fake.wait_for(lambda: italy.id in table.fake.state.refused_dms)
+    assert [m for m in table.fake.state.messages_in(table.table.id) if "Privacy" in m.content]
+    france = table.players[Power.FRANCE]
+    assert "You play **France**" in table.fake.state.dms_to(france.id)[0].content
+    table.fake.state.refused_dms.clear()
+    await table.advance(8 * 60 + 59)  # edc2023 reminders: 1' and 10" before the deadline
     await table.fake.wait_for(lambda: italy.id in table.fake.state.refused_dms)
     notes = [m for m in table.fake.state.messages_in(table.table.id) if "Privacy" in m.content]
-    assert len(notes) == 1
+    assert len(notes) == 2  # at the start, and with the reminder
     assert f"<@{italy.id}>" in notes[0].content
     assert notes[0].allowed_mentions == {"parse": [], "users": [italy.id]}
-    france = table.players[Power.FRANCE]
     assert any("Reminder" in m.content for m in table.fake.state.dms_to(france.id))
     [waiting] = [m for m in table.fake.state.messages_in(table.table.id) if "waiting" in m.content]
     assert "Italy" in waiting.content
@@ -75,9 +81,11 @@ async def test_closed_dms_are_explained_in_the_table_channel(table: Table) -> No
 async def test_player_in_two_games_picks_one_from_a_menu(table: Table) -> None:
     first = await table.create_started_game()
     second = await table.create_started_game(name="Berlin")
+    await table.settle()
     france = table.players[Power.FRANCE]
+    welcomes = len(table.fake.state.dms_to(france.id))
     await table.fake.send_dm(france, "A PAR - BUR")
-    menu = await table.fake.dm_reply(france, 0)
+    menu = await table.fake.dm_reply(france, welcomes)
     assert menu.components  # a select menu of the two games
     record = await table.fake.click(france, menu, [str(second)])
     answer = await table.fake.reply_to(record)
@@ -87,6 +95,6 @@ async def test_player_in_two_games_picks_one_from_a_menu(table: Table) -> None:
     assert (await table.service.status(first)).submitted == []
 
     await table.fake.send_dm(france, f"#{first}\nF BRE - MAO")
-    prefixed = await table.fake.dm_reply(france, 2)  # after the menu and its answer
+    prefixed = await table.fake.dm_reply(france, welcomes + 2)  # after the menu and its answer
     assert "F BRE - MAO" in prefixed.content
     assert (await table.service.status(first)).submitted == [Power.FRANCE]

@@ -17,6 +17,7 @@ def results_posts(table: Table, channel) -> list[str]:
 
 async def test_gateway_close_resumes_and_keeps_a_dm_sent_meanwhile(table: Table) -> None:
     game_id = await table.create_started_game()
+    await table.settle()
     resumed = asyncio.Event()
 
     async def on_resumed() -> None:
@@ -25,9 +26,10 @@ async def test_gateway_close_resumes_and_keeps_a_dm_sent_meanwhile(table: Table)
     table.bot.add_listener(on_resumed)
     await table.fake.close_gateway(4000)
     germany = table.players[Power.GERMANY]
+    welcomes = len(table.fake.state.dms_to(germany.id))
     await table.fake.send_dm(germany, OPENING[Power.GERMANY])  # while the socket is down
     await asyncio.wait_for(resumed.wait(), 10)
-    reply = await table.fake.dm_reply(germany, 0)
+    reply = await table.fake.dm_reply(germany, welcomes)
     assert "A MUN - RUH" in reply.content
     assert table.fake.gateway.resumes == 1
     assert table.fake.gateway.identifies == 1
