@@ -1,6 +1,13 @@
 """The map's drawing, read from `data/maps/NAME_geometry.json` (made by tools/mapgen).
 
-Run time reads only this JSON: no geographic library is needed to draw a map.
+Run time reads only this JSON: no geographic library is needed to draw a map. Format 1:
+`{"width", "height", "style": {"unit_radius", "label_size", "sc_radius"},
+  "provinces": {ID: {"kind", "polygons": [[exterior ring, hole...]...], "anchor": [x, y],
+                     "coasts": {"NC": [x, y]}, "label": [x, y], "sc": [x, y]}},
+  "impassable": polygons (Switzerland, Ireland...), "lakes": polygons,
+  "land": polygons whose rings are the coastlines}`
+in a plane `width` units wide (y down); the renderer scales everything, sizes included.
+Borders shared by two provinces are stored as identical vertex runs in both outlines.
 """
 
 from __future__ import annotations
