@@ -18,7 +18,7 @@ from aiohttp import WSMsgType, web
 from tests.fake_discord.state import FakeState
 
 HELLO, HEARTBEAT, IDENTIFY, RESUME, HEARTBEAT_ACK = 10, 1, 2, 6, 11
-DISPATCH, INVALID_SESSION = 0, 9
+DISPATCH, RECONNECT, INVALID_SESSION = 0, 7, 9
 
 
 @dataclass
@@ -121,6 +121,14 @@ class Gateway:
             ws, session.ws = session.ws, None
             self.connected.clear()
             await ws.close(code=code)
+
+    async def send_op(self, op: int, data: object = None) -> None:
+        """RECONNECT (7): resume elsewhere; INVALID_SESSION (9, false): identify anew."""
+        session = self.session
+        if session is not None and session.ws is not None:
+            await session.ws.send_str(json.dumps({"op": op, "d": data}))
+            if op == INVALID_SESSION and not data:
+                self.session = Session(secrets.token_hex(16))  # the old one cannot be resumed
 
     async def shutdown(self) -> None:
         session = self.session

@@ -103,6 +103,12 @@ class FakeDiscord:
     async def close_gateway(self, code: int = 4000) -> None:
         await self.gateway.close(code)
 
+    async def request_reconnect(self) -> None:
+        await self.gateway.send_op(7)
+
+    async def invalidate_session(self) -> None:
+        await self.gateway.send_op(9, False)
+
     # -- users acting ----------------------------------------------------------------------
 
     async def send_dm(self, user: FakeUser, content: str) -> dict[str, Any]:

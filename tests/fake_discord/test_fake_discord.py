@@ -44,6 +44,9 @@ class EchoBot(commands.Bot):
     async def on_resumed(self) -> None:
         self.resumed.set()
 
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        return None  # discord.py waits 5 s before identifying again; not in tests
+
 
 @pytest.fixture
 async def world() -> AsyncIterator[tuple[FakeDiscord, EchoBot]]:
@@ -166,3 +169,17 @@ async def test_attachments_are_recorded(world) -> None:
     )
     [f] = fake.state.files_in(table.id)
     assert (f.filename, f.data) == ("map.png", data)
+
+
+async def test_reconnect_request_resumes_the_session(world) -> None:
+    fake, bot = world
+    await fake.request_reconnect()
+    await asyncio.wait_for(bot.resumed.wait(), 10)
+    assert (fake.gateway.identifies, fake.gateway.resumes) == (1, 1)
+
+
+async def test_invalid_session_makes_the_bot_identify_again(world) -> None:
+    fake, _bot = world
+    await fake.invalidate_session()
+    await fake.wait_for(lambda: fake.gateway.identifies == 2, within=10, what="new IDENTIFY")
+    assert fake.gateway.resumes == 0
