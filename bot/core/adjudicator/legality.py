@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.adjudicator.mapindex import MapIndex, key
 from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Convoy,
@@ -27,30 +27,14 @@ from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
 
 
-class Eff:
-    """A legal movement-phase order in the resolver's terms (provinces, coasts resolved)."""
+# A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
+# path): (kind, unit, order or None, dest province, dest location (moves), target province
+# (supports, convoys), the support's written destination if it names a coast, via convoy).
+Eff = tuple[int, Unit, Order | None, str, Location | None, str, Location | None, bool]
 
-    __slots__ = ("dest", "dest_loc", "kind", "order", "target", "target_coast", "unit", "via")
 
-    def __init__(  # noqa: PLR0917 - built in the hot path, positionally
-        self,
-        kind: int,
-        unit: Unit,
-        order: Order | None,
-        dest: str = "",
-        dest_loc: Location | None = None,
-        target: str = "",
-        target_coast: Location | None = None,
-        via: bool = False,
-    ) -> None:
-        self.kind = kind
-        self.unit = unit
-        self.order = order
-        self.dest = dest
-        self.dest_loc = dest_loc
-        self.target = target
-        self.target_coast = target_coast  # the support's destination as written (coast check)
-        self.via = via
+def hold_eff(unit: Unit) -> Eff:
+    return (HOLD, unit, None, "", None, "", None, False)
 
 
 class Entry:
@@ -295,7 +279,7 @@ class MovementCheck:
         first = cands[0]
         if len(cands) == 1:
             return first[1]
-        distinct = {c[1].order for c in cands}
+        distinct = {c[1][2] for c in cands}
         if len(distinct) == 1:
             for c in cands[1:]:
                 self._drop(c[0], "the same order was given twice; it counts once")
@@ -311,19 +295,22 @@ class MovementCheck:
             return cands[-1][1]
         for c in cands:
             self._drop(c[0], "several different orders for this unit: it holds")
-        return Eff(HOLD, first[1].unit, None)
+        return hold_eff(first[1][1])
 
     def _drop(self, i: int, why: str) -> None:
         order, unit, _ = self.entries[i]
         self.entries[i] = (order, unit, why)
 
     def _hold(self, order: UnitOrder, unit: Unit) -> Eff:
-        return Eff(HOLD, unit, order)
+        return (HOLD, unit, order, "", None, "", None, False)
 
     def _near(self, unit: Unit) -> frozenset[str]:
         if unit.type is UnitType.ARMY:
             return self.idx.army_adj.get(unit.location.province, frozenset())
-        return self.idx.fleet_adj_prov.get(unit.location, frozenset())
+        loc = unit.location
+        return self.idx.fleet_adj_prov_s.get(
+            loc.province if loc.coast is None else key(loc), frozenset()
+        )
 
     def _support_hold(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, SupportHold)
@@ -335,7 +322,7 @@ class MovementCheck:
             self._reach(unit, tgt, "support")
         if self.strict_refs:
             self._target_ref(order.target)
-        return Eff(SUPH, unit, order, tgt, None, tgt)
+        return (SUPH, unit, order, tgt, None, tgt, None, False)
 
     def _support_move(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, SupportMove)
@@ -362,11 +349,12 @@ class MovementCheck:
                 if dest.coast is not None or dst not in idx.army_adj.get(tgt, ()):
                     self._supported_move_possible(unit, tgt, dest)
             else:
-                reach = idx.fleet_reach[mover.location].get(dst)
+                ml = mover.location
+                reach = idx.fleet_reach_s[ml.province if ml.coast is None else key(ml)].get(dst)
                 if reach is None or (dest.coast is not None and dest not in reach):
                     self._supported_move_possible(unit, tgt, dest)
         coast = dest if dest.coast is not None else None
-        return Eff(SUPM, unit, order, dst, None, tgt, coast)
+        return (SUPM, unit, order, dst, None, tgt, coast, False)
 
     def _target_ref(self, ref: UnitRef) -> None:
         """4.C.1/4.C.2 and 4.C.5/4.C.6 for the supported or convoyed unit."""
@@ -428,11 +416,12 @@ class MovementCheck:
         if not order.via_convoy and dest.coast is None:
             if unit.type is UnitType.ARMY:
                 if dst in idx.army_adj.get(unit.location.province, ()):
-                    return Eff(MOVE, unit, order, dst, dest)
+                    return (MOVE, unit, order, dst, dest, "", None, False)
             else:
-                reach = idx.fleet_reach[unit.location].get(dst)
+                ul = unit.location
+                reach = idx.fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                 if reach is not None and len(reach) == 1 and dst not in idx.split:
-                    return Eff(MOVE, unit, order, dst, reach[0])
+                    return (MOVE, unit, order, dst, reach[0], "", None, False)
         return self._move_checked(order, unit)
 
     def _move_checked(self, order: Move, unit: Unit) -> Eff:
@@ -445,7 +434,7 @@ class MovementCheck:
             if order.via_convoy:
                 raise Illegal("only armies can be convoyed")
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
-            return Eff(MOVE, unit, order, dst, loc)
+            return (MOVE, unit, order, dst, loc, "", None, False)
         _army_dest(idx, self.rules, order.dest)
         adjacent = dst in idx.army_adj.get(unit.province, ())
         needs_route = not adjacent or (
@@ -460,7 +449,7 @@ class MovementCheck:
                 f"{_name(idx, dst)} is not next to {_name(idx, unit.province)}"
                 " and no fleets could convoy it there"
             )
-        return Eff(MOVE, unit, order, dst, Location(dst), "", None, order.via_convoy)
+        return (MOVE, unit, order, dst, Location(dst), "", None, order.via_convoy)
 
     def _convoy(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, Convoy)
@@ -483,7 +472,7 @@ class MovementCheck:
                 f"{_name(idx, here)} is on no convoy route from {_name(idx, tgt)}"
                 f" to {_name(idx, dst)}"
             )
-        return Eff(CONVOY, unit, order, dst, None, tgt)
+        return (CONVOY, unit, order, dst, None, tgt, None, False)
 
 
 def owner_name(power: Power) -> str:

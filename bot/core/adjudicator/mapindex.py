@@ -20,6 +20,10 @@ class MapIndex:
     fleet_adj_prov: dict[Location, frozenset[str]]
     # Location -> province -> the locations of that province a fleet there can move to.
     fleet_reach: dict[Location, dict[str, tuple[Location, ...]]]
+    # The same two tables keyed by the location's text (`NTH`, `SPA/NC`): hashing a str is
+    # much cheaper than hashing a Location in the hot path (see `key`).
+    fleet_reach_s: dict[str, dict[str, tuple[Location, ...]]]
+    fleet_adj_prov_s: dict[str, frozenset[str]]
     sea: frozenset[str]
     land: frozenset[str]
     split: frozenset[str]
@@ -46,6 +50,11 @@ class MapIndex:
                     seen.add(n)
                     todo.append(n)
         return False
+
+
+def key(loc: Location) -> str:
+    """The text of a location, the key of the `*_s` tables."""
+    return loc.province if loc.coast is None else f"{loc.province}/{loc.coast.value}"
 
 
 class _Identity:
@@ -97,6 +106,8 @@ def _index(key: _Identity) -> MapIndex:
         fleet_adj=fleet_adj,
         fleet_adj_prov=fleet_adj_prov,
         fleet_reach=fleet_reach,
+        fleet_reach_s={str(k): v for k, v in fleet_reach.items()},
+        fleet_adj_prov_s={str(k): v for k, v in fleet_adj_prov.items()},
         sea=sea,
         land=land,
         split=split,

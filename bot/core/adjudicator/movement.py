@@ -61,12 +61,13 @@ class Resolver:
         self.idx = idx
         self.rules = rules
         n = self.n = len(effs)
-        self.units: list[Unit] = [e.unit for e in effs]
+        cols = list(zip(*effs, strict=True)) if effs else [()] * 8
+        self.kind: list[int] = list(cols[0])
+        self.units: list[Unit] = list(cols[1])
+        self.dest: list[str] = list(cols[3])
+        self.dest_loc: list[Location | None] = list(cols[4])
         self.prov: list[str] = [u.location.province for u in self.units]
         self.power: list[Power] = [u.power for u in self.units]
-        self.kind: list[int] = [e.kind for e in effs]
-        self.dest: list[str] = [e.dest for e in effs]
-        self.dest_loc: list[Location | None] = [e.dest_loc for e in effs]
         self.unit_at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
         self.moves_into: dict[str, list[int]] = {}
         # supporters of unit i's move / of unit i holding (only units that have some)
@@ -100,7 +101,7 @@ class Resolver:
                 else:
                     moves_into[dest[i]] = [i]
             elif k == CONVOY:
-                convoys.setdefault((effs[i].target, dest[i]), []).append(i)
+                convoys.setdefault((effs[i][5], dest[i]), []).append(i)
             elif k != HOLD:
                 supports.append(i)
         rule = self.rules.adjacent_convoy
@@ -113,10 +114,10 @@ class Resolver:
             cands = convoys.get((src, dst), []) if convoys else []
             if dst not in army_adj[src]:
                 mode = BY_CONVOY
-            elif not cands and not effs[i].via:
+            elif not cands and not effs[i][7]:
                 continue
             else:
-                via = effs[i].via
+                via = effs[i][7]
                 own = any(self.power[f] is self.power[i] for f in cands)
                 if rule is AdjacentConvoy.EXPLICIT_ONLY:
                     mode = BY_CONVOY if via else LAND
@@ -137,19 +138,24 @@ class Resolver:
                 if not self.idx.route_exists(src, dst, fleets):
                     self.no_route.add(i)
                     self.state[self.n + i] = RESOLVED  # result stays False
+        state, result = self.state, self.result
         for group in convoys.values():
             for i in group:
                 if i not in self.convoyed_by:
                     self.voids[i] = self._convoy_void(effs[i])
+                elif prov[i] not in moves_into:  # not attacked: it cannot be dislodged
+                    state[i] = RESOLVED
+                    result[i] = True
         for i in supports:
             e = effs[i]
-            j = unit_at.get(e.target)
+            target = e[5]
+            j = unit_at.get(target)
             if kind[i] == SUPH:
-                self.sup_into[i] = e.target
+                self.sup_into[i] = target
                 if j is None:
-                    self.voids[i] = f"there is no unit in {e.target} to support"
+                    self.voids[i] = f"there is no unit in {target} to support"
                 elif kind[j] == MOVE:  # DATC 6.D.7
-                    self.voids[i] = f"{self.units[j]} moves ({effs[j].order}), it does not hold"
+                    self.voids[i] = f"{self.units[j]} moves ({effs[j][2]}), it does not hold"
                 elif (
                     not self.rules.hold_support_for_civil_disorder
                     and self.power[j] in self.idle
@@ -158,31 +164,38 @@ class Resolver:
                     self.voids[i] = f"{self.units[j]} is in civil disorder: no hold support"
                 else:
                     self.hsups.setdefault(j, []).append(i)
+                    if prov[i] not in moves_into:  # not attacked: given
+                        state[i] = RESOLVED
+                        result[i] = True
             else:
-                self.sup_into[i] = e.dest
+                self.sup_into[i] = e[3]
                 why = self._support_move_void(e, j)
                 if why:
                     self.voids[i] = why
                 else:
                     assert j is not None
                     self.sups.setdefault(j, []).append(i)
+                    if prov[i] not in moves_into:  # not attacked: given
+                        state[i] = RESOLVED
+                        result[i] = True
 
     def _convoy_void(self, e: Eff) -> str:
-        j = self.unit_at.get(e.target)
+        target, dest = e[5], e[3]
+        j = self.unit_at.get(target)
         if j is None:
-            return f"there is no army in {e.target} to convoy"
-        if self.kind[j] != MOVE or self.dest[j] != e.dest:
-            return f"{self.units[j]} was not ordered to move to {e.dest}"
-        return f"{self.effs[j].order} goes over land, not by this convoy"
+            return f"there is no army in {target} to convoy"
+        if self.kind[j] != MOVE or self.dest[j] != dest:
+            return f"{self.units[j]} was not ordered to move to {dest}"
+        return f"{self.effs[j][2]} goes over land, not by this convoy"
 
     def _support_move_void(self, e: Eff, j: int | None) -> str:
         if j is None:
-            return f"there is no unit in {e.target} to support"
-        if self.kind[j] != MOVE or self.dest[j] != e.dest:
-            what = self.effs[j].order
-            return f"{self.units[j]} was not ordered to move to {e.dest} ({what or 'holds'})"
+            return f"there is no unit in {e[5]} to support"
+        if self.kind[j] != MOVE or self.dest[j] != e[3]:
+            what = self.effs[j][2]
+            return f"{self.units[j]} was not ordered to move to {e[3]} ({what or 'holds'})"
         loc = self.dest_loc[j]
-        tc = e.target_coast
+        tc = e[6]
         if tc is not None and loc is not None and loc.coast is not None and tc != loc:
             return f"the supported move goes to {loc}, not {tc}"  # DATC 6.B.9
         if (

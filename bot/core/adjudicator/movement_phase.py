@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, Eff, MovementCheck
+from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck, hold_eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
@@ -22,7 +22,7 @@ def adjudicate_movement(
 ) -> Outcome:
     check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
-    effs = [effective.get(p) or Eff(HOLD, u, None) for p, u in position.units.items()]
+    effs = [effective.get(p) or hold_eff(u) for p, u in position.units.items()]
     idle: frozenset[Power] = frozenset()
     if not rules.hold_support_for_civil_disorder:
         ordering = {o.power for o in orders}
@@ -38,7 +38,7 @@ def adjudicate_movement(
         if kind[i] == MOVE and result[i]:
             loc = r.dest_loc[i]
             assert loc is not None
-            units[loc.province] = u if loc == u.location else Unit(u.power, u.type, loc)
+            units[loc.province] = Unit(u.power, u.type, loc)
         else:
             stay.append(i)
     for i in stay:
@@ -62,19 +62,19 @@ def adjudicate_movement(
     at = r.unit_at
     for order, unit, detail in check.entries:
         if detail or unit is None:
-            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, detail))
+            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, detail, False))
             continue
-        i = at[unit.province]
-        if effs[i].order is not order:
-            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, "not used"))
+        i = at[unit.location.province]
+        if effs[i][2] is not order:
+            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, "not used", False))
             continue
         if kind[i] == MOVE and result[i]:  # the common case first
             results.append(OrderResult(order.power, order, S, NONE, "", False))
         else:
             results.append(_result(r, i, order, i in beaten))
     for i, e in enumerate(effs):
-        if e.order is None:
-            u = e.unit
+        if e[2] is None:
+            u = e[1]
             verdict, reason = (F, Reason.DISLODGED) if i in beaten else (S, Reason.NONE)
             results.append(
                 OrderResult(u.power, Hold(u.power, UnitRef.of(u)), verdict, reason, implied=True)
@@ -90,36 +90,42 @@ def _result(r: Resolver, i: int, order: Order, dislodged: bool) -> OrderResult:
     kind = r.kind[i]
     if kind == HOLD:
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED)
-        return OrderResult(power, order, S)
+            return OrderResult(power, order, F, Reason.DISLODGED, "", False)
+        return OrderResult(power, order, S, NONE, "", False)
     if kind == MOVE:
         if r.result[i]:
-            return OrderResult(power, order, S)
+            return OrderResult(power, order, S, NONE, "", False)
         if r.mode[i] != LAND and not r.result[r.n + i] and r.mode[i] == 1:
             if r.n + i in r.paradox:
-                return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical")
+                return OrderResult(
+                    power, order, F, Reason.PARADOX, "the convoy is paradoxical", False
+                )
             if i in r.no_route:
-                return OrderResult(power, order, F, Reason.NO_CONVOY, "no matching convoy orders")
+                return OrderResult(
+                    power, order, F, Reason.NO_CONVOY, "no matching convoy orders", False
+                )
             return OrderResult(
-                power, order, F, Reason.CONVOY_BROKEN, "a convoying fleet was dislodged"
+                power, order, F, Reason.CONVOY_BROKEN, "a convoying fleet was dislodged", False
             )
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED)
-        return OrderResult(power, order, F, Reason.BOUNCED)
+            return OrderResult(power, order, F, Reason.DISLODGED, "", False)
+        return OrderResult(power, order, F, Reason.BOUNCED, "", False)
     void = r.voids.get(i)
     if void is not None:
-        return OrderResult(power, order, F, Reason.VOID, void)
+        return OrderResult(power, order, F, Reason.VOID, void, False)
     if kind == CONVOY:
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED)
+            return OrderResult(power, order, F, Reason.DISLODGED, "", False)
         army = r.convoyed_by[i]
         if r.n + army in r.paradox:
-            return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical")
+            return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical", False)
         if not r.result[r.n + army]:
-            return OrderResult(power, order, F, Reason.CONVOY_BROKEN, "the convoy route is broken")
-        return OrderResult(power, order, S)
+            return OrderResult(
+                power, order, F, Reason.CONVOY_BROKEN, "the convoy route is broken", False
+            )
+        return OrderResult(power, order, S, NONE, "", False)
     if r.result[i]:
         return OrderResult(power, order, S, NONE, "", False)
     if dislodged:
-        return OrderResult(power, order, F, Reason.DISLODGED)
-    return OrderResult(power, order, F, Reason.CUT)
+        return OrderResult(power, order, F, Reason.DISLODGED, "", False)
+    return OrderResult(power, order, F, Reason.CUT, "", False)
