@@ -12,7 +12,7 @@ import asyncio
 import hashlib
 import io
 import logging
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -230,28 +230,17 @@ class DiscordNotifier:
         lang = game.lang
         locked = event.kind is EventKind.PRESS_LOCKED
         press = [int(c) for c in game.meta.get("press", [])]
-        users = sorted(set(game.players.values()))
-        reason = "Parley: press closed" if locked else "Parley: press open"
-        jobs = []
-        for channel in press:
-            for user in users:
-                if locked:
-                    job = self.bot.http.edit_channel_permissions(
-                        channel, int(user), "0", str(PRESS_DENY), MEMBER_OVERWRITE, reason=reason
-                    )
-                else:
-                    job = self.bot.http.delete_channel_permissions(
-                        channel, int(user), reason=reason
-                    )
-                jobs.append(job)
-        results = await asyncio.gather(*jobs, return_exceptions=True)
-        for result in results:
-            if isinstance(result, discord.NotFound):
-                continue  # no overwrite to remove, or the channel is gone
-            if isinstance(result, discord.Forbidden):
-                log.error("press lock in game %s: missing Manage Roles (%s)", game.id, result)
-            elif isinstance(result, BaseException):
-                raise result  # retried by the service
+        if press:
+            jobs = await (self._lock(game, press) if locked else self._unlock(game, press))
+            for result in await asyncio.gather(*jobs, return_exceptions=True):
+                if isinstance(result, discord.NotFound):
+                    continue  # no overwrite to remove, or the channel is gone
+                if isinstance(result, discord.Forbidden):
+                    log.error("press lock in game %s: missing Manage Roles (%s)", game.id, result)
+                elif isinstance(result, BaseException):
+                    raise result  # retried by the service
+            if not locked:
+                await self.bot.service.set_meta(game.id, "press_lock", None)
         window = window_name(event.payload.get("window"), lang)
         if press:
             channels = ", ".join(f"<#{c}>" for c in press)
@@ -261,6 +250,54 @@ class DiscordNotifier:
             key = "event.press_locked_nochannel" if locked else "event.press_unlocked_nochannel"
             text = t(key, lang, window=window)
         await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _lock(self, game: GameStatus, press: list[int]) -> list[Awaitable[Any]]:
+        """Deny talking to every player in the negotiation channels, keeping what a member
+        overwrite already allowed or denied so that unlocking puts it back as it was."""
+        lock = game.meta.get("press_lock")
+        if not lock:  # (a repeat of this event finds the lock and what it saved)
+            saved: dict[str, list[str]] = {}
+            for channel in press:
+                raw = await self.bot.http.get_channel(channel)
+                for ow in raw.get("permission_overwrites", []):
+                    if int(ow["type"]) == MEMBER_OVERWRITE:
+                        saved[f"{channel}:{ow['id']}"] = [str(ow["allow"]), str(ow["deny"])]
+            lock = {"users": sorted(set(game.players.values())), "saved": saved}
+            await self.bot.service.set_meta(game.id, "press_lock", lock)
+        jobs: list[Awaitable[Any]] = []
+        for channel in press:
+            for user in lock["users"]:
+                allow, deny = lock["saved"].get(f"{channel}:{user}", ["0", "0"])
+                jobs.append(
+                    self.bot.http.edit_channel_permissions(
+                        channel,
+                        int(user),
+                        str(int(allow) & ~PRESS_DENY),
+                        str(int(deny) | PRESS_DENY),
+                        MEMBER_OVERWRITE,
+                        reason="Parley: press closed",
+                    )
+                )
+        return jobs
+
+    async def _unlock(self, game: GameStatus, press: list[int]) -> list[Awaitable[Any]]:
+        lock = game.meta.get("press_lock") or {"users": [], "saved": {}}
+        users = sorted(set(lock["users"]) | set(game.players.values()))
+        jobs: list[Awaitable[Any]] = []
+        reason = "Parley: press open"
+        for channel in press:
+            for user in users:
+                old = lock["saved"].get(f"{channel}:{user}")
+                if old is None:
+                    job = self.bot.http.delete_channel_permissions(
+                        channel, int(user), reason=reason
+                    )
+                else:
+                    job = self.bot.http.edit_channel_permissions(
+                        channel, int(user), old[0], old[1], MEMBER_OVERWRITE, reason=reason
+                    )
+                jobs.append(job)
+        return jobs
 
     async def _paused(self, event: Event, game: GameStatus) -> None:
         await self.post(game.meta.get("channel"), [t("event.paused", game.lang)], event.key)

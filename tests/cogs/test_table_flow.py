@@ -69,18 +69,33 @@ async def test_a_spring_at_the_table(table: Table) -> None:
 
 async def test_press_is_locked_for_reading_and_reopened(table: Table) -> None:
     fake = table.fake
+    france = table.players[Power.FRANCE]
+    attach_files = 1 << 15  # an overwrite France had before the game: kept through the lock
+    table.press.overwrites[france.id] = {
+        "id": str(france.id),
+        "type": 1,
+        "allow": str(attach_files),
+        "deny": "0",
+    }
     await table.create_started_game()
     await table.advance(SPRING + WRITING)
     await fake.wait_for(lambda: fake.state.permission_changes, what="press lock")
     locked = [c for c in fake.state.permission_changes if c.action == "put"]
     assert {c.target_id for c in locked} == {u.id for u in table.players.values()}
     assert all(c.channel_id == table.press.id and c.deny & (1 << 11) for c in locked)
-    assert table.press.overwrites  # the fake applied them
+    assert len(table.press.overwrites) == 7  # the fake applied them
+    assert table.press.overwrites[france.id]["allow"] == str(attach_files)
 
     await table.advance(4 * 60)  # reading ends: fall negotiation, press open again
-    await fake.wait_for(lambda: not table.press.overwrites, what="press unlock")
+    await fake.wait_for(lambda: len(table.press.overwrites) == 1, what="press unlock")
     unlocked = [c for c in fake.state.permission_changes if c.action == "delete"]
-    assert {c.target_id for c in unlocked} == {u.id for u in table.players.values()}
+    assert {c.target_id for c in unlocked} == {u.id for p, u in table.players.items()} - {france.id}
+    assert table.press.overwrites[france.id] == {
+        "id": str(france.id),
+        "type": 1,
+        "allow": str(attach_files),
+        "deny": "0",
+    }
     notes = "\n".join(m.content for m in fake.state.messages_in(table.table.id))
     assert "Press is closed" in notes
     assert "Press is open again" in notes
