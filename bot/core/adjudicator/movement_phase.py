@@ -76,9 +76,8 @@ def adjudicate_movement(
         if e[2] is None:
             u = e[1]
             verdict, reason = (F, Reason.DISLODGED) if i in beaten else (S, Reason.NONE)
-            results.append(
-                OrderResult(u.power, Hold(u.power, UnitRef.of(u)), verdict, reason, implied=True)
-            )
+            hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
+            results.append(OrderResult(u.power, hold, verdict, reason, "", True))
     waiting = [d for d in dislodged if d.retreats]
     removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
