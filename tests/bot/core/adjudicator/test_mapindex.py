@@ -1,0 +1,40 @@
+"""Precomputed tables: convoy routes, distances, fleet reach."""
+
+from __future__ import annotations
+
+from bot.core.adjudicator.legality import chordless_route_through
+from bot.core.adjudicator.mapindex import distances, map_index
+from bot.core.model import Location
+from tests.bot.core.adjudicator.helpers import GM
+
+IDX = map_index(GM)
+
+
+def test_map_index_is_cached_per_map() -> None:
+    assert map_index(GM) is IDX
+
+
+def test_route_exists() -> None:
+    assert IDX.route_exists("LON", "BEL", {"ENG"})
+    assert IDX.route_exists("LON", "TUN", {"ENG", "MAO", "WES"})
+    assert not IDX.route_exists("LON", "TUN", {"ENG", "WES"})
+
+
+def test_chordless_route_through() -> None:
+    assert chordless_route_through(IDX, "MAR", "SPA", frozenset({"LYO", "WES"}), "LYO")
+    assert not chordless_route_through(IDX, "MAR", "SPA", frozenset({"LYO", "WES"}), "WES")
+
+
+def test_distances_cross_land_and_sea() -> None:
+    d = distances(IDX, ["WAR"])
+    assert d["WAR"] == 0
+    assert d["MOS"] == 1
+    assert d["BAL"] == 2  # WAR - PRU - BAL
+
+
+def test_fleet_reach_by_coast() -> None:
+    assert IDX.fleet_reach[Location("MAO")]["SPA"] == (
+        Location.parse("SPA/NC"),
+        Location.parse("SPA/SC"),
+    )
+    assert IDX.fleet_reach_s["GAS"]["SPA"] == (Location.parse("SPA/NC"),)
