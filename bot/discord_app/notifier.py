@@ -153,7 +153,8 @@ class DiscordNotifier:
             t("game.player_line", lang, power=power_name(p, lang), user=mention(u))
             for p, u in sorted(players.items())
         )
-        ping = discord.AllowedMentions(users=True, roles=False, everyone=False)
+        # Ping the players, and no one else even if the game's name says "@everyone".
+        ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in players.values()])
         await self.post(game.meta.get("channel"), lines, event.key, mentions=ping)
         # A welcome DM to each player: closed DMs show up now rather than at the deadline.
         users = sorted(players.items())

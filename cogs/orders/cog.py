@@ -99,6 +99,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             if g.status in RUNNING and user in g.players.values()
         ]
         if not games:
+            log.info("refused DM orders from %s: not a player in a running game", user)
             await _reply(message.channel, [t("game.not_in_any", "en")])
             return
         if len(games) == 1:
