@@ -45,6 +45,8 @@ async def test_rate_limits_and_server_errors_delay_but_do_not_duplicate(table: T
     # discord.py waits 1 + 2 x tries seconds after a 5xx: the outage comes first to keep it short
     table.fake.server_errors(channel, count=1, status=502)
     table.fake.rate_limit(channel, count=3, retry_after=0.05)
+    # A burst of 5xx on the seven concurrent press-lock calls (each retried once after 1 s)
+    table.fake.server_errors("/permissions/", count=7, status=503)
     table.fake.rate_limit("/permissions/", count=2, retry_after=0.05)
     await table.advance(WRITING)
     await table.fake.wait_for(lambda: maps_in(table, table.table), within=15)
@@ -55,6 +57,10 @@ async def test_rate_limits_and_server_errors_delay_but_do_not_duplicate(table: T
     assert len(results_posts(table, table.table)) == 1
     assert maps_in(table, table.table) == 1
     await table.fake.wait_for(lambda: len(table.press.overwrites) == 7, what="press lock")
+    perms = [r.status for r in table.fake.state.requests if "/permissions/" in r.path]
+    assert perms.count(503) == 7
+    assert perms.count(429) == 2
+    assert perms.count(204) == 7
 
 
 async def test_killed_mid_phase_and_restarted_loses_nothing(table: Table) -> None:
