@@ -226,6 +226,9 @@ class MovementCheck:
         first: dict[str, tuple[int, bool]] = {}
         dups: dict[str, list[tuple[int, Eff, bool]]] = {}
         checks = (self._hold, self._move, self._support_hold, self._support_move, self._convoy)
+        army = UnitType.ARMY
+        army_adj = self.idx.army_adj
+        eff: Eff
         for order in orders:
             kind = _KIND.get(type(order))
             try:
@@ -242,7 +245,17 @@ class MovementCheck:
                     or (loc.coast is not None and loc.coast is not unit.location.coast)
                 ):
                     unit = check_unit(order, self.position, self.rules)
-                eff = checks[kind](order, unit)
+                if (
+                    kind == MOVE
+                    and isinstance(order, Move)
+                    and unit.type is army
+                    and not order.via_convoy
+                    and order.dest.coast is None
+                    and order.dest.province in army_adj[loc.province]
+                ):  # the commonest order, checked inline: an army to a neighbour
+                    eff = (MOVE, unit, order, order.dest.province, order.dest, "", None, False)
+                else:
+                    eff = checks[kind](order, unit)
             except Illegal as exc:
                 unit_or_none = None
                 if isinstance(order, UnitOrder):

@@ -222,7 +222,8 @@ class Resolver:
         old = len(deps)
         self.result[nd] = False
         state[nd] = GUESSING
-        first = self._adjudicate(nd)
+        # the common decision (a move) without the dispatch
+        first = self._move(nd) if nd < self.n and self.kind[nd] == MOVE else self._adjudicate(nd)
         if len(deps) == old:
             if state[nd] != RESOLVED:
                 self.result[nd] = first
@@ -309,51 +310,52 @@ class Resolver:
         )
 
     def _move(self, i: int) -> bool:
-        if self.mode[i] == BY_CONVOY and not self.resolve(self.n + i):
-            return False
-        atk = self.attack(i, True)
-        if atk == 0:
+        """Does move i succeed? Its attack strength must beat the hold strength of the
+        destination (or the defend strength of a head-to-head opponent) and the prevent
+        strength of every other move there. Attack and hold are computed inline (hot path)."""
+        resolve = self.resolve
+        if self.mode[i] == BY_CONVOY and not resolve(self.n + i):
             return False
         d = self.dest[i]
         j = self.unit_at.get(d)
-        if j is not None and self._h2h(i, j):
-            if atk <= self.defend(j):
-                return False
-        elif atk <= self.hold(d):
-            return False
+        sups = self.sups.get(i)
+        if j is None:
+            atk = 1 + sum(1 for s in sups if resolve(s)) if sups else 1
+            # an empty province has hold strength 0: only the other moves can stop it
+        else:
+            stays = True
+            h2h = False
+            if self.kind[j] == MOVE:
+                h2h = self._h2h(i, j)
+                if not h2h and resolve(j):  # the unit there leaves
+                    stays = False
+            if stays:
+                pj = self.power[j]
+                if pj is self.power[i]:  # no self-dislodgement (DATC 6.D.10)
+                    return False
+                if sups:
+                    power = self.power
+                    # DATC 6.D.12: support from the defender's own power does not count
+                    atk = 1 + sum(1 for s in sups if power[s] is not pj and resolve(s))
+                else:
+                    atk = 1
+                if h2h:
+                    if atk <= self.defend(j):
+                        return False
+                elif self.kind[j] == MOVE:
+                    if atk <= 1:  # a unit whose move failed holds with strength 1
+                        return False
+                else:
+                    hs = self.hsups.get(j)
+                    held = 1 + sum(1 for s in hs if resolve(s)) if hs else 1
+                    if atk <= held:
+                        return False
+            else:
+                atk = 1 + sum(1 for s in sups if resolve(s)) if sups else 1
         for k in self.moves_into[d]:  # noqa: SIM110 - plain loop, hot path
             if k != i and atk <= self.prevent(k):
                 return False
         return True
-
-    def attack(self, i: int, reached: bool = False) -> int:
-        if not reached and not self.has_path(i):
-            return 0
-        j = self.unit_at.get(self.dest[i])
-        resolve = self.resolve
-        sups = self.sups.get(i)
-        if j is None or (self.kind[j] == MOVE and not self._h2h(i, j) and resolve(j)):
-            return 1 + sum(1 for s in sups if resolve(s)) if sups else 1
-        pj = self.power[j]
-        if pj is self.power[i]:  # no self-dislodgement (DATC 6.D.10)
-            return 0
-        if not sups:
-            return 1
-        power = self.power
-        # DATC 6.D.12: support from the defender's own power does not count against it
-        return 1 + sum(1 for s in sups if power[s] is not pj and resolve(s))
-
-    def hold(self, p: str) -> int:
-        j = self.unit_at.get(p)
-        if j is None:
-            return 0
-        if self.kind[j] == MOVE:
-            return 0 if self.resolve(j) else 1
-        sups = self.hsups.get(j)
-        if not sups:
-            return 1
-        resolve = self.resolve
-        return 1 + sum(1 for s in sups if resolve(s))
 
     def defend(self, j: int) -> int:
         sups = self.sups.get(j)

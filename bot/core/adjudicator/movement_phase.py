@@ -68,7 +68,9 @@ def adjudicate_movement(
         if effs[i][2] is not order:
             results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, "not used", False))
             continue
-        if kind[i] == MOVE and result[i]:  # the common case first
+        k = kind[i]
+        if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
+            # the common cases first: a move that succeeds, a support given, a hold
             results.append(OrderResult(order.power, order, S, NONE, "", False))
         else:
             results.append(_result(r, i, order, i in beaten))
