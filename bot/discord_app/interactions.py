@@ -43,20 +43,15 @@ async def send(
     lines: Sequence[str],
     *,
     ephemeral: bool = True,
-    view: discord.ui.View | None = None,
 ) -> None:
     """Reply (or follow up after a deferral); never pings anyone: replies echo user text."""
-    parts = chunks(lines)
     none = discord.AllowedMentions.none()
-    for i, part in enumerate(parts):
-        extra = {"view": view} if view is not None and i == len(parts) - 1 else {}
+    for part in chunks(lines):
         if interaction.response.is_done():
-            await interaction.followup.send(
-                part, ephemeral=ephemeral, allowed_mentions=none, **extra
-            )
+            await interaction.followup.send(part, ephemeral=ephemeral, allowed_mentions=none)
         else:
             await interaction.response.send_message(
-                part, ephemeral=ephemeral, allowed_mentions=none, **extra
+                part, ephemeral=ephemeral, allowed_mentions=none
             )
 
 
