@@ -7,7 +7,7 @@ the orders they name happens later (an unmatched one is *void*, not illegal).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 
 from bot.core.adjudicator.mapindex import MapIndex, key
 from bot.core.model import Location, Position, Power, Unit, UnitType
@@ -38,6 +38,8 @@ def hold_eff(unit: Unit) -> Eff:
 
 
 class Entry:
+    """A retreat or adjustment order on its way to an OrderResult (mutable while judged)."""
+
     __slots__ = ("detail", "order", "power", "reason", "verdict")
 
     def __init__(self, order: Order, power: Power | None) -> None:
@@ -204,6 +206,7 @@ class MovementCheck:
             rules.missing_unit_type is Choice.A
             or rules.wrong_unit_type is Choice.A
             or rules.wrong_nationality is Choice.A
+            or rules.missing_nationality is Choice.A
         )
         # (order, unit or None, illegal detail or "") in input order
         self.entries: list[tuple[Order, Unit | None, str]] = []
@@ -334,7 +337,7 @@ class MovementCheck:
             _known(self.idx, tgt)
             self._reach(unit, tgt, "support")
         if self.strict_refs:
-            self._target_ref(order.target)
+            self._target_ref(order.target, unit.power)
         return (SUPH, unit, order, tgt, None, tgt, None, False)
 
     def _support_move(self, order: UnitOrder, unit: Unit) -> Eff:
@@ -355,7 +358,7 @@ class MovementCheck:
             _known(idx, dst)
             self._reach(unit, dst, "support a move to")
         if self.strict_refs:
-            self._target_ref(order.target)
+            self._target_ref(order.target, unit.power)
         mover = self.position.units.get(tgt)
         if mover is not None:
             if mover.type is UnitType.ARMY:
@@ -369,23 +372,24 @@ class MovementCheck:
         coast = dest if dest.coast is not None else None
         return (SUPM, unit, order, dst, None, tgt, coast, False)
 
-    def _target_ref(self, ref: UnitRef) -> None:
-        """4.C.1/4.C.2 and 4.C.5/4.C.6 for the supported or convoyed unit."""
+    def _target_ref(self, ref: UnitRef, me: Power) -> None:
+        """4.C.1/4.C.2 and 4.C.5/4.C.6 (choice a) for the supported or convoyed unit."""
         board = self.position.units.get(ref.province)
         if board is None:
             return  # unmatched: decided when matching (void)
-        if ref.type is None and self.rules.missing_unit_type is Choice.A:
+        rules = self.rules
+        if ref.type is None and rules.missing_unit_type is Choice.A:
             raise Illegal(f"the type of the unit in {ref.province} is missing")
         if (
             ref.type is not None
             and ref.type is not board.type
-            and self.rules.wrong_unit_type is Choice.A
+            and rules.wrong_unit_type is Choice.A
         ):
             raise Illegal(f"there is {_article(board)} in {ref.province}")
         if ref.power is None:
-            if self.rules.missing_nationality is Choice.A and board.power is not None:
-                pass  # own or foreign: nationality is never required of the supporter's own
-        elif ref.power is not board.power and self.rules.wrong_nationality is Choice.A:
+            if rules.missing_nationality is Choice.A and board.power is not me:  # 4.C.5 a
+                raise Illegal(f"say whose unit is in {ref.province} (it is foreign)")
+        elif ref.power is not board.power and rules.wrong_nationality is Choice.A:  # 4.C.6 a
             raise Illegal(f"the unit in {ref.province} is {board.power.name.title()}")
 
     def _reach(self, unit: Unit, pid: str, verb: str) -> None:
@@ -479,18 +483,10 @@ class MovementCheck:
             raise Illegal("only armies can be convoyed")
         if tgt in idx.sea or dst in idx.sea or tgt == dst:
             raise Illegal("an army is convoyed from a coast to a coast")
-        self._target_ref(order.target)
+        self._target_ref(order.target, unit.power)
         if not chordless_route_through(idx, tgt, dst, self.fleet_seas, here):  # 4.E.1, 6.G.19
             raise Illegal(
                 f"{_name(idx, here)} is on no convoy route from {_name(idx, tgt)}"
                 f" to {_name(idx, dst)}"
             )
         return (CONVOY, unit, order, dst, None, tgt, None, False)
-
-
-def owner_name(power: Power) -> str:
-    return power.name.title()
-
-
-def orders_for(orders: Sequence[Order], power: Power) -> list[Order]:
-    return [o for o in orders if o.power is power]

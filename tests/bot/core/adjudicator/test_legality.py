@@ -134,3 +134,14 @@ def test_hold_order_keeps_type_in_result() -> None:
     out = adjudicate(pos, [h], DATC, GM)
     assert out.results[0].order is h
     assert out.results[0].verdict is Verdict.SUCCEEDS
+
+
+def test_missing_nationality_of_foreign_unit_under_4c5a() -> None:
+    pos = board("S1901M", {FR: ["A PAR"], DE: ["A BUR", "A MUN"]})
+    support = SupportHold(FR, UnitRef(A, Location("PAR")), UnitRef(A, Location("BUR")))
+    own = SupportHold(DE, UnitRef(A, Location("MUN")), UnitRef(A, Location("BUR")))
+    assert adjudicate(pos, [support, own], DATC, GM).results[0].verdict is Verdict.SUCCEEDS
+    strict = DATC.with_options(missing_nationality=Choice.A)
+    out = adjudicate(pos, [support, own], strict, GM)
+    assert out.results[0].reason is Reason.ILLEGAL
+    assert out.results[1].verdict is Verdict.SUCCEEDS  # own unit: no nationality needed
