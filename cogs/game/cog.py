@@ -55,6 +55,8 @@ class GameCog(
         rules="Rule set (datc, edc2023, ...)",
         language="Language of the game's orders and messages",
         press="Negotiation channel locked when press is closed",
+        years="Game years before the end (default: the clock's)",
+        early="Adjudicate early when every player is ready",
     )
     @app_commands.choices(language=LANGUAGES)
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
@@ -65,6 +67,8 @@ class GameCog(
         rules: str = "datc",
         language: app_commands.Choice[str] | None = None,
         press: discord.TextChannel | None = None,
+        years: app_commands.Range[int, 1, 100] | None = None,
+        early: bool | None = None,
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
         meta = {
@@ -74,7 +78,14 @@ class GameCog(
             "spectators": [],
         }
         game = await self.bot.service.create_game(
-            user_key(interaction.user), name=name, clock=clock, rules=rules, lang=lang, meta=meta
+            user_key(interaction.user),
+            name=name,
+            clock=clock,
+            rules=rules,
+            lang=lang,
+            meta=meta,
+            clock_overrides={"years": years} if years else None,
+            early_adjudication=early,
         )
         await self.bot.table_created(int(interaction.channel_id or 0), game.id)
         text = t(

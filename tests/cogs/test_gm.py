@@ -114,3 +114,13 @@ async def test_autocomplete_offers_presets_rules_and_free_powers(table: Table) -
         table.outsider, "game join", {"power": "all"}, "power", channel=table.table
     )
     assert [c["name"] for c in french] == ["Allemagne"]
+
+
+async def test_everyone_ready_adjudicates_early(table: Table) -> None:
+    game_id = await table.create_started_game(years=1, early=True)
+    await table.settle()
+    replies = [await table.command(user, "ready") for user in table.players.values()]
+    assert "Everyone is ready" in replies[-1].content
+    assert all("Everyone" not in r.content for r in replies[:-1])
+    await table.fake.wait_for(lambda: maps_in(table, table.table) == 1, what="early results")
+    assert (await table.service.status(game_id)).phase == "F1901M"
