@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from bot.core.adjudicator.civil_disorder_2023 import removal_rule
 from bot.core.adjudicator.legality import Entry, Illegal, check_unit
@@ -12,6 +13,8 @@ from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.rules import Choice, RuleSet
+
+_T = TypeVar("_T", tuple[Entry, Unit], tuple[Entry, Unit | None])
 
 
 def _build_unit(
@@ -110,17 +113,8 @@ def adjudicate_adjustments(
     for power, asked in builds.items():
         allowed = balance[power]
         legal = _one_per_province(asked, rules)
-        if len(legal) > allowed:
-            if rules.too_many_builds is Choice.A:  # 4.D.4 a
-                keep: list[tuple[Entry, Unit | None]] = []
-            elif rules.too_many_builds is Choice.C:
-                keep = legal[-allowed:]
-            else:  # 4.D.4 b, DATC 6.I.1
-                keep = legal[:allowed]
-            for c in legal:
-                if c not in keep:
-                    c[0].fail(Reason.NOT_ALLOWED, f"{power.name.title()} may build only {allowed}")
-            legal = keep
+        name = power.name.title()
+        legal = _limit(legal, allowed, rules.too_many_builds, f"{name} may build only {allowed}")
         for _, built in legal:
             if built is not None:
                 units[built.province] = built
@@ -160,17 +154,8 @@ def adjudicate_adjustments(
                 continue
             seen.add(unit.province)
             legal_r.append((e, unit))
-        if len(legal_r) > need:
-            if rules.too_many_disbands is Choice.A:  # 4.D.6 a: civil disorder decides
-                keep_r: list[tuple[Entry, Unit]] = []
-            elif rules.too_many_disbands is Choice.C:
-                keep_r = legal_r[-need:]
-            else:  # 4.D.6 b, DATC 6.J.1
-                keep_r = legal_r[:need]
-            for c in legal_r:
-                if c not in keep_r:
-                    c[0].fail(Reason.NOT_ALLOWED, f"{power.name.title()} must remove only {need}")
-            legal_r = keep_r
+        why = f"{power.name.title()} must remove only {need}"
+        legal_r = _limit(legal_r, need, rules.too_many_disbands, why)
         for _, gone in legal_r:
             del units[gone.province]
             removed.append(gone)
@@ -193,6 +178,19 @@ def adjudicate_adjustments(
     results = tuple([e.result() for e in entries] + implied)
     nxt = next_position(position.phase, units, position.centers, idx)
     return Outcome(position.phase, results, (), tuple(removed), nxt)
+
+
+def _limit(legal: list[_T], allowed: int, choice: Choice, why: str) -> list[_T]:
+    """Too many builds (4.D.4) or removals (4.D.6): none of them (a: for removals the
+    civil-disorder rule then decides), the first (b) or the last (c) legal ones; in the
+    reading order, which may be bottom to top."""
+    if len(legal) <= allowed:
+        return legal
+    keep = [] if choice is Choice.A else legal[-allowed:] if choice is Choice.C else legal[:allowed]
+    for c in legal:
+        if c not in keep:
+            c[0].fail(Reason.NOT_ALLOWED, why)
+    return keep
 
 
 def _one_per_province(
