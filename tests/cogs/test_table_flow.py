@@ -52,6 +52,8 @@ async def test_a_spring_at_the_table(table: Table) -> None:
         for order in MOVES:
             assert order not in msg.text(), f"{order!r} leaked in {msg.content!r}"
     assert maps_in(table, table.table) == 0
+    [following] = fake.state.messages_in(table.spectators.id)  # only the /spectate answer
+    assert "now follows" in following.content
 
     await table.advance(1)
     await fake.wait_for(lambda: maps_in(table, table.table) and maps_in(table, table.spectators))
