@@ -11,7 +11,6 @@ from bot.core.model import Power
 from bot.core.presets import list_presets
 from bot.discord_app.format import mention, power_name, status_lines
 from bot.discord_app.interactions import (
-    Refusal,
     game_choices,
     guild_only_check,
     locale_lang,
@@ -138,7 +137,7 @@ class GameCog(
         game_id = getattr(interaction.namespace, "game", None)
         try:
             status = await resolve_game(self.bot, interaction, game_id, states=("forming",))
-        except (Refusal, Exception):  # noqa: BLE001 - autocomplete must answer, even empty
+        except Exception:  # noqa: BLE001 - autocomplete must answer, even with nothing found
             free = list(Power)
         else:
             free = [p for p in Power if p not in status.players]
