@@ -49,6 +49,7 @@ from bot.service.texts import t
 log = logging.getLogger(__name__)
 
 FaultHook = Callable[[str], None]
+RETRY = 30.0  # seconds before a failed clock step of a game is tried again
 
 
 # --- public value types -------------------------------------------------------------------
@@ -82,6 +83,7 @@ class GameStatus:
     end_reason: str | None
     meta: dict[str, Any]
     broken: str | None = None  # why this game cannot be read, if it cannot
+    error: str | None = None  # the last failed clock step (retried every 30 s)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +257,14 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     orders = codec.orders_from_json(orders_doc)
     outcome = engine.adjudicate(position, orders, rules, game_map)
     t1 = time.perf_counter()
-    png = engine.render(game_map, position, orders, outcome, lang) if render else None
+    png = None
+    map_error = ""
+    if render:
+        # A map that cannot be drawn must never hold back the results.
+        try:
+            png = engine.render(game_map, position, orders, outcome, lang)
+        except Exception as exc:  # noqa: BLE001 - any renderer failure
+            map_error = f"{type(exc).__name__}: {exc}"
     t2 = time.perf_counter()
     skipped: list[dict[str, Any]] = []
     nxt = outcome.position
@@ -268,6 +277,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
         "skipped": skipped,
         "next": position_to_json(nxt),
         "png": png,
+        "map_error": map_error,
         "adjudicate_seconds": t1 - t0,
         "render_seconds": t2 - t1,
     }
@@ -307,6 +317,7 @@ class TableService:
         self.faults = faults
         self._ctx: dict[int, _Ctx] = {}
         self._broken: dict[int, str] = {}
+        self._errors: dict[int, str] = {}  # last failed clock step per game (retried)
         self._due: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._deliver_lock = asyncio.Lock()
@@ -785,6 +796,7 @@ class TableService:
             centers={p: len(position.centers_of(p)) for p in Power if position.centers_of(p)},
             units={p: len(position.units_of(p)) for p in Power if position.units_of(p)},
             early_adjudication=ctx.early,
+            error=self._errors.get(game_id),
         )
 
     async def list_games(self, *, include_over: bool = False) -> list[GameStatus]:
@@ -1308,6 +1320,15 @@ class TableService:
                 self._due.pop(game_id, None)
                 log.error("game %s: %s", game_id, exc.message)
                 return
+            except Exception as exc:
+                # A bug or a missing file must not spin the scheduler: retry this game
+                # later; the other games go on.
+                log.exception("game %s: clock step failed; retrying in %ss", game_id, RETRY)
+                self._errors[game_id] = f"{type(exc).__name__}: {exc}"
+                self._due[game_id] = self.clock.now() + RETRY
+                self._wake.set()
+                return
+            self._errors.pop(game_id, None)
             await self._reschedule(game_id)
         # Deliver this game's events now rather than after every due game is done.
         await self.deliver()
@@ -1565,6 +1586,7 @@ class TableService:
                     "next_phase": str(nxt.phase),
                     "centers": centers,
                     "reading_until": done_at + reading,
+                    "map_error": result["map_error"],
                     "skipped": [s["phase"] for s in result["skipped"]],
                 },
                 ph.id,

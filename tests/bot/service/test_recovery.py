@@ -11,7 +11,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier
-from tests.bot.service.conftest import Crash, Faults, seven_player_game
+from tests.bot.service.conftest import Crash, Faults, SimpleEngine, seven_player_game
 
 
 async def _deadline(svc, gid):
@@ -163,3 +163,44 @@ async def test_scheduler_task_fires_the_deadline_by_itself(opener, clock):
         await asyncio.sleep(0.01)
     assert notes.kinds().count("results_ready") == 1
     await svc.close()
+
+
+async def test_a_failing_adjudication_is_retried_later_without_blocking_others(opener, clock):
+    class Buggy(SimpleEngine):
+        fail = 1
+
+        def adjudicate(self, position, orders, rules, game_map):
+            if Buggy.fail:
+                Buggy.fail -= 1
+                raise RuntimeError("adjudicator bug")
+            return super().adjudicate(position, orders, rules, game_map)
+
+    notes = MemoryNotifier()
+    svc = await opener(engine=Buggy(), notifier=notes)
+    gid = await seven_player_game(svc)
+    clock.set(await _deadline(svc, gid))
+    await svc.run_due()
+    st = await svc.status(gid)
+    assert st.phase_status == "adjudicating"
+    assert "adjudicator bug" in st.error
+    assert await svc.run_due() == 0  # not retried in a tight loop
+    clock.advance(30)
+    await svc.run_due()
+    st = await svc.status(gid)
+    assert (st.phase, st.error) == ("F1901M", None)
+    assert notes.kinds().count("results_ready") == 1
+
+
+async def test_a_map_that_cannot_be_drawn_does_not_hold_back_results(opener, clock):
+    class NoMap(SimpleEngine):
+        def render(self, *args, **kw):
+            raise OSError("geometry file missing")
+
+    notes = MemoryNotifier()
+    svc = await opener(engine=NoMap(), notifier=notes)
+    gid = await seven_player_game(svc)
+    clock.set(await _deadline(svc, gid))
+    await svc.run_due()
+    [res] = [e for e in notes.events if e.kind is EventKind.RESULTS_READY]
+    assert res.png is None
+    assert "geometry file missing" in res.payload["map_error"]
