@@ -47,6 +47,8 @@ Orders (secret)
     await svc.history(game_id, viewer, power=None) -> list[Submission] (own power; the GM
         sees all powers of adjudicated phases)
     await svc.results(game_id, phase_id=None) -> PhaseResults | None (outcome, lines, png)
+    await svc.phases(game_id) -> list[PhaseInfo(id, phase, status, adjudicated_at)]
+    await svc.power_of(game_id, user) -> Power | None
 
 GM / tournament director (PermissionDeniedError for anyone else; all audited)
     pause(game_id, gm), resume(game_id, gm), extend(game_id, gm, seconds) -> deadline,
@@ -94,6 +96,7 @@ from bot.service.service import (
     AuditEntry,
     GameStatus,
     OrdersView,
+    PhaseInfo,
     PhaseResults,
     Submission,
     SubmitReply,
@@ -116,6 +119,7 @@ __all__ = [
     "NullNotifier",
     "OrdersView",
     "PermissionDeniedError",
+    "PhaseInfo",
     "PhaseResults",
     "ScaledClock",
     "ServiceError",

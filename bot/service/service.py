@@ -137,6 +137,14 @@ class PhaseResults:
 
 
 @dataclass(frozen=True, slots=True)
+class PhaseInfo:
+    id: int  # phase_id for results(), phase_orders()
+    phase: str
+    status: str  # pending, open, adjudicating, done, skipped, rolled_back, final
+    adjudicated_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
 class AuditEntry:
     id: int
     at: float
@@ -1140,7 +1148,8 @@ class TableService:
             raise PermissionDeniedError(f"you do not play in game #{game_id}")
         want = _power(power) if power is not None else None
         rows = await self.store.fetchall(
-            "SELECT s.*, p.phase, p.status AS phase_status FROM submissions s"
+            "SELECT s.*, p.phase, EXISTS (SELECT 1 FROM results r WHERE r.phase_id = p.id)"
+            " AS adjudicated FROM submissions s"
             " JOIN phases p ON p.id = s.phase_id WHERE p.game_id = ? ORDER BY s.id",
             (game_id,),
         )
@@ -1149,7 +1158,7 @@ class TableService:
             p = Power(r["power"])
             if want is not None and p is not want:
                 continue
-            visible = p is own or (is_gm and r["phase_status"] not in ("open", "adjudicating"))
+            visible = p is own or (is_gm and bool(r["adjudicated"]))
             if not visible:
                 continue
             orders = codec.orders_from_json(json.loads(r["orders_json"]))
@@ -1216,6 +1225,23 @@ class TableService:
             }
             for r in outcome.results
         ]
+
+    async def power_of(self, game_id: int, user: str) -> Power | None:
+        """The power `user` plays in the game, if any."""
+        row = await self.store.fetchone(
+            "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
+        )
+        return Power(row["power"]) if row else None
+
+    async def phases(self, game_id: int) -> list[PhaseInfo]:
+        """Every phase played, in order (rolled-back and skipped ones included, marked)."""
+        await self._game_row(game_id)
+        rows = await self.store.fetchall(
+            "SELECT p.id, p.phase, p.status, r.adjudicated_at FROM phases p"
+            " LEFT JOIN results r ON r.phase_id = p.id WHERE p.game_id = ? ORDER BY p.id",
+            (game_id,),
+        )
+        return [PhaseInfo(int(r["id"]), r["phase"], r["status"], r["adjudicated_at"]) for r in rows]
 
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         await self._require_gm(game_id, viewer)

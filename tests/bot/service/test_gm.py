@@ -143,3 +143,23 @@ async def test_join_choices_and_leave(opener):
     g2 = await svc.create_game("gm2", clock="edc2023")
     await svc.join(g2.id, "b", Power.ITALY)
     assert [s.id for s in await svc.games_of("b")] == [g.id, g2.id]
+
+
+async def test_orders_of_a_rolled_back_open_phase_stay_secret_from_the_gm(opener, clock):
+    svc = await opener()
+    gid = await seven_player_game(svc)
+    await svc.adjudicate_now(gid, "gm")
+    clock.set((await svc.status(gid)).opens_at)
+    await svc.run_due()
+    assert (await svc.status(gid)).phase_status == "open"
+    await svc.submit(gid, "user-france", "A PAR H")  # F1901M, never adjudicated
+    await svc.rollback(gid, "gm")
+    assert [h.phase for h in await svc.history(gid, "gm")] == []
+    assert [h.phase for h in await svc.history(gid, "user-france")] == ["F1901M"]
+    assert [(p.phase, p.status) for p in await svc.phases(gid)] == [
+        ("S1901M", "rolled_back"),
+        ("F1901M", "rolled_back"),
+        ("S1901M", "pending"),
+    ]
+    assert await svc.power_of(gid, "user-france") is Power.FRANCE
+    assert await svc.power_of(gid, "gm") is None
