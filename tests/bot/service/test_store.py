@@ -10,6 +10,7 @@ import pytest
 from bot.core.map import load_map
 from bot.paths import data_dir
 from bot.service import ConfigError, CorruptGameError, StoreError, TableService
+from bot.service import store as store_mod
 from bot.service.store import Store, migrations
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 
@@ -101,3 +102,35 @@ async def test_a_corrupt_row_breaks_only_its_game(opener, clock):
     clock.set((await svc2.status(good)).deadline)
     await svc2.run_due()
     assert (await svc2.status(good)).phase == "F1901M"
+
+
+async def test_a_new_migration_is_applied_at_start_up_and_a_broken_one_changes_nothing(
+    tmp_path, monkeypatch
+):
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    shutil.copy(store_mod.MIGRATIONS_DIR / "0001_init.sql", mig / "0001_init.sql")
+    monkeypatch.setattr(store_mod, "MIGRATIONS_DIR", mig)
+    db = tmp_path / "m.db"
+    s = await Store.open(db)
+    async with s.tx() as tx:
+        await tx.execute(
+            "INSERT INTO games (name, gm, variant, rules, clock_name, clock_json, lang, status,"
+            " created_at) VALUES ('g', 'gm', 'standard', 'datc', 'casual', '{}', 'en',"
+            " 'forming', 0)"
+        )
+    await s.close()
+    (mig / "0002_notes.sql").write_text("CREATE TABLE notes (id INTEGER PRIMARY KEY);\n")
+    s = await Store.open(db)
+    assert await s.schema_version() == 2
+    assert (await s.fetchone("SELECT COUNT(*) FROM games"))[0] == 1
+    await s.close()
+    (mig / "0003_broken.sql").write_text("CREATE TABLE half (id INTEGER);\nTHIS IS NOT SQL;\n")
+    with pytest.raises(StoreError, match=r"0003_broken\.sql"):
+        await Store.open(db)
+    con = sqlite3.connect(db)
+    tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    version = con.execute("SELECT MAX(version) FROM schema_version").fetchone()[0]
+    con.close()
+    assert "half" not in tables
+    assert version == 2
