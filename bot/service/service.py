@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 FaultHook = Callable[[str], None]
 RETRY = 30.0  # seconds before a failed clock step of a game is tried again
+NOTIFY_TIMEOUT = 120.0  # seconds a notifier may take on one event before it is retried
 
 
 # --- public value types -------------------------------------------------------------------
@@ -1726,7 +1727,8 @@ class TableService:
                     blocked.add(gid)
                     continue
                 try:
-                    await self.notifier.notify(event)
+                    # A notifier that hangs must not hold every other game's events.
+                    await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
                 except Exception:
                     log.exception("notifier failed on %s; will retry", event.key)
                     blocked.add(gid)
