@@ -57,7 +57,9 @@ GM / tournament director (PermissionDeniedError for anyone else; all audited)
     end_game(game_id, gm, reason), audit_log(game_id, gm) -> list[AuditEntry]
 
 Events: implement `Notifier.notify(event: Event) -> None` (async). `Event` has id, key
-(unique; remember it to drop the rare repeat after a crash), game_id, kind (EventKind:
+(unique), attempt (> 0: an earlier delivery may have gone through just before a crash),
+nonce(*parts) (a stable 25-char nonce per message: pass it to `channel.send(nonce=...)`,
+discord.py then sets enforce_nonce and Discord drops the repeat), game_id, kind (EventKind:
 game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase;
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
 deadline_changed, phase_rolled_back, player_replaced, draw_available [house IX(2)],

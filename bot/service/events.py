@@ -3,12 +3,14 @@
 Every event is first written to the `outbox` table in the same transaction as the change it
 announces, then delivered; it is marked delivered only after `Notifier.notify` returns. A
 notifier that raises gets the same event again later (same `id` and `key`), so a crash after a
-delivery but before its mark is the one case of a repeat: notifiers that post somewhere can
-remember `event.key` to drop that repeat.
+delivery but before its mark is the one case of a repeat: such a repeat has `attempt > 0`,
+and notifiers that post somewhere can drop it by `key`, or send with `nonce=event.nonce(...)`
+(Discord refuses a second message with the same nonce within minutes).
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
@@ -44,6 +46,16 @@ class Event:
     created_at: float
     png: bytes | None = field(default=None, repr=False)  # RESULTS_READY: the map
     outcome: Outcome | None = field(default=None, repr=False)  # RESULTS_READY: typed results
+    # Deliveries of this event started before this one: > 0 means an earlier delivery may
+    # have gone through just before the process died (drop it if `key` was seen).
+    attempt: int = 0
+
+    def nonce(self, *parts: object) -> str:
+        """A stable 25-character nonce for one message sent for this event (`parts` tell
+        apart the messages of one event, e.g. the channel): Discord drops a second message
+        with the same nonce sent within minutes, which makes a redelivery harmless."""
+        text = "\x1f".join([self.key, *map(str, parts)])
+        return hashlib.sha256(text.encode()).hexdigest()[:25]
 
 
 class Notifier(Protocol):

@@ -1726,6 +1726,10 @@ class TableService:
                     log.error("event %s unreadable: %s", r["key"], exc)
                     blocked.add(gid)
                     continue
+                async with self.store.tx(durable=False) as tx:
+                    await tx.execute(
+                        "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (r["id"],)
+                    )
                 try:
                     # A notifier that hangs must not hold every other game's events.
                     await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
@@ -1769,6 +1773,7 @@ class TableService:
             float(r["created_at"]),
             png,
             outcome,
+            int(r["attempts"]),
         )
 
     # --- GM and tournament-director operations ---------------------------------------

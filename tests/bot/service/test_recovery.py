@@ -60,9 +60,15 @@ async def test_crash_at_each_step_of_adjudication(opener, clock, point):
     kinds = Counter(e.kind for e in first.events[delivered_before:] + second.events)
     repeats = {k: n for k, n in keys.items() if n > 1}
     if point == "deliver.after_notify":
-        # Delivered, then killed before the mark: that one event comes again, same key.
+        # Delivered, then killed before the mark: that one event comes again, same key,
+        # flagged as a possible repeat (and with the same nonces, which Discord dedupes).
         assert list(repeats.values()) == [2]
         assert kinds[EventKind.RESULTS_READY] == 2
+        again = [e for e in second.events if e.key in repeats]
+        assert [e.attempt for e in again] == [1]
+        assert again[0].nonce("chan") == first.events[delivered_before].nonce("chan")
+        assert len(again[0].nonce("chan")) == 25
+        assert all(e.attempt == 0 for e in second.events if e.key not in repeats)
     else:
         assert repeats == {}
         assert kinds[EventKind.RESULTS_READY] == 1
