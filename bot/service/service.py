@@ -1559,20 +1559,19 @@ class TableService:
                 ),
             )
             await tx.execute("UPDATE phases SET status='done' WHERE id=?", (ph.id,))
-            prev_id = ph.id
+            start = result["outcome"]["position"]
             for skipped in result["skipped"]:
                 sid = await tx.execute(
                     "INSERT INTO phases (game_id, phase, position_json, status, window,"
                     " created_at) VALUES (?,?,?,?,?,?)",
-                    (game_id, skipped["phase"], "{}", "skipped", "closed", done_at),
+                    (game_id, skipped["phase"], _dumps(start), "skipped", "closed", done_at),
                 )
+                start = skipped["position"]
                 await tx.execute(
                     "INSERT INTO results (phase_id, outcome_json, orders_json, png,"
                     " adjudicated_at, compute_seconds) VALUES (?,?,?,?,?,?)",
                     (sid, _dumps(skipped), "[]", None, done_at, 0.0),
                 )
-                prev_id = sid
-            del prev_id
             over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
             reading = ctx.clock.times(ph.phase).reading
             status = "final" if over_reason else "pending"

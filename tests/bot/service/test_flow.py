@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.model import Power
+from bot.core.model import Phase, PhaseKind, Position, Power, Season
+from bot.core.outcome import Outcome
 from bot.service import EventKind, LateSubmissionError, MemoryNotifier
-from tests.bot.service.conftest import PNG, SEVEN, run_until, seven_player_game
+from tests.bot.service.conftest import PNG, SEVEN, SimpleEngine, run_until, seven_player_game
 
 
 async def test_edc_spring_windows_orders_and_results(opener, clock):
@@ -104,3 +105,46 @@ async def test_adjudication_in_a_process_pool(opener, clock):
     res = await svc.results(gid)
     assert res.png == PNG
     assert res.outcome.position.unit_in("BUR").power is Power.FRANCE
+
+
+async def test_a_phase_with_nothing_to_do_is_skipped(opener, clock):
+    class WithRetreats(SimpleEngine):
+        """Spring movement leads to a retreat phase with no dislodged unit."""
+
+        def adjudicate(self, position, orders, rules, game_map):
+            if position.phase.kind is PhaseKind.RETREAT:
+                out = super().adjudicate(
+                    Position(
+                        Phase(position.phase.year, Season.SPRING, PhaseKind.MOVEMENT),
+                        position.units,
+                        position.centers,
+                    ),
+                    [],
+                    rules,
+                    game_map,
+                )
+                return Outcome(position.phase, (), (), (), out.position)
+            out = super().adjudicate(position, orders, rules, game_map)
+            if position.phase.season is Season.SPRING:
+                nxt = Position(
+                    Phase(position.phase.year, Season.SPRING, PhaseKind.RETREAT),
+                    out.position.units,
+                    out.position.centers,
+                )
+                return Outcome(out.phase, out.results, (), (), nxt)
+            return out
+
+    notes = MemoryNotifier()
+    svc = await opener(engine=WithRetreats(), notifier=notes)
+    gid = await seven_player_game(svc)
+    clock.set((await svc.status(gid)).deadline)
+    await svc.run_due()
+    st = await svc.status(gid)
+    assert st.phase == "F1901M"
+    assert [(p.phase, p.status) for p in await svc.phases(gid)] == [
+        ("S1901M", "done"),
+        ("S1901R", "skipped"),
+        ("F1901M", "pending"),
+    ]
+    [res] = [e for e in notes.events if e.kind is EventKind.RESULTS_READY]
+    assert res.payload["skipped"] == ["S1901R"]
