@@ -50,6 +50,18 @@ Orders (secret)
     await svc.phases(game_id) -> list[PhaseInfo(id, phase, status, adjudicated_at)]
     await svc.power_of(game_id, user) -> Power | None
 
+End-game votes (bot.core.votes; the rule set's policy: edc2023 section E, house IX, default)
+    await svc.propose_vote(game_id, user, "draw"|"concede", powers=()) -> public record
+        (dict: id, kind, powers, opened, status, closed, counts where published; never
+        the author nor the voters)
+    await svc.cast_ballot(game_id, user, vote_id, "yes"|"no"|"abstain") -> public record
+    await svc.refuse_vote(game_id, gm, vote_id, reason)            (GM, house IX(5))
+    await svc.votes(game_id) -> list of public records
+    VoteRefusedError (an InvalidStateError) carries the rule's reason. Open votes are decided
+    at the next deadline (uncast = against); edc2023 decides at once on a "no" or the last
+    "yes". A passed vote ends the game (game_over reason "draw" | "concession"), instead of
+    the adjudication when decided at a deadline (house IX(4)).
+
 GM / tournament director (PermissionDeniedError for anyone else; all audited)
     pause(game_id, gm), resume(game_id, gm), extend(game_id, gm, seconds) -> deadline,
     adjudicate_now(game_id, gm), rollback(game_id, gm) -> phase reopened,
@@ -62,8 +74,10 @@ nonce(*parts) (a stable 25-char nonce per message: pass it to `channel.send(nonc
 discord.py then sets enforce_nonce and Discord drops the repeat), game_id, kind (EventKind:
 game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase;
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
-deadline_changed, phase_rolled_back, player_replaced, draw_available [house IX(2)],
-game_over [payload reason: "solo" | "year limit" | "stalemate" | the GM's text, winner,
+deadline_changed, phase_rolled_back, player_replaced, vote_opened, vote_closed [payload
+record, text], draw_available [house IX(2)],
+game_over [payload reason: "solo" | "year limit" | "stalemate" | "draw" | "concession" |
+the GM's text, winner,
 centers, explanation]), phase, payload, created_at. Payload times are UTC epoch seconds
 (window_opened: window "negotiation"|"writing", writing_at, deadline, press_open, to_order;
 reminder_due: powers and users still without orders, seconds_left).
@@ -79,7 +93,7 @@ orders are read, during retreats and adjustments).
 
 Errors (all `ServiceError`, `.message` is fit for users): StoreError, ConfigError,
 NotFoundError, PermissionDeniedError, InvalidStateError, LateSubmissionError,
-CorruptGameError (one game unreadable; the others run).
+VoteRefusedError, CorruptGameError (one game unreadable; the others run).
 """
 
 from bot.service.clock import FakeClock, ScaledClock, SystemClock, clock_names, load_clock
@@ -92,6 +106,7 @@ from bot.service.errors import (
     PermissionDeniedError,
     ServiceError,
     StoreError,
+    VoteRefusedError,
 )
 from bot.service.events import Event, EventKind, MemoryNotifier, Notifier, NullNotifier
 from bot.service.service import (
@@ -130,6 +145,7 @@ __all__ = [
     "SubmitReply",
     "SystemClock",
     "TableService",
+    "VoteRefusedError",
     "clock_names",
     "load_clock",
 ]

@@ -37,3 +37,7 @@ class LateSubmissionError(InvalidStateError):
 
 class CorruptGameError(ServiceError):
     """A stored row of this game cannot be read; the other games are unaffected."""
+
+
+class VoteRefusedError(InvalidStateError):
+    """A proposal or ballot the game's vote rules do not allow (the message says which)."""

@@ -30,6 +30,8 @@ class EventKind(StrEnum):
     DEADLINE_CHANGED = "deadline_changed"  # payload: deadline, writing_at
     PHASE_ROLLED_BACK = "phase_rolled_back"  # payload: phase reopened
     PLAYER_REPLACED = "player_replaced"  # payload: power, old_user, new_user
+    VOTE_OPENED = "vote_opened"  # payload: record (public: no author, no voter), text
+    VOTE_CLOSED = "vote_closed"  # payload: record (status, counts where published), text
     DRAW_AVAILABLE = "draw_available"  # house IX(2): the GM may declare a draw; payload reason
     GAME_OVER = "game_over"  # payload: reason (solo, year limit, stalemate, or the GM's),
     # winner, centers {power: n}, explanation

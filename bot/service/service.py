@@ -17,7 +17,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -41,6 +41,7 @@ from bot.service.errors import (
     NotFoundError,
     PermissionDeniedError,
     ServiceError,
+    VoteRefusedError,
 )
 from bot.service.events import Event, EventKind, Notifier, NullNotifier
 from bot.service.store import Store, Tx
@@ -1502,7 +1503,12 @@ class TableService:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
         now = self.clock.now()
-        async with self.store.tx(durable=False) as tx:  # redone after a power cut: harmless
+        vote_row = await self.store.fetchone(
+            "SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,)
+        )
+        vote_open = vote_row is not None and '"open"' in vote_row["state_json"]
+        # Without a vote to decide, closing is redone harmlessly after a power cut.
+        async with self.store.tx(durable=vote_open) as tx:
             cur = await tx.fetchone("SELECT status, deadline FROM phases WHERE id = ?", (ph.id,))
             if cur is None:
                 return
@@ -1514,6 +1520,9 @@ class TableService:
                     " WHERE id=?",
                     (now, ph.id),
                 )
+                # house IX(4): a passed vote is published instead of the adjudication.
+                if vote_open and await self._close_votes_due(tx, game_id, ctx, ph, now):
+                    return
             elif cur["status"] != "adjudicating":
                 return
         self._fault("adjudicate.after_close")
@@ -1774,6 +1783,222 @@ class TableService:
             outcome,
             int(r["attempts"]),
         )
+
+    # --- end-game votes (bot.core.votes) ---------------------------------------------
+
+    async def _votebook(self, tx: Tx, game_id: int, ctx: _Ctx) -> Any:
+        from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
+
+        row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
+        if row is None:
+            policy = policy_for_rules(ctx.rules)
+            years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
+            last = ctx.first_year + years - 1 if years else None
+            return VoteBook(policy, (), last)
+        try:
+            return VoteBook.from_state(json.loads(row["state_json"]))
+        except (ValueError, VoteError) as exc:
+            raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
+
+    @staticmethod
+    async def _save_book(tx: Tx, game_id: int, book: Any, now: float) -> None:
+        await tx.execute(
+            "INSERT OR REPLACE INTO votebooks (game_id, state_json, updated_at) VALUES (?,?,?)",
+            (game_id, _dumps(book.to_state()), now),
+        )
+
+    async def _moment(self, tx: Tx, game_id: int, ph: _Phase) -> Any:
+        """Where the game stands for the vote rules: during the reading window the moment is
+        the phase just adjudicated, its orders read."""
+        from bot.core.votes import Moment  # noqa: PLC0415
+
+        if ph.status == "pending":
+            prev = await tx.fetchone(
+                "SELECT phase FROM phases WHERE game_id = ? AND id < ? AND status = 'done'"
+                " ORDER BY id DESC LIMIT 1",
+                (game_id, ph.id),
+            )
+            if prev is not None:
+                return Moment(Phase.parse(prev["phase"]), orders_read=True)
+        return Moment(ph.phase, orders_read=ph.status in ("adjudicating", "done"))
+
+    async def _vote_changed(  # noqa: PLR0917 - internal helper
+        self,
+        tx: Tx,
+        game_id: int,
+        ctx: _Ctx,
+        book: Any,
+        vote: Any,
+        now: float,
+        ph: _Phase | None,
+    ) -> None:
+        """Announce a vote's state; a passed vote ends the game (bot.core.endgame)."""
+        from bot.core.endgame import end_by_vote  # noqa: PLC0415
+        from bot.core.votes import announce  # noqa: PLC0415
+
+        kind = EventKind.VOTE_OPENED if vote.is_open else EventKind.VOTE_CLOSED
+        await self._emit(
+            tx,
+            f"{game_id}:vote:{vote.id}:{kind.value}",
+            game_id,
+            kind,
+            now,
+            {
+                "record": vote.public_record(book.policy),
+                "text": announce(vote, book.policy, ctx.lang),
+            },
+            ph.id if ph else None,
+        )
+        if vote.status.value != "passed":
+            return
+        state = end_by_vote(vote, vote.closed.year if vote.closed else None)
+        centers: dict[str, int] = {}
+        if ph is not None:
+            position = self._position(ph)
+            centers = {
+                p.value: len(position.centers_of(p)) for p in Power if position.centers_of(p)
+            }
+            await tx.execute(
+                "UPDATE phases SET status='final', window='closed' WHERE id=?"
+                " AND status IN ('pending', 'open', 'adjudicating')",
+                (ph.id,),
+            )
+        await self._finish(
+            tx,
+            game_id,
+            now,
+            state.kind.value,
+            state.winner.value if state.winner else None,
+            centers,
+            "vote",
+            state.reason,
+        )
+
+    async def propose_vote(
+        self, game_id: int, user: str, kind: str, powers: Sequence[Power | str] = ()
+    ) -> dict[str, Any]:
+        """Propose a draw (of all survivors, or of `powers` where the rules allow) or a
+        concession (`powers` = the one winner). Returns the public record (no author)."""
+        from bot.core.endgame import survivors  # noqa: PLC0415
+        from bot.core.votes import VoteError, VoteKind  # noqa: PLC0415
+
+        power = await self._player_power(game_id, user)
+        _, ctx, _ = await self._open_phase_for_orders(game_id)
+        try:
+            vote_kind = VoteKind(kind)
+        except ValueError:
+            raise VoteRefusedError(f"unknown vote {kind!r}: draw or concede") from None
+        named = [_power(p) for p in powers]
+        async with self._lock(game_id):
+            now = self.clock.now()
+            async with self.store.tx() as tx:
+                ph = await self._current_phase(game_id, tx)
+                assert ph is not None
+                book = await self._votebook(tx, game_id, ctx)
+                players = {
+                    Power(r["power"])
+                    for r in await tx.fetchall(
+                        "SELECT power FROM players WHERE game_id = ?", (game_id,)
+                    )
+                }
+                alive = [p for p in survivors(self._position(ph)) if p in players]
+                try:
+                    book, vote = book.propose(
+                        power,
+                        vote_kind,
+                        moment=await self._moment(tx, game_id, ph),
+                        survivors=alive,
+                        powers=named,
+                    )
+                except VoteError as exc:
+                    raise VoteRefusedError(exc.message) from None
+                await self._save_book(tx, game_id, book, now)
+                await self._audit(
+                    tx, game_id, now, user, "vote.propose", vote=vote.id, kind=vote_kind.value
+                )
+                await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+            await self._reschedule(game_id)
+        await self.deliver()
+        return dict(vote.public_record(book.policy))
+
+    async def cast_ballot(
+        self, game_id: int, user: str, vote_id: int, ballot: str
+    ) -> dict[str, Any]:
+        """Vote yes / no / abstain (secret: only the tally is ever published, where the
+        rules say so). Returns the vote's public record."""
+        from bot.core.votes import Ballot, VoteError  # noqa: PLC0415
+
+        power = await self._player_power(game_id, user)
+        _, ctx, _ = await self._open_phase_for_orders(game_id)
+        try:
+            choice = Ballot(ballot)
+        except ValueError:
+            raise VoteRefusedError(f"unknown ballot {ballot!r}: yes, no or abstain") from None
+        async with self._lock(game_id):
+            now = self.clock.now()
+            async with self.store.tx() as tx:
+                ph = await self._current_phase(game_id, tx)
+                assert ph is not None
+                book = await self._votebook(tx, game_id, ctx)
+                try:
+                    book, vote = book.cast(
+                        vote_id, power, choice, moment=await self._moment(tx, game_id, ph)
+                    )
+                except VoteError as exc:
+                    raise VoteRefusedError(exc.message) from None
+                await self._save_book(tx, game_id, book, now)
+                # The audit log records that a ballot came, never which.
+                await self._audit(tx, game_id, now, user, "vote.ballot", vote=vote_id)
+                if not vote.is_open:
+                    await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+            await self._reschedule(game_id)
+        await self.deliver()
+        return dict(vote.public_record(book.policy))
+
+    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> None:
+        """GM: decline a repetitive or humorous proposal (house-rules IX(5))."""
+        from bot.core.votes import VoteError  # noqa: PLC0415
+
+        await self._require_gm(game_id, gm)
+        ctx = await self._load_ctx(game_id)
+        async with self._lock(game_id):
+            now = self.clock.now()
+            async with self.store.tx() as tx:
+                ph = await self._current_phase(game_id, tx)
+                assert ph is not None
+                book = await self._votebook(tx, game_id, ctx)
+                try:
+                    book, vote = book.refuse(vote_id, reason, phase=ph.phase)
+                except VoteError as exc:
+                    raise VoteRefusedError(exc.message) from None
+                await self._save_book(tx, game_id, book, now)
+                await self._audit(tx, game_id, now, gm, "vote.refuse", vote=vote_id, reason=reason)
+                await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+        await self.deliver()
+
+    async def votes(self, game_id: int) -> list[dict[str, Any]]:
+        """Every vote of the game as its public record (no author, no voter)."""
+        await self._game_row(game_id)
+        ctx = await self._load_ctx(game_id)
+        async with self.store.tx() as tx:
+            book = await self._votebook(tx, game_id, ctx)
+        return [dict(r) for r in book.public_records()]
+
+    async def _close_votes_due(
+        self, tx: Tx, game_id: int, ctx: _Ctx, ph: _Phase, now: float
+    ) -> bool:
+        """Votes are due with the orders (house IX(4)): at the deadline the open vote is
+        decided, an uncast ballot counting against. True if a passed vote ended the game."""
+        row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
+        if row is None or '"open"' not in row["state_json"]:
+            return False
+        book = await self._votebook(tx, game_id, ctx)
+        book, vote = book.close_due(ph.phase)
+        if vote is None:
+            return False
+        await self._save_book(tx, game_id, book, now)
+        await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+        return bool(vote.status.value == "passed")
 
     # --- GM and tournament-director operations ---------------------------------------
 
