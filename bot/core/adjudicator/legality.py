@@ -191,6 +191,12 @@ _KIND: dict[type, int] = {
 }
 
 
+def _exact(entry: tuple[Order, Unit | None, str]) -> bool:
+    """Does the order name its unit with the right type (4.C.1/4.C.2 choice c)?"""
+    order, unit, _ = entry
+    return isinstance(order, UnitOrder) and unit is not None and order.unit.type is unit.type
+
+
 class MovementCheck:
     """The legality step of a movement phase: one effective order per unit, in order."""
 
@@ -226,11 +232,12 @@ class MovementCheck:
         units = self.position.units
         entries = self.entries
         effective = self.effective
-        first: dict[str, tuple[int, bool]] = {}
+        first: dict[str, int] = {}
         dups: dict[str, list[tuple[int, Eff, bool]]] = {}
         checks = (self._hold, self._move, self._support_hold, self._support_move, self._convoy)
         army = UnitType.ARMY
         army_adj = self.idx.army_adj
+        strict = self.strict_refs
         eff: Eff
         for order in orders:
             kind = _KIND.get(type(order))
@@ -257,6 +264,15 @@ class MovementCheck:
                     and order.dest.province in army_adj[loc.province]
                 ):  # the commonest order, checked inline: an army to a neighbour
                     eff = (MOVE, unit, order, order.dest.province, order.dest, "", None, False)
+                elif (
+                    kind == SUPH
+                    and isinstance(order, SupportHold)
+                    and unit.type is army
+                    and not strict
+                    and order.target.location.province in army_adj[loc.province]
+                ):  # the next commonest: an army supporting a neighbour to hold
+                    tgt = order.target.location.province
+                    eff = (SUPH, unit, order, tgt, None, tgt, None, False)
                 else:
                     eff = checks[kind](order, unit)
             except Illegal as exc:
@@ -265,18 +281,16 @@ class MovementCheck:
                     unit_or_none = units.get(order.unit.province)
                 entries.append((order, unit_or_none, str(exc)))
                 continue
-            exact = ref.type is unit.type
-            prov = unit.location.province
-            n = len(entries)
-            entries.append((order, unit, ""))
-            if prov in effective:  # several orders for one unit
+            prov = loc.province
+            if prov in effective:  # several orders for one unit (rare)
                 if prov not in dups:
-                    i0, exact0 = first[prov]
-                    dups[prov] = [(i0, effective[prov], exact0)]
-                dups[prov].append((n, eff, exact))
+                    i0 = first[prov]
+                    dups[prov] = [(i0, effective[prov], _exact(entries[i0]))]
+                dups[prov].append((len(entries), eff, ref.type is unit.type))
             else:
                 effective[prov] = eff
-                first[prov] = (n, exact)
+                first[prov] = len(entries)
+            entries.append((order, unit, ""))
         for prov, cands in dups.items():
             effective[prov] = self._pick(cands)
         return self
