@@ -330,7 +330,8 @@ class TableService:
         self._errors: dict[int, str] = {}  # last failed clock step per game (retried)
         self._due: dict[int, float] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._deliver_lock = asyncio.Lock()
+        self._delivering = False
+        self._deliver_again = False
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._retry_delivery_at: float | None = None
@@ -1716,42 +1717,61 @@ class TableService:
 
     async def deliver(self) -> int:
         """Deliver undelivered events in order; returns how many were delivered. A failing
-        notifier holds back that game's later events until the next try."""
+        notifier holds back that game's later events until the next try.
+
+        One delivery runs at a time; a call made while one runs (from another game's step,
+        or from the notifier itself calling the service) only asks it to look again, so a
+        notifier may call any service method without deadlock."""
+        if self._delivering:
+            self._deliver_again = True
+            return 0
+        self._delivering = True
+        total = 0
+        try:
+            while True:
+                self._deliver_again = False
+                total += await self._deliver_pending()
+                if not self._deliver_again:
+                    return total
+        finally:
+            self._delivering = False
+
+    async def _deliver_pending(self) -> int:
+        """One pass over the events pending now."""
         delivered = 0
-        async with self._deliver_lock:
-            self._retry_delivery_at = None
-            rows = await self.store.fetchall(
-                "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id"
-            )
-            blocked: set[int] = set()
-            for r in rows:
-                gid = int(r["game_id"])
-                if gid in blocked:
-                    continue
-                try:
-                    event = await self._event(r)
-                except (CorruptGameError, ValueError, KeyError) as exc:
-                    log.error("event %s unreadable: %s", r["key"], exc)
-                    blocked.add(gid)
-                    continue
-                async with self.store.tx(durable=False) as tx:
-                    await tx.execute(
-                        "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (r["id"],)
-                    )
-                try:
-                    # A notifier that hangs must not hold every other game's events.
-                    await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
-                except Exception:
-                    log.exception("notifier failed on %s; will retry", event.key)
-                    blocked.add(gid)
-                    self._retry_delivery_at = self.clock.now() + 5.0
-                    continue
-                self._fault("deliver.after_notify")
-                async with self.store.tx(durable=False) as tx:
-                    await tx.execute(
-                        "UPDATE outbox SET delivered_at=? WHERE id=?", (self.clock.now(), r["id"])
-                    )
-                delivered += 1
+        self._retry_delivery_at = None
+        rows = await self.store.fetchall(
+            "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id"
+        )
+        blocked: set[int] = set()
+        for r in rows:
+            gid = int(r["game_id"])
+            if gid in blocked:
+                continue
+            try:
+                event = await self._event(r)
+            except (CorruptGameError, ValueError, KeyError) as exc:
+                log.error("event %s unreadable: %s", r["key"], exc)
+                blocked.add(gid)
+                continue
+            async with self.store.tx(durable=False) as tx:
+                await tx.execute(
+                    "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (r["id"],)
+                )
+            try:
+                # A notifier that hangs must not hold every other game's events.
+                await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
+            except Exception:
+                log.exception("notifier failed on %s; will retry", event.key)
+                blocked.add(gid)
+                self._retry_delivery_at = self.clock.now() + 5.0
+                continue
+            self._fault("deliver.after_notify")
+            async with self.store.tx(durable=False) as tx:
+                await tx.execute(
+                    "UPDATE outbox SET delivered_at=? WHERE id=?", (self.clock.now(), r["id"])
+                )
+            delivered += 1
         return delivered
 
     async def _event(self, r: Any) -> Event:

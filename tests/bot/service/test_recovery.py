@@ -210,3 +210,24 @@ async def test_a_map_that_cannot_be_drawn_does_not_hold_back_results(opener, clo
     [res] = [e for e in notes.events if e.kind is EventKind.RESULTS_READY]
     assert res.png is None
     assert "geometry file missing" in res.payload["map_error"]
+
+
+async def test_a_notifier_may_call_the_service_while_it_is_notified(opener, clock):
+    class Chatty(MemoryNotifier):
+        svc = None
+
+        async def notify(self, event):
+            await super().notify(event)
+            if event.kind is EventKind.RESULTS_READY:
+                # e.g. the bot pausing the table when the results are posted
+                await self.svc.pause(event.game_id, "gm")
+
+    notes = Chatty()
+    svc = await opener(notifier=notes)
+    notes.svc = svc
+    gid = await seven_player_game(svc)
+    clock.set(await _deadline(svc, gid))
+    await svc.run_due()
+    assert notes.kinds().count("results_ready") == 1
+    assert notes.kinds().count("game_paused") == 1
+    assert (await svc.status(gid)).status == "paused"
