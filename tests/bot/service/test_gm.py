@@ -163,3 +163,29 @@ async def test_orders_of_a_rolled_back_open_phase_stay_secret_from_the_gm(opener
     ]
     assert await svc.power_of(gid, "user-france") is Power.FRANCE
     assert await svc.power_of(gid, "gm") is None
+
+
+async def test_every_gm_operation_is_in_the_audit_log_with_the_gm_as_actor(opener):
+    svc = await opener()
+    gid = await seven_player_game(svc)
+    await svc.pause(gid, "gm")
+    await svc.resume(gid, "gm")
+    await svc.extend(gid, "gm", 30)
+    await svc.submit_for(gid, "gm", Power.ITALY, "A VEN H")
+    await svc.replace_player(gid, "gm", Power.ITALY, "sub")
+    await svc.adjudicate_now(gid, "gm")
+    await svc.rollback(gid, "gm")
+    await svc.end_game(gid, "gm", "time")
+    by_gm = {a.action for a in await svc.audit_log(gid, "gm") if a.actor == "gm"}
+    assert by_gm >= {
+        "create",
+        "start",
+        "pause",
+        "resume",
+        "extend",
+        "orders.gm",
+        "replace_player",
+        "adjudicate_now",
+        "rollback",
+        "game_over",
+    }
