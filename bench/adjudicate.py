@@ -46,7 +46,8 @@ def random_position(rng: random.Random, gm: GameMap, n_units: int) -> Position:
 
 
 def random_orders(rng: random.Random, pos: Position, idx: MapIndex) -> list[Order]:
-    """Legal orders: moves first, then supports of those moves or holds, then convoys."""
+    """Legal orders: moves first, then supports of those moves or holds, then convoys.
+    Every set is sorted before a choice, so a seed gives the same phases in every process."""
     units = list(pos.units.values())
     fleets_at_sea = {
         u.province for u in units if u.type is UnitType.FLEET and u.province in idx.sea
@@ -56,20 +57,20 @@ def random_orders(rng: random.Random, pos: Position, idx: MapIndex) -> list[Orde
     for u in units:
         if rng.random() < 0.45:
             if u.type is UnitType.ARMY:
-                coastal = [s for s in fleets_at_sea if u.province in idx.sea_shores[s]]
+                coastal = sorted(s for s in fleets_at_sea if u.province in idx.sea_shores[s])
                 if coastal and rng.random() < 0.6:
                     # a convoy along a random walk of fleets at sea
                     walk = [rng.choice(coastal)]
                     for _ in range(rng.randrange(3)):
                         nxt = [
                             s
-                            for s in idx.sea_seas[walk[-1]]
+                            for s in sorted(idx.sea_seas[walk[-1]])
                             if s in fleets_at_sea and s not in walk
                         ]
                         if not nxt:
                             break
                         walk.append(rng.choice(nxt))
-                    shores = [p for p in idx.sea_shores[walk[-1]] if p != u.province]
+                    shores = sorted(p for p in idx.sea_shores[walk[-1]] if p != u.province)
                     if shores:
                         m = Move(u.power, UnitRef.of(u), Location(rng.choice(shores)), True)
                         moves[u.province] = m
@@ -101,7 +102,7 @@ def random_orders(rng: random.Random, pos: Position, idx: MapIndex) -> list[Orde
         ]
         options += [
             SupportHold(u.power, UnitRef.of(u), UnitRef.of(pos.units[p]))
-            for p in reach
+            for p in sorted(reach)
             if p in pos.units and p not in moves
         ]
         if options and rng.random() < 0.85:

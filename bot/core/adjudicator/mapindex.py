@@ -27,8 +27,9 @@ class MapIndex:
     sea: frozenset[str]
     land: frozenset[str]
     split: frozenset[str]
-    # Sea province -> adjacent sea provinces / adjacent coastal provinces (for convoy routes).
-    sea_seas: dict[str, frozenset[str]]
+    # Sea province -> adjacent sea provinces (sorted: resolution visits fleets in a fixed
+    # order, whatever the hash seed) / adjacent coastal provinces (for convoy routes).
+    sea_seas: dict[str, tuple[str, ...]]
     sea_shores: dict[str, frozenset[str]]
     # Province -> provinces adjacent for any unit (land or sea crossing).
     any_adj: dict[str, frozenset[str]]
@@ -91,11 +92,11 @@ def _index(key: _Identity) -> MapIndex:
         for d in sorted(targets):
             by_prov.setdefault(d.province, []).append(d)
         fleet_reach[loc] = {p: tuple(v) for p, v in by_prov.items()}
-    sea_seas: dict[str, frozenset[str]] = {}
+    sea_seas: dict[str, tuple[str, ...]] = {}
     sea_shores: dict[str, frozenset[str]] = {}
     for s in sea:
         near = fleet_adj_prov.get(Location(s), frozenset())
-        sea_seas[s] = frozenset(p for p in near if p in sea)
+        sea_seas[s] = tuple(sorted(p for p in near if p in sea))
         sea_shores[s] = frozenset(p for p in near if p not in sea)
     any_adj: dict[str, set[str]] = {p: set(gm.army_adj.get(p, ())) for p in provs}
     for loc, ds in fleet_adj_prov.items():
