@@ -55,7 +55,7 @@ End-game votes (bot.core.votes; the rule set's policy: edc2023 section E, house 
         (dict: id, kind, powers, opened, status, closed, counts where published; never
         the author nor the voters)
     await svc.cast_ballot(game_id, user, vote_id, "yes"|"no"|"abstain") -> public record
-    await svc.refuse_vote(game_id, gm, vote_id, reason)            (GM, house IX(5))
+    await svc.refuse_vote(game_id, gm, vote_id, reason) -> public record  (GM, house IX(5))
     await svc.votes(game_id) -> list of public records
     VoteRefusedError (an InvalidStateError) carries the rule's reason. Open votes are decided
     at the next deadline (uncast = against); edc2023 decides at once on a "no" or the last

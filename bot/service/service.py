@@ -17,7 +17,7 @@ import json
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -507,6 +507,13 @@ class TableService:
                 f"game #{ph.game_id}: the stored position of {ph.name} is unreadable ({exc})"
             ) from None
 
+    @staticmethod
+    async def _players(tx: Tx | Store, game_id: int) -> dict[Power, str]:
+        rows = await tx.fetchall(
+            "SELECT power, user_id FROM players WHERE game_id = ? ORDER BY power", (game_id,)
+        )
+        return {Power(r["power"]): r["user_id"] for r in rows}
+
     async def _player_power(self, game_id: int, user: str) -> Power:
         row = await self.store.fetchone(
             "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
@@ -632,23 +639,18 @@ class TableService:
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
         async with self.store.tx() as tx:
-            taken = {
-                r["power"]: r["user_id"]
-                for r in await tx.fetchall(
-                    "SELECT power, user_id FROM players WHERE game_id = ?", (game_id,)
-                )
-            }
+            taken = await self._players(tx, game_id)
             if user in taken.values():
                 mine = next(p for p, u in taken.items() if u == user)
                 raise InvalidStateError(f"you already play {mine} in game #{game_id}")
-            free = [p for p in ctx.game_map.powers if p.value not in taken]
+            free = [p for p in ctx.game_map.powers if p not in taken]
             if not free:
                 raise InvalidStateError(f"every power of game #{game_id} is taken")
             if power is None or (isinstance(power, str) and power.lower() == "random"):
                 chosen = random.choice(free)
             else:
                 chosen = _power(power)
-                if chosen.value in taken:
+                if chosen in taken:
                     raise InvalidStateError(f"{chosen} is already taken in game #{game_id}")
                 if chosen not in ctx.game_map.powers:
                     raise InvalidStateError(f"{chosen} does not play in this variant")
@@ -702,12 +704,7 @@ class TableService:
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
         async with self.store.tx() as tx:
-            players = {
-                r["power"]: r["user_id"]
-                for r in await tx.fetchall(
-                    "SELECT power, user_id FROM players WHERE game_id = ?", (game_id,)
-                )
-            }
+            players = {p.value: u for p, u in (await self._players(tx, game_id)).items()}
             pid = await tx.execute(
                 "INSERT INTO phases (game_id, phase, position_json, status, window, opens_at,"
                 " created_at) VALUES (?,?,?,?,?,?,?)",
@@ -742,12 +739,7 @@ class TableService:
         row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise NotFoundError(f"no game #{game_id}")
-        players = {
-            Power(r["power"]): r["user_id"]
-            for r in await self.store.fetchall(
-                "SELECT power, user_id FROM players WHERE game_id = ? ORDER BY power", (game_id,)
-            )
-        }
+        players = await self._players(self.store, game_id)
         base: dict[str, Any] = {
             "id": game_id,
             "name": row["name"],
@@ -1074,12 +1066,7 @@ class TableService:
                 phase=ph.name,
             )
             if ready and ctx.early and row["status"] == "active":
-                players = {
-                    Power(r["power"])
-                    for r in await tx.fetchall(
-                        "SELECT power FROM players WHERE game_id = ?", (game_id,)
-                    )
-                }
+                players = set(await self._players(tx, game_id))
                 need = set(to_order_powers(self._position(ph), ctx.game_map)) & players
                 done = {
                     Power(r["power"])
@@ -1461,12 +1448,7 @@ class TableService:
         off = min(due)  # only the latest one due: a missed earlier reminder is not sent late
         async with self.store.tx() as tx:
             standing = await self._standing(ph.id, tx)
-            players = {
-                Power(r["power"]): r["user_id"]
-                for r in await tx.fetchall(
-                    "SELECT power, user_id FROM players WHERE game_id = ?", (game_id,)
-                )
-            }
+            players = await self._players(tx, game_id)
             need = [
                 p
                 for p in to_order_powers(self._position(ph), ctx.game_map)
@@ -1894,107 +1876,88 @@ class TableService:
             state.reason,
         )
 
+    async def _vote_step(
+        self,
+        game_id: int,
+        actor: str,
+        action: str,
+        step: Callable[[Tx, _Phase, Any, Any], Awaitable[Any]],
+        **detail: Any,
+    ) -> dict[str, Any]:
+        """One change to the game's votes, in one transaction with its audit entry (never a
+        ballot's content) and its events; returns the vote's public record."""
+        from bot.core.votes import VoteError  # noqa: PLC0415
+
+        ctx = await self._load_ctx(game_id)
+        async with self._lock(game_id):
+            now = self.clock.now()
+            async with self.store.tx() as tx:
+                ph = await self._current_phase(game_id, tx)
+                if ph is None:
+                    raise InvalidStateError(f"game #{game_id} has no phase")
+                book = await self._votebook(tx, game_id, ctx)
+                try:
+                    book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
+                except VoteError as exc:
+                    raise VoteRefusedError(exc.message) from None
+                await self._save_book(tx, game_id, book, now)
+                await self._audit(tx, game_id, now, actor, action, vote=vote.id, **detail)
+                if action != "vote.ballot" or not vote.is_open:
+                    await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+            await self._reschedule(game_id)
+        await self.deliver()
+        return dict(vote.public_record(book.policy))
+
     async def propose_vote(
         self, game_id: int, user: str, kind: str, powers: Sequence[Power | str] = ()
     ) -> dict[str, Any]:
         """Propose a draw (of all survivors, or of `powers` where the rules allow) or a
         concession (`powers` = the one winner). Returns the public record (no author)."""
         from bot.core.endgame import survivors  # noqa: PLC0415
-        from bot.core.votes import VoteError, VoteKind  # noqa: PLC0415
+        from bot.core.votes import VoteKind  # noqa: PLC0415
 
         power = await self._player_power(game_id, user)
-        _, ctx, _ = await self._open_phase_for_orders(game_id)
+        await self._open_phase_for_orders(game_id)
         try:
             vote_kind = VoteKind(kind)
         except ValueError:
             raise VoteRefusedError(f"unknown vote {kind!r}: draw or concede") from None
         named = [_power(p) for p in powers]
-        async with self._lock(game_id):
-            now = self.clock.now()
-            async with self.store.tx() as tx:
-                ph = await self._current_phase(game_id, tx)
-                assert ph is not None
-                book = await self._votebook(tx, game_id, ctx)
-                players = {
-                    Power(r["power"])
-                    for r in await tx.fetchall(
-                        "SELECT power FROM players WHERE game_id = ?", (game_id,)
-                    )
-                }
-                alive = [p for p in survivors(self._position(ph)) if p in players]
-                try:
-                    book, vote = book.propose(
-                        power,
-                        vote_kind,
-                        moment=await self._moment(tx, game_id, ph),
-                        survivors=alive,
-                        powers=named,
-                    )
-                except VoteError as exc:
-                    raise VoteRefusedError(exc.message) from None
-                await self._save_book(tx, game_id, book, now)
-                await self._audit(
-                    tx, game_id, now, user, "vote.propose", vote=vote.id, kind=vote_kind.value
-                )
-                await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
-            await self._reschedule(game_id)
-        await self.deliver()
-        return dict(vote.public_record(book.policy))
+
+        async def step(tx: Tx, ph: _Phase, book: Any, moment: Any) -> Any:
+            players = set(await self._players(tx, game_id))
+            alive = [p for p in survivors(self._position(ph)) if p in players]
+            return book.propose(power, vote_kind, moment=moment, survivors=alive, powers=named)
+
+        return await self._vote_step(game_id, user, "vote.propose", step, kind=vote_kind.value)
 
     async def cast_ballot(
         self, game_id: int, user: str, vote_id: int, ballot: str
     ) -> dict[str, Any]:
         """Vote yes / no / abstain (secret: only the tally is ever published, where the
         rules say so). Returns the vote's public record."""
-        from bot.core.votes import Ballot, VoteError  # noqa: PLC0415
+        from bot.core.votes import Ballot  # noqa: PLC0415
 
         power = await self._player_power(game_id, user)
-        _, ctx, _ = await self._open_phase_for_orders(game_id)
+        await self._open_phase_for_orders(game_id)
         try:
             choice = Ballot(ballot)
         except ValueError:
             raise VoteRefusedError(f"unknown ballot {ballot!r}: yes, no or abstain") from None
-        async with self._lock(game_id):
-            now = self.clock.now()
-            async with self.store.tx() as tx:
-                ph = await self._current_phase(game_id, tx)
-                assert ph is not None
-                book = await self._votebook(tx, game_id, ctx)
-                try:
-                    book, vote = book.cast(
-                        vote_id, power, choice, moment=await self._moment(tx, game_id, ph)
-                    )
-                except VoteError as exc:
-                    raise VoteRefusedError(exc.message) from None
-                await self._save_book(tx, game_id, book, now)
-                # The audit log records that a ballot came, never which.
-                await self._audit(tx, game_id, now, user, "vote.ballot", vote=vote_id)
-                if not vote.is_open:
-                    await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
-            await self._reschedule(game_id)
-        await self.deliver()
-        return dict(vote.public_record(book.policy))
 
-    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> None:
+        async def step(_tx: Tx, _ph: _Phase, book: Any, moment: Any) -> Any:
+            return book.cast(vote_id, power, choice, moment=moment)
+
+        return await self._vote_step(game_id, user, "vote.ballot", step)
+
+    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> dict[str, Any]:
         """GM: decline a repetitive or humorous proposal (house-rules IX(5))."""
-        from bot.core.votes import VoteError  # noqa: PLC0415
-
         await self._require_gm(game_id, gm)
-        ctx = await self._load_ctx(game_id)
-        async with self._lock(game_id):
-            now = self.clock.now()
-            async with self.store.tx() as tx:
-                ph = await self._current_phase(game_id, tx)
-                assert ph is not None
-                book = await self._votebook(tx, game_id, ctx)
-                try:
-                    book, vote = book.refuse(vote_id, reason, phase=ph.phase)
-                except VoteError as exc:
-                    raise VoteRefusedError(exc.message) from None
-                await self._save_book(tx, game_id, book, now)
-                await self._audit(tx, game_id, now, gm, "vote.refuse", vote=vote_id, reason=reason)
-                await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
-        await self.deliver()
+
+        async def step(_tx: Tx, ph: _Phase, book: Any, _moment: Any) -> Any:
+            return book.refuse(vote_id, reason, phase=ph.phase)
+
+        return await self._vote_step(game_id, gm, "vote.refuse", step, reason=reason)
 
     async def votes(self, game_id: int) -> list[dict[str, Any]]:
         """Every vote of the game as its public record (no author, no voter)."""
