@@ -380,14 +380,11 @@ class Resolver:
         resolve = self.resolve
         return 1 + sum(1 for s in sups if resolve(s))
 
-    def _support(self, s: int) -> bool:
-        here = self.prov[s]
-        attackers = self.moves_into.get(here)
-        if not attackers:
-            return True
+    def cutter(self, s: int) -> int | None:
+        """The first attack that cuts support s (a dislodgement aside), if any."""
         into = self.sup_into[s]
         ps = self.power[s]
-        for k in attackers:
+        for k in self.moves_into.get(self.prov[s], ()):
             if self.power[k] is ps:  # DATC 6.D.20
                 continue
             if self.prov[k] == into and not (
@@ -398,6 +395,14 @@ class Resolver:
                 continue
             if self._paradox_rule_spares(s, k):
                 continue
+            return k
+        return None
+
+    def _support(self, s: int) -> bool:
+        attackers = self.moves_into.get(self.prov[s])
+        if not attackers:
+            return True
+        if self.cutter(s) is not None:
             return False
         for k in attackers:  # noqa: SIM110
             # Under the 1971/1982/2000 paradox rules even a dislodgement by the spared convoyed

@@ -73,7 +73,7 @@ def adjudicate_movement(
             # the common cases first: a move that succeeds, a support given, a hold
             results.append(OrderResult(order.power, order, S, NONE, "", False))
         else:
-            results.append(_result(r, i, order, i in beaten))
+            results.append(_result(r, i, order, beaten.get(i)))
     for i, e in enumerate(effs):
         if e[2] is None:
             u = e[1]
@@ -86,12 +86,18 @@ def adjudicate_movement(
     return Outcome(position.phase, tuple(results), dislodged, removed, nxt)
 
 
-def _result(r: Resolver, i: int, order: Order, dislodged: bool) -> OrderResult:
+def _by(r: Resolver, k: int) -> str:
+    return f"{r.units[k]}" if r.kind[k] != MOVE else f"{r.units[k]} from {r.prov[k]}"
+
+
+def _result(r: Resolver, i: int, order: Order, dislodger: int | None) -> OrderResult:
     power = order.power
     kind = r.kind[i]
+    dislodged = dislodger is not None
+    gone = f"dislodged by {_by(r, dislodger)}" if dislodger is not None else ""
     if kind == HOLD:
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED, "", False)
+            return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
         return OrderResult(power, order, S, NONE, "", False)
     if kind == MOVE:
         if r.result[i]:
@@ -109,14 +115,14 @@ def _result(r: Resolver, i: int, order: Order, dislodged: bool) -> OrderResult:
                 power, order, F, Reason.CONVOY_BROKEN, "a convoying fleet was dislodged", False
             )
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED, "", False)
+            return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
         return OrderResult(power, order, F, Reason.BOUNCED, "", False)
     void = r.voids.get(i)
     if void is not None:
         return OrderResult(power, order, F, Reason.VOID, void, False)
     if kind == CONVOY:
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED, "", False)
+            return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
         army = r.convoyed_by[i]
         if r.n + army in r.paradox:
             return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical", False)
@@ -128,5 +134,8 @@ def _result(r: Resolver, i: int, order: Order, dislodged: bool) -> OrderResult:
     if r.result[i]:
         return OrderResult(power, order, S, NONE, "", False)
     if dislodged:
-        return OrderResult(power, order, F, Reason.DISLODGED, "", False)
-    return OrderResult(power, order, F, Reason.CUT, "", False)
+        return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
+    k = r.cutter(i)
+    return OrderResult(
+        power, order, F, Reason.CUT, f"cut by {_by(r, k)}" if k is not None else "", False
+    )

@@ -170,3 +170,16 @@ def test_hold_support_for_a_power_in_civil_disorder_4d9() -> None:
     out = run(pos, orders, strict)
     assert result(out, "A SIL S A WAR").reason is Reason.VOID
     assert "AUS A WAR" in units_of(out.position)
+
+
+def test_cut_and_dislodged_details_name_the_unit() -> None:
+    pos = board("S1901M", {FR: ["A PAR", "A MAR", "A BUR"], DE: ["A MUN", "A PIC", "A RUH"]})
+    out = run(
+        pos,
+        {
+            FR: ["A PAR S A MAR - GAS", "A MAR - GAS", "A BUR H"],
+            DE: ["A PIC - PAR", "A MUN - BUR", "A RUH S A MUN - BUR"],
+        },
+    )
+    assert result(out, "A PAR S A MAR - GAS").detail == "cut by A PIC from PIC"
+    assert result(out, "A BUR H").detail == "dislodged by A MUN from MUN"
