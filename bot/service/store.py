@@ -62,7 +62,13 @@ class Store:
         if db_path.exists() and db_path.is_dir():
             raise StoreError(f"database path {db_path} is a directory")
         try:
-            conn = await aiosqlite.connect(db_path, isolation_level=None)
+            pending = aiosqlite.connect(db_path, isolation_level=None)
+            # aiosqlite's worker thread is not a daemon: a process that dies of an exception
+            # without closing the store would hang at exit. Dying is safe (WAL recovery).
+            worker = getattr(pending, "_thread", None)
+            if worker is not None:
+                worker.daemon = True
+            conn = await pending
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open database {db_path}: {exc}") from None
         conn.row_factory = aiosqlite.Row

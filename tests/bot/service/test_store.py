@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 
 import pytest
 
@@ -134,3 +136,18 @@ async def test_a_new_migration_is_applied_at_start_up_and_a_broken_one_changes_n
     con.close()
     assert "half" not in tables
     assert version == 2
+
+
+def test_a_process_that_dies_without_closing_the_service_exits(tmp_path):
+    script = (
+        "import asyncio\n"
+        "from bot.service import TableService\n"
+        "async def main():\n"
+        f"    await TableService.open({str(tmp_path / 'x.db')!r}, run=True)\n"
+        "    raise SystemExit(3)\n"
+        "asyncio.run(main())\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, timeout=60, check=False
+    )
+    assert done.returncode == 3
