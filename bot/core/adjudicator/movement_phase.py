@@ -33,26 +33,25 @@ def adjudicate_movement(
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
-    stay: list[int] = []
-    for i, u in enumerate(r.units):
+    prov, board, dest_loc = r.prov, r.units, r.dest_loc
+    for i, u in enumerate(board):
         if kind[i] == MOVE and result[i]:
-            loc = r.dest_loc[i]
+            loc = dest_loc[i]
             assert loc is not None
             units[loc.province] = Unit(u.power, u.type, loc)
+            continue
+        p = prov[i]
+        movers = moves_into.get(p)
+        if movers:
+            for m in movers:
+                if result[m]:  # unit i is dislodged by move m
+                    hit.append((i, m))
+                    beaten[i] = m
+                    break
+            else:
+                units[p] = u
         else:
-            stay.append(i)
-    for i in stay:
-        p = r.prov[i]
-        k = None
-        for m in moves_into.get(p, ()):
-            if result[m]:
-                k = m
-                break
-        if k is None:
-            units[p] = r.units[i]
-        else:
-            hit.append((i, k))
-            beaten[i] = k
+            units[p] = u
     occupied = set(units)
     standoffs = r.standoffs(occupied) if hit else set()
     dislodged = tuple(
