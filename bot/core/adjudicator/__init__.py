@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.adjudicator.adjustment import adjudicate_adjustments
-from bot.core.adjudicator.civil_disorder_2023 import removal_rule, removals_2023
+from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule, removals_2023
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement
 from bot.core.adjudicator.retreat import adjudicate_retreats
@@ -19,7 +19,7 @@ from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.rules import DATC, RuleSet
 
-__all__ = ["adjudicate", "removal_rule", "removals_2023"]
+__all__ = ["adjudicate", "civil_disorder_rule", "removals_2023"]
 
 
 def adjudicate(

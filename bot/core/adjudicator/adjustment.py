@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from bot.core.adjudicator.civil_disorder_2023 import removal_rule
+from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule
 from bot.core.adjudicator.legality import Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
@@ -162,7 +162,7 @@ def adjudicate_adjustments(
         missing = need - len(legal_r)
         if missing > 0:
             rest = Position(position.phase, units, position.centers)
-            for gone in removal_rule(rules)(rest, power, missing, idx.game_map):
+            for gone in civil_disorder_rule(rules)(rest, power, missing, idx.game_map):
                 del units[gone.province]
                 removed.append(gone)
                 implied.append(

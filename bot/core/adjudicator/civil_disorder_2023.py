@@ -31,7 +31,9 @@ def removals_2023(position: Position, power: Power, count: int, game_map: GameMa
     return units[: max(count, 0)]
 
 
-def removal_rule(rules: RuleSet) -> RemovalRule:
+def civil_disorder_rule(rules: RuleSet) -> RemovalRule:
+    """The removal rule of `rules.civil_disorder`: the 2023 rule here, the others from
+    `bot.core.civil_disorder`."""
     if rules.civil_disorder is CivilDisorder.RULE_2023:
         return removals_2023
     try:
