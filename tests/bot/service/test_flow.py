@@ -7,7 +7,7 @@ import pytest
 
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.outcome import Outcome
-from bot.service import EventKind, LateSubmissionError, MemoryNotifier
+from bot.service import ConfigError, EventKind, LateSubmissionError, MemoryNotifier, load_clock
 from tests.bot.service.conftest import PNG, SEVEN, SimpleEngine, run_until, seven_player_game
 
 
@@ -148,3 +148,27 @@ async def test_a_phase_with_nothing_to_do_is_skipped(opener, clock):
     ]
     [res] = [e for e in notes.events if e.kind is EventKind.RESULTS_READY]
     assert res.payload["skipped"] == ["S1901R"]
+
+
+def test_clock_presets_follow_the_seeds():
+    edc = load_clock("edc2023")
+    spring, fall = edc.slots["spring_movement"], edc.slots["fall_movement"]
+    assert (spring.negotiation, spring.writing, spring.reading) == (480, 60, 240)
+    assert (fall.negotiation, fall.writing, fall.reading) == (480, 60, 360)
+    assert edc.slots["spring_retreat"].writing == 60
+    assert edc.slots["winter_adjustment"].writing == 60
+    assert edc.years == 7
+    # edc-2023 E: no talk while orders are read, nor in retreats and adjustments.
+    assert "reading" not in spring.press
+    assert edc.slots["spring_retreat"].press == ()
+    casual = load_clock("casual")
+    assert casual.slots["fall_movement"].writing == 48 * 3600
+    assert casual.slots["fall_retreat"].writing == 24 * 3600
+    house = load_clock("house")
+    assert house.slots["spring_movement"].writing == 72 * 3600
+    assert not house.early_adjudication  # VII(2) A: never before the deadline
+    custom = edc.with_overrides({"fall_movement": {"negotiation": "10m"}, "years": 3})
+    assert custom.slots["fall_movement"].negotiation == 600
+    assert custom.years == 3
+    with pytest.raises(ConfigError):
+        edc.with_overrides({"fall_movement": {"negotiation": "soon"}})
