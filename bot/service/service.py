@@ -229,6 +229,11 @@ def nothing_to_do(position: Position, game_map: GameMap) -> bool:
     return not to_order_powers(position, game_map)
 
 
+def _reminder_key(game_id: int, phase_id: int, offset: float, deadline: float) -> str:
+    # The deadline is part of the key: after an extension the reminders come again.
+    return f"{game_id}:{phase_id}:reminder:{offset:g}:{deadline:.0f}"
+
+
 def _order_key(order: Order) -> str | None:
     if isinstance(order, UnitOrder):
         return order.unit.province
@@ -1273,7 +1278,7 @@ class TableService:
         ctx = await self._load_ctx(game_id)
         sent = await self._reminders_sent(game_id, ph.id)
         for off in ctx.clock.reminders:
-            key = f"{game_id}:{ph.id}:reminder:{off:g}"
+            key = _reminder_key(game_id, ph.id, off, ph.deadline)
             if key not in sent and ph.deadline - off > (ph.opens_at or 0):
                 times.append(ph.deadline - off)
         return min(times)
@@ -1455,7 +1460,7 @@ class TableService:
                 if p in players and p not in standing
             ]
             for o in due:
-                key = f"{game_id}:{ph.id}:reminder:{o:g}"
+                key = _reminder_key(game_id, ph.id, o, ph.deadline)
                 payload = {
                     "deadline": ph.deadline,
                     "seconds_left": ph.deadline - now,

@@ -189,3 +189,17 @@ async def test_every_gm_operation_is_in_the_audit_log_with_the_gm_as_actor(opene
         "rollback",
         "game_over",
     }
+
+
+async def test_reminders_come_again_before_an_extended_deadline(opener, clock):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc, clock_overrides={"reminders": ["30s"]})
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline - 30)
+    await svc.run_due()
+    await svc.extend(gid, "gm", 120)
+    clock.set(deadline + 90)
+    await svc.run_due()
+    assert notes.kinds().count("reminder_due") == 2
+    assert (await svc.status(gid)).phase == "S1901M"
