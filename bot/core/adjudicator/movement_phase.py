@@ -76,9 +76,12 @@ def adjudicate_movement(
     for i, e in enumerate(effs):
         if e[2] is None:
             u = e[1]
-            verdict, reason = (F, Reason.DISLODGED) if i in beaten else (S, Reason.NONE)
             hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
-            results.append(OrderResult(u.power, hold, verdict, reason, "", True))
+            if i in beaten:
+                why = f"dislodged by {_by(r, beaten[i])}"
+                results.append(OrderResult(u.power, hold, F, Reason.DISLODGED, why, True))
+            else:
+                results.append(OrderResult(u.power, hold, S, NONE, "", True))
     waiting = [d for d in dislodged if d.retreats]
     removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
