@@ -1,24 +1,24 @@
 """The seam between the service and the game core: parse, check, adjudicate, render.
 
-`CoreEngine` calls the real core (`bot.core.parser`, `bot.core.adjudicator`,
-`bot.core.presets`, `bot.core.interpret`, `renderer`), imported lazily; a test or a bench can
-pass any object with the same methods.
+`CoreEngine` calls the real core (`bot.core.parser`, `bot.core.interpret` + the adjudicator,
+`bot.core.presets`, `renderer`); a test or a bench can pass any object with the same methods.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Protocol
+from typing import Protocol
 
+from bot.core import interpret, presets
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import Position, Power
 from bot.core.orders import Order
 from bot.core.outcome import Outcome
-from bot.core.rules import DATC, RuleSet
+from bot.core.parser import parse_orders, render_order
+from bot.core.rules import RuleSet
 from bot.service.errors import ConfigError
+from renderer import render
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +76,6 @@ class CoreEngine:
 
     def load_rules(self, name: str) -> RuleSet:
         try:
-            presets = importlib.import_module("bot.core.presets")
-        except ModuleNotFoundError:
-            if name == "datc":
-                return DATC
-            raise ConfigError(f"rule set {name!r}: rule presets are not available") from None
-        try:
             rules: RuleSet = presets.load_rules(name)
         except (OSError, ValueError, KeyError, LookupError) as exc:
             raise ConfigError(f"rule set {name!r}: {exc}") from None
@@ -90,8 +84,6 @@ class CoreEngine:
     def parse(
         self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
     ) -> Parsed:
-        from bot.core.parser import parse_orders  # noqa: PLC0415 - lands separately
-
         res = parse_orders(text, lang=lang, power=power, position=position, game_map=game_map)
         return Parsed(
             list(res.orders),
@@ -101,28 +93,18 @@ class CoreEngine:
     def check(
         self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
     ) -> list[str]:
-        try:
-            interpret = importlib.import_module("bot.core.interpret")
-        except ModuleNotFoundError:
-            return []
-        fn = getattr(interpret, "check_submission", None)
-        if fn is None:
-            return []
-        return [str(p) for p in fn(position, orders, rules, game_map)]
+        return [str(p) for p in interpret.check_submission(position, orders, rules, game_map)]
 
     def render_order(self, order: Order, lang: str) -> str:
-        try:
-            from bot.core.parser import render_order  # noqa: PLC0415
-        except ImportError:
-            return order.canonical()
-        return str(render_order(order, lang))
+        return render_order(order, lang)
 
     def adjudicate(
         self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
     ) -> Outcome:
-        from bot.core.adjudicator import adjudicate  # noqa: PLC0415
-
-        return adjudicate(position, orders, rules, game_map)
+        # The rule set's order-set policies (duplicates, inferred orders, build reading
+        # direction) apply before adjudication, as for `parley adjudicate`.
+        outcome, _decisions = interpret.adjudicate_interpreted(position, orders, rules, game_map)
+        return outcome
 
     def render(
         self,
@@ -132,19 +114,5 @@ class CoreEngine:
         outcome: Outcome,
         lang: str,
     ) -> bytes | None:
-        render = _renderer()
-        if render is None:
-            return None
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
-        return bytes(render(game_map, None, position, orders, outcome.results, lang=lang))
-
-
-@lru_cache(maxsize=1)
-def _renderer() -> Any:
-    """`renderer.render`, or None when the renderer is not installed."""
-    try:
-        mod = importlib.import_module("renderer")
-    except ModuleNotFoundError:
-        log.warning("renderer not available: results carry no map")
-        return None
-    return getattr(mod, "render", None)
+        return render(game_map, None, position, orders, outcome.results, lang=lang)
