@@ -54,7 +54,7 @@ class ParleyBot(commands.Bot):
         self.service = service
         self.notifier = DiscordNotifier(self)
         self.sync_commands = sync_commands
-        self.tree.on_error = self.on_app_command_error
+        self.tree.error(self.on_app_command_error)
         self._tables: dict[int, set[int]] | None = None  # table channel -> game ids
 
     async def games_at(self, channel_id: int) -> set[int]:

@@ -128,7 +128,7 @@ class _Draw:
         for k in ("fill", "outline"):
             v = kw.get(k)
             if isinstance(v, tuple):
-                kw[k] = self.pal.ink(v[:3])  # type: ignore[arg-type]
+                kw[k] = self.pal.ink(v[:3])
         return kw
 
     def line(self, xy: object, **kw: object) -> None:
@@ -241,8 +241,8 @@ class Renderer:
         for poly in geo.lakes:
             shapes.append((_area(poly[0]), n + 1, [(x * s, y * s) for x, y in poly[0]]))
         # Bigger first: a hole of one shape is always filled by a smaller one drawn later.
-        for _, i, ring in sorted(shapes, key=lambda t: (-t[0], t[1])):
-            draw.polygon(ring, fill=i)
+        for _, i, outline in sorted(shapes, key=lambda t: (-t[0], t[1])):
+            draw.polygon(outline, fill=i)
 
         bw = max(1, round(1.0 * s))
         sea_border, land_border = pal.ink((120, 150, 185)), pal.ink((110, 100, 90))
@@ -582,9 +582,9 @@ class _Ctx:
                     dx, dy = end[0] - start[0], end[1] - start[1]
                     norm = math.hypot(dx, dy) or 1.0
                     k = self.radius * 0.45
-                    off = (-dy / norm * k, dx / norm * k)
-                    start = (start[0] + off[0], start[1] + off[1])
-                    end = (end[0] + off[0], end[1] + off[1])
+                    side = (-dy / norm * k, dx / norm * k)
+                    start = (start[0] + side[0], start[1] + side[1])
+                    end = (end[0] + side[0], end[1] + side[1])
                 pts = [start, *route, end]
                 for i in range(len(pts) - 1):
                     last = i == len(pts) - 2

@@ -13,7 +13,7 @@ import hashlib
 import io
 import logging
 from collections.abc import Awaitable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
 import discord
@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 
 # Send Messages, Send Messages in Threads, Create Public/Private Threads: what "talking" is.
 PRESS_DENY = (1 << 11) | (1 << 38) | (1 << 35) | (1 << 36)
-MEMBER_OVERWRITE = 1
+MEMBER_OVERWRITE: Final = 1
 CANNOT_DM = 50007
 
 
@@ -259,7 +259,7 @@ class DiscordNotifier:
         if not lock:  # (a repeat of this event finds the lock and what it saved)
             saved: dict[str, list[str]] = {}
             for channel in press:
-                raw = await self.bot.http.get_channel(channel)
+                raw: dict[str, Any] = dict(await self.bot.http.get_channel(channel))
                 for ow in raw.get("permission_overwrites", []):
                     if int(ow["type"]) == MEMBER_OVERWRITE:
                         saved[f"{channel}:{ow['id']}"] = [str(ow["allow"]), str(ow["deny"])]
