@@ -5,13 +5,11 @@ from __future__ import annotations
 import gzip
 import io
 import json
-from pathlib import Path
 
 import pytest
 
 from bot.cli import main
-
-CORPUS = Path("/work/shared/games/droidippy.jsonl.gz")
+from tests.shared import CORPUS
 
 
 def run(capsys, monkeypatch, doc, *args):

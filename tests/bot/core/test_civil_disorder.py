@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -11,10 +10,10 @@ from bot.core.civil_disorder import EDC_SECTION_G, distance_to_targets, removal_
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power, Unit
 from bot.core.rules import CivilDisorder
+from tests.shared import DATC_CASES
 
 MAP = load_map("standard")
 W1901 = Phase.parse("W1901A")
-DATC_CASES = Path("/work/shared/datc/datc_v3.0_cases.json")
 
 
 def pos(units: dict[Power, list[str]], centers: dict[Power, list[str]] | None = None) -> Position:

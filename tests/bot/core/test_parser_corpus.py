@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gzip
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +18,8 @@ import pytest
 from bot.core.jsonio import position_from_json
 from bot.core.model import Power
 from bot.core.parser import parse_order
+from tests.shared import CORPUS
 
-CORPUS = Path(__file__).resolve().parents[4] / "shared" / "games" / "droidippy.jsonl.gz"
 RECORDS = 240  # about 3,000 orders: movement, retreat and adjustment phases of several games
 
 

@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.core.model import Phase, Position, Power, Unit
 from bot.core.parser import OrderSyntaxError, parse_order
+from tests.shared import DATC_CASES as DATC
 
 # The shared spec lives beside the repository (../shared/datc).
-DATC = Path(__file__).resolve().parents[4] / "shared" / "datc" / "datc_v3.0_cases.json"
 
 # DATC texts that are deliberately unresolvable: a fleet move to a two-coast province with no
 # coast, from where both coasts are reachable (GM order-correction rules II(3)b). The parser

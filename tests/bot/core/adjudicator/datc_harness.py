@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from bot.core.adjudicator import adjudicate
@@ -38,10 +37,7 @@ from bot.core.rules import (
     MultiRoute,
     RuleSet,
 )
-
-DATC_FILE = Path("/work/shared/datc/datc_v3.0_cases.json")
-if not DATC_FILE.exists():
-    DATC_FILE = Path(__file__).resolve().parents[5] / "shared" / "datc" / "datc_v3.0_cases.json"
+from tests.shared import DATC_CASES as DATC_FILE
 
 GAME_MAP = load_map("standard")
 
