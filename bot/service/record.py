@@ -1,0 +1,260 @@
+"""A game's public record: every phase's position, orders and results, the votes, the end and
+the final standings; as JSON (`/export`, docs/formats.md "Game record") and as a plain-text
+report. Only what the table may see: the orders of the phase still open are never included.
+
+    record = await game_record(svc, game_id)       (the notation lines in the game's language)
+    text = report_text(record, "fr")
+    system, rows = final_standings(record)          (None when the game is not over)
+    history = year_end_positions(record)            (for renderer.chart.centre_chart)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bot.cli.adjudicate import outcome_to_json
+from bot.core.endgame import centre_counts_by_year, survivors
+from bot.core.jsonio import position_from_json
+from bot.core.map import load_map
+from bot.core.model import Phase, PhaseKind, Position, Power, Season
+from bot.core.notation import notation_lines
+from bot.core.outcome import Outcome
+from bot.core.scoring import ScoringError, Standing, centers_from_position, score, standings
+from bot.service import codec
+
+if TYPE_CHECKING:
+    from bot.service.service import TableService
+
+FORMAT = "parley-game-record"
+VERSION = 1
+
+
+def scoring_system(rules: str, meta: Mapping[str, Any] | None = None) -> str:
+    """The system the standings use: the game's `scoring` meta if set, `edc2023` for edc2023
+    tables (edc-2023 section C), else `sum-of-squares` (scores every ending, solo or draw)."""
+    chosen = (meta or {}).get("scoring")
+    if chosen:
+        return str(chosen)
+    return "edc2023" if rules == "edc2023" else "sum-of-squares"
+
+
+async def _end(svc: TableService, game_id: int) -> dict[str, Any] | None:
+    row = await svc.store.fetchone(
+        "SELECT payload_json FROM outbox WHERE key = ?", (f"{game_id}:over",)
+    )
+    return dict(json.loads(row["payload_json"])) if row is not None else None
+
+
+async def phase_outcomes(svc: TableService, game_id: int) -> list[tuple[int, str, Outcome]]:
+    """(phase row id, phase, outcome) of every adjudicated phase as played, in order."""
+    rows = await svc.store.fetchall(
+        "SELECT p.id, p.phase, r.outcome_json FROM phases p JOIN results r ON r.phase_id = p.id"
+        " WHERE p.game_id = ? AND p.status IN ('done', 'skipped') ORDER BY p.id",
+        (game_id,),
+    )
+    return [
+        (int(r["id"]), r["phase"], codec.outcome_from_json(json.loads(r["outcome_json"])))
+        for r in rows
+    ]
+
+
+async def game_record(svc: TableService, game_id: int, lang: str | None = None) -> dict[str, Any]:
+    """The public record of a game (see docs/formats.md, "Game record")."""
+    game = await svc.status(game_id)
+    lang = lang or game.lang
+    game_map = load_map(game.variant)
+    # A rolled-back row was replaced by a new one: the rest is the game as played.
+    rows = await svc.store.fetchall(
+        "SELECT p.id, p.phase, p.status, p.position_json, r.outcome_json, r.orders_json,"
+        " r.adjudicated_at FROM phases p LEFT JOIN results r ON r.phase_id = p.id"
+        " WHERE p.game_id = ? AND p.status != 'rolled_back' ORDER BY p.id",
+        (game_id,),
+    )
+    phases: list[dict[str, Any]] = []
+    for r in rows:
+        entry: dict[str, Any] = {
+            "phase": r["phase"],
+            "status": r["status"],
+            "position": json.loads(r["position_json"]),
+        }
+        if r["outcome_json"] is not None:
+            outcome = codec.outcome_from_json(json.loads(r["outcome_json"]))
+            orders: dict[str, list[str]] = {}
+            for o in codec.orders_from_json(json.loads(r["orders_json"])):
+                if o.power is not None:
+                    orders.setdefault(o.power.value, []).append(o.canonical())
+            adjudicated = outcome_to_json(outcome, game_map)
+            entry.update(
+                orders=orders,
+                results=adjudicated["results"],
+                dislodged=adjudicated["dislodged"],
+                notation=notation_lines(outcome, lang),
+                adjudicated_at=r["adjudicated_at"],
+            )
+        phases.append(entry)
+    record: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {
+            "id": game.id,
+            "name": game.name,
+            "variant": game.variant,
+            "rules": game.rules,
+            "clock": game.clock,
+            "lang": game.lang,
+            "status": game.status,
+            "end_reason": game.end_reason,
+        },
+        "players": {p.value: u for p, u in sorted(game.players.items())},
+        "phases": phases,
+        "votes": await svc.votes(game_id),
+        "lang": lang,
+    }
+    record["centers_by_year"] = [
+        {"year": year, "centers": {p.value: n for p, n in sorted(counts.items())}}
+        for year, counts in centre_counts_by_year(year_end_positions(record))
+    ]
+    end = await _end(svc, game_id) if game.status == "over" else None
+    if end is not None:
+        system = scoring_system(game.rules, game.meta)
+        end["scoring"] = system
+        rows_ = _standings(record, system, end)
+        if rows_ is not None:
+            end["standings"] = [
+                {"place": s.place, "power": s.power.value, "centers": s.centers, "score": s.score}
+                for s in rows_
+            ]
+        record["end"] = end
+    return record
+
+
+def final_position(record: Mapping[str, Any]) -> Position:
+    return position_from_json(record["phases"][-1]["position"])
+
+
+def year_end_positions(record: Mapping[str, Any]) -> list[Position]:
+    """The position at the start of the game and after each game year (each Spring
+    movement phase as played), for `centre_chart` and `centers_by_year`."""
+    by_phase: dict[str, Position] = {}
+    for entry in record["phases"]:
+        phase = Phase.parse(entry["phase"])
+        if phase.season is Season.SPRING and phase.kind is PhaseKind.MOVEMENT:
+            by_phase[entry["phase"]] = position_from_json(entry["position"])
+    return list(by_phase.values())
+
+
+def _standings(
+    record: Mapping[str, Any], system: str, end: Mapping[str, Any]
+) -> list[Standing] | None:
+    if not record["phases"]:
+        return None
+    position = final_position(record)
+    centers = centers_from_position(position)
+    alive = survivors(position)
+    draw: list[Power] | None = None
+    passed = [v for v in record["votes"] if v["status"] == "passed"]
+    if end.get("reason") in ("draw", "concession") and passed:
+        draw = [Power(p) for p in passed[-1]["powers"] if Power(p) in alive]
+    elif end.get("winner"):
+        draw = [Power(end["winner"])]
+    try:
+        scores = score(
+            system,
+            centers,
+            variant=record["game"]["variant"],
+            survivors=alive,
+            draw=draw or None,
+        )
+    except ScoringError:
+        return None
+    return standings(scores, centers)
+
+
+def final_standings(record: Mapping[str, Any]) -> tuple[str, list[Standing]] | None:
+    """(system, standings) of a finished game, from its record."""
+    end = record.get("end")
+    if not end or "standings" not in end:
+        return None
+    rows = [
+        Standing(int(s["place"]), Power(s["power"]), int(s["centers"]), float(s["score"]))
+        for s in end["standings"]
+    ]
+    return str(end["scoring"]), rows
+
+
+_WORDS = {
+    "en": {
+        "game": "Game",
+        "variant": "variant",
+        "rules": "rules",
+        "clock": "clock",
+        "players": "Players",
+        "votes": "Votes",
+        "end": "End",
+        "winner": "winner",
+        "centres": "Centres by year",
+        "none": "(no order)",
+    },
+    "fr": {
+        "game": "Partie",
+        "variant": "variante",
+        "rules": "règles",
+        "clock": "horloge",
+        "players": "Joueurs",
+        "votes": "Votes",
+        "end": "Fin",
+        "winner": "vainqueur",
+        "centres": "Centres par année",
+        "none": "(aucun ordre)",
+    },
+}
+
+
+def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
+    """A plain-text game report: header, players, each phase's results in the stabbeurfou
+    notation, the votes, the centres by year and the final standings."""
+    from bot.core.scoring import standings_lines  # noqa: PLC0415 - one use
+
+    lang = "fr" if lang == "fr" else "en"
+    w = _WORDS[lang]
+    game_map = load_map("standard")  # power names are the same on every variant
+    g = record["game"]
+    lines = [
+        f"{w['game']} #{g['id']} {g['name']}".rstrip(),
+        f"{w['variant']} {g['variant']}, {w['rules']} {g['rules']}, {w['clock']} {g['clock']}",
+        "",
+        f"{w['players']}:",
+    ]
+    lines.extend(
+        f"  {game_map.power_name(Power(p), lang)}: {u}" for p, u in record["players"].items()
+    )
+    for entry in record["phases"]:
+        if "notation" not in entry:
+            continue
+        lines.extend(["", f"== {Phase.parse(entry['phase']).describe(lang)} =="])
+        lines.extend(entry["notation"] or [w["none"]])
+    if record["votes"]:
+        lines.extend(["", f"{w['votes']}:"])
+        for v in record["votes"]:
+            powers = ", ".join(game_map.power_name(Power(p), lang) for p in v["powers"])
+            counts = v.get("counts")
+            tally = f" {counts['yes']}/{counts['no']}/{counts['abstain']}" if counts else ""
+            lines.append(f"  #{v['id']} {v['kind']} ({powers}) {v['opened']}: {v['status']}{tally}")
+    if record["centers_by_year"]:
+        lines.extend(["", f"{w['centres']}:"])
+        for row in record["centers_by_year"]:
+            counts_text = ", ".join(
+                f"{game_map.power_name(Power(p), lang)} {n}" for p, n in row["centers"].items()
+            )
+            lines.append(f"  {row['year']}: {counts_text}")
+    end = record.get("end")
+    if end:
+        lines.extend(["", f"{w['end']}: {end.get('reason', '')}"])
+        if end.get("winner"):
+            lines.append(f"  {w['winner']}: {game_map.power_name(Power(end['winner']), lang)}")
+        found = final_standings(record)
+        if found is not None:
+            lines.extend(standings_lines(found[1], found[0], lang))
+    return "\n".join(lines) + "\n"
