@@ -22,7 +22,15 @@ from bot.service import TableService
 
 log = logging.getLogger("parley.discord")
 
-EXTENSIONS = ("cogs.game", "cogs.orders", "cogs.ready", "cogs.gm", "cogs.spectate")
+EXTENSIONS = (
+    "cogs.game",
+    "cogs.orders",
+    "cogs.ready",
+    "cogs.gm",
+    "cogs.spectate",
+    "cogs.vote",
+    "cogs.history",
+)
 
 
 def intents(*, message_content: bool = False) -> discord.Intents:

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.core.model import Phase, Power
+from bot.core.notation import notation_lines
+from bot.core.outcome import Outcome
 from bot.i18n import DEFAULT_LANG, catalogue, t
 from bot.service import GameStatus, SubmitReply
 
@@ -79,12 +81,19 @@ def result_line(line: dict[str, Any], lang: str) -> str:
 
 
 def results_lines(
-    game: GameStatus, phase: str | None, payload: dict[str, Any], lang: str
+    game: GameStatus,
+    phase: str | None,
+    payload: dict[str, Any],
+    lang: str,
+    outcome: Outcome | None = None,
 ) -> list[str]:
-    """The results of a phase, per power, for the table and spectator channels."""
+    """The results of a phase, per power, for the table and spectator channels: in the
+    stabbeurfou section-4 notation (bot.core.notation) when the typed outcome is at hand."""
     lines = [_head(game, phase, lang)]
+    if outcome is not None:
+        lines.extend(notation_lines(outcome, lang))
     by_power: dict[str, list[dict[str, Any]]] = {}
-    for line in payload.get("lines", []):
+    for line in payload.get("lines", []) if outcome is None else []:
         by_power.setdefault(line.get("power") or "", []).append(line)
     for power in sorted(by_power):
         label = power_name(power, lang) if power else "—"

@@ -18,6 +18,9 @@ from typing import TYPE_CHECKING, Any, Final
 import aiohttp
 import discord
 
+from bot.core.map import load_map
+from bot.core.scoring import standings_lines
+from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import (
     centers_text,
     chunks,
@@ -30,6 +33,8 @@ from bot.discord_app.format import (
 )
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus
+from bot.service.record import final_standings, game_record, year_end_positions
+from renderer.chart import centre_chart
 
 if TYPE_CHECKING:
     from bot.client import ParleyBot
@@ -66,6 +71,9 @@ class DiscordNotifier:
             EventKind.DEADLINE_CHANGED: self._deadline,
             EventKind.PHASE_ROLLED_BACK: self._rolled_back,
             EventKind.PLAYER_REPLACED: self._replaced,
+            EventKind.VOTE_OPENED: self._vote,
+            EventKind.VOTE_CLOSED: self._vote,
+            EventKind.DRAW_AVAILABLE: self._draw_available,
             EventKind.GAME_OVER: self._over,
         }
 
@@ -92,8 +100,11 @@ class DiscordNotifier:
         *,
         png: bytes | None = None,
         mentions: discord.AllowedMentions | None = None,
+        filename: str = "map.png",
+        view: discord.ui.View | None = None,
     ) -> None:
-        """Post lines (split to fit) in a channel; the map goes with the last part."""
+        """Post lines (split to fit) in a channel; the map (or `png` named `filename`) and
+        the `view` (buttons) go with the last part."""
         if not channel_id:
             return
         channel = self.bot.get_partial_messageable(int(channel_id))
@@ -101,7 +112,9 @@ class DiscordNotifier:
         for i, part in enumerate(parts):
             extra: dict[str, Any] = {}
             if png is not None and i == len(parts) - 1:
-                extra["file"] = discord.File(io.BytesIO(png), filename="map.png")
+                extra["file"] = discord.File(io.BytesIO(png), filename=filename)
+            if view is not None and i == len(parts) - 1:
+                extra["view"] = view
             try:
                 await channel.send(
                     part,
@@ -223,7 +236,7 @@ class DiscordNotifier:
                 await self.tell_dm_closed(game, user, event.key)
 
     async def _results(self, event: Event, game: GameStatus) -> None:
-        lines = results_lines(game, event.phase, event.payload, game.lang)
+        lines = results_lines(game, event.phase, event.payload, game.lang, event.outcome)
         for channel in self._public(game):
             await self.post(channel, lines, event.key, png=event.png)
 
@@ -334,5 +347,38 @@ class DiscordNotifier:
             lines.append(t("game.winner", lang, power=power_name(p["winner"], lang)))
         if p.get("centers"):
             lines.append(t("game.centers", lang, centers=centers_text(p["centers"], lang)))
+        # The final standings and the centre chart (issue 7), from the game's public record.
+        record = await game_record(self.bot.service, game.id)
+        found = final_standings(record)
+        if found is not None:
+            lines.extend(standings_lines(found[1], found[0], lang))
+        chart = None
+        history = year_end_positions(record)
+        if history:
+            game_map = load_map(game.variant)
+            title = t("game.chart_title", lang, name=game.name, id=game.id)
+            chart = await asyncio.to_thread(
+                centre_chart, history, game_map=game_map, lang=lang, title=title
+            )
         for channel in self._public(game):
-            await self.post(channel, lines, event.key)
+            await self.post(channel, lines, event.key, png=chart, filename="centres.png")
+
+    async def _vote(self, event: Event, game: GameStatus) -> None:
+        """A vote opened (with the secret ballot buttons, at the table) or decided: the
+        service's text says what and the result, never who voted what."""
+        record: dict[str, Any] = event.payload.get("record") or {}
+        lines = [str(event.payload.get("text", ""))]
+        view = None
+        if event.kind is EventKind.VOTE_OPENED and record.get("status") == "open":
+            lines.append(t("vote.how", game.lang, id=record.get("id", "?")))
+            view = ballot_view(game.id, int(record["id"]), game.rules, game.lang)
+        table = game.meta.get("channel")
+        await self.post(table, lines, event.key, view=view)
+        for channel in self._public(game):
+            if channel != int(table or 0):
+                await self.post(channel, lines[:1], event.key)
+
+    async def _draw_available(self, event: Event, game: GameStatus) -> None:
+        why = str(event.payload.get("reason", ""))
+        text = t("event.draw_available", game.lang, reason=why)
+        await self.post(game.meta.get("channel"), [text], event.key)

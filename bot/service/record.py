@@ -47,15 +47,20 @@ async def _end(svc: TableService, game_id: int) -> dict[str, Any] | None:
     return dict(json.loads(row["payload_json"])) if row is not None else None
 
 
-async def phase_outcomes(svc: TableService, game_id: int) -> list[tuple[int, str, Outcome]]:
-    """(phase row id, phase, outcome) of every adjudicated phase as played, in order."""
+async def phase_outcomes(svc: TableService, game_id: int) -> list[tuple[int, Position, Outcome]]:
+    """(phase row id, position ordered in, outcome) of every adjudicated phase as played."""
     rows = await svc.store.fetchall(
-        "SELECT p.id, p.phase, r.outcome_json FROM phases p JOIN results r ON r.phase_id = p.id"
+        "SELECT p.id, p.position_json, r.outcome_json FROM phases p"
+        " JOIN results r ON r.phase_id = p.id"
         " WHERE p.game_id = ? AND p.status IN ('done', 'skipped') ORDER BY p.id",
         (game_id,),
     )
     return [
-        (int(r["id"]), r["phase"], codec.outcome_from_json(json.loads(r["outcome_json"])))
+        (
+            int(r["id"]),
+            position_from_json(json.loads(r["position_json"])),
+            codec.outcome_from_json(json.loads(r["outcome_json"])),
+        )
         for r in rows
     ]
 

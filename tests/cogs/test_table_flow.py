@@ -64,7 +64,8 @@ async def test_a_spring_at_the_table(table: Table) -> None:
     assert png.data.startswith(b"\x89PNG")
     results = "\n".join(m.content for m in fake.state.messages_in(table.table.id))
     assert "A PAR - BUR" in results
-    assert "bounced" in results  # A VIE - GAL and A WAR - GAL stand off
+    # stabbeurfou 4 notation: A VIE - GAL and A WAR - GAL stand off
+    assert "A VIE - GAL; (failed)" in results.splitlines()
     spectated = "\n".join(m.content for m in fake.state.messages_in(table.spectators.id))
     assert "A PAR - BUR" in spectated
 

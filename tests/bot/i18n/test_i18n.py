@@ -52,7 +52,17 @@ async def test_every_command_string_has_a_valid_french_translation() -> None:
     payloads = [
         await c.get_translated_payload(bot.tree, translator) for c in bot.tree.get_commands()
     ]
-    assert {p["name"] for p in payloads} == {"game", "orders", "ready", "gm", "spectate"}
+    assert {p["name"] for p in payloads} == {
+        "game",
+        "orders",
+        "ready",
+        "gm",
+        "spectate",
+        "vote",
+        "history",
+        "replay",
+        "export",
+    }
     items: list[tuple[str, dict, dict]] = []
     for payload in payloads:
         walk(payload, items)
