@@ -1,0 +1,152 @@
+"""The end of a game at the table (issue 7): a draw voted with secret ballot buttons, the
+year limit, buttons that survive a restart, and /history, /replay, /export."""
+
+from __future__ import annotations
+
+import json
+
+from bot.core.model import Power
+from tests.cogs.conftest import Table
+from tests.fake_discord.state import SentMessage
+
+
+def table_posts(table: Table, channel) -> list[SentMessage]:
+    return [m for m in table.fake.state.messages_in(channel.id) if m.interaction_id is None]
+
+
+def buttons(message: SentMessage) -> dict[str, str]:
+    """label -> custom_id of the buttons of a message."""
+    return {
+        c["label"]: c["custom_id"]
+        for row in message.components
+        for c in row.get("components", [])
+        if c["type"] == 2
+    }
+
+
+async def press(table: Table, user, message: SentMessage, label: str) -> SentMessage:
+    """Click a button of a message the bot posted; returns the (ephemeral) answer."""
+    data = {"custom_id": buttons(message)[label], "component_type": 2}
+    channel = table.fake.state.channels.get(message.channel_id or 0)
+    record = await table.fake.interact(user, data, channel=channel, message=message)
+    return await table.fake.reply_to(record, within=10)
+
+
+async def vote_post(table: Table) -> SentMessage:
+    def found() -> SentMessage | None:
+        return next((m for m in table_posts(table, table.table) if "Vote open" in m.content), None)
+
+    return await table.fake.wait_for(found, what="the vote announcement")
+
+
+def text_of(table: Table, channel) -> str:
+    return "\n".join(m.content for m in table.fake.state.messages_in(channel.id))
+
+
+async def test_a_draw_passed_by_secret_ballots_ends_the_game(table: Table) -> None:
+    fake = table.fake
+    game_id = await table.create_started_game(rules="edc2023")
+    await table.command(table.gm, "spectate", {"game": game_id}, channel=table.spectators)
+    await table.settle()
+
+    proposed = await table.command(table.players[Power.FRANCE], "vote draw")
+    assert proposed.ephemeral
+    assert set(buttons(proposed)) == {"Yes", "No"}  # edc2023: unanimity, no abstention
+    announced = await vote_post(table)
+    assert "draw between Austria, England, France, Germany, Italy, Russia, Turkey" in (
+        announced.content
+    )
+    assert "<@" not in announced.content  # the author is never named
+
+    # The proposer votes on the ephemeral ballot, the others on the table's buttons.
+    answer = await press(table, table.players[Power.FRANCE], proposed, "Yes")
+    assert answer.ephemeral
+    assert "recorded: Yes" in answer.content
+    for power, user in table.players.items():
+        if power is not Power.FRANCE:
+            answer = await press(table, user, announced, "Yes")
+            assert answer.ephemeral
+    refused = await press(table, table.outsider, announced, "Yes")
+    assert refused.ephemeral
+    assert "recorded" not in refused.content
+
+    await fake.wait_for(lambda: "Final standings" in text_of(table, table.table), what="end")
+    await fake.wait_for(lambda: "Final standings" in text_of(table, table.spectators))
+    table_text = text_of(table, table.table)
+    assert "Vote passed: draw between" in table_text
+    assert "is over: draw" in table_text
+    assert "Final standings (edc2023):" in table_text
+    assert "1. Russia - 4 centres" in table_text
+    # Nobody's ballot is published: no player is named in any public post from the vote on.
+    public = [m for m in fake.state.guild_messages() if not m.ephemeral]
+    since = public[public.index(announced) :]
+    for msg in since:
+        for user in table.players.values():
+            assert f"<@{user.id}>" not in msg.content
+    [chart] = [f for f in fake.state.files_in(table.table.id) if f.filename == "centres.png"]
+    assert chart.data.startswith(b"\x89PNG")
+    assert any(f.filename == "centres.png" for f in fake.state.files_in(table.spectators.id))
+    assert (await table.service.status(game_id)).end_reason == "draw"
+
+
+async def test_a_ballot_button_works_after_a_restart(table: Table) -> None:
+    game_id = await table.create_started_game(rules="edc2023")
+    await table.settle()
+    await table.command(table.players[Power.ENGLAND], "vote draw")
+    announced = await vote_post(table)
+    await press(table, table.players[Power.ITALY], announced, "Yes")
+    await table.kill()
+    await table.boot()  # a new process: the button posted before still reaches the service
+    answer = await press(table, table.players[Power.TURKEY], announced, "No")
+    assert "recorded: No" in answer.content
+    await table.fake.wait_for(lambda: "Vote failed" in text_of(table, table.table))
+    status = await table.service.status(game_id)
+    assert status.status == "active"  # edc-2023 E: one "no" and the game resumes
+    assert "<@" not in next(
+        m.content for m in table_posts(table, table.table) if "Vote failed" in m.content
+    )
+
+
+async def test_the_year_limit_ends_the_game_and_its_history_can_be_read(table: Table) -> None:
+    fake = table.fake
+    game_id = await table.create_started_game(rules="edc2023", years=1)
+    await table.settle()
+    await fake.send_dm(table.players[Power.FRANCE], "A PAR - BUR\nF BRE - MAO")
+    for _ in range(30):  # every window of 1901 runs on the fake clock
+        if (await table.service.status(game_id)).status == "over":
+            break
+        due = await table.service.next_due(game_id)
+        assert due is not None
+        table.clock.set(due)
+        await table.settle()
+    await fake.wait_for(lambda: "Final standings" in text_of(table, table.table), what="end")
+    table_text = text_of(table, table.table)
+    assert "is over: year limit" in table_text
+    assert "Final standings (edc2023):" in table_text
+    charts = [f for f in fake.state.files_in(table.table.id) if f.filename == "centres.png"]
+    assert len(charts) == 1
+
+    shown = await table.command(table.outsider, "history", {"phase": "S1901M"})
+    assert shown.ephemeral
+    assert "Results of Spring 1901" in shown.content
+    assert "A PAR - BUR" in shown.content.splitlines()
+    assert [f.filename for f in shown.files] == ["map.png"]
+    latest = await table.command(table.outsider, "history")
+    assert "Fall 1901" in latest.content
+    unknown = await table.command(table.outsider, "history", {"phase": "S1950M"})
+    assert not unknown.files
+
+    replay = await table.command(table.outsider, "replay")
+    [gif] = replay.files
+    assert gif.data.startswith(b"GIF8")
+
+    exported = await table.command(table.outsider, "export")
+    files = {f.filename: f.data for f in exported.files}
+    record = json.loads(files[f"parley-{game_id}.json"])
+    assert [p["phase"] for p in record["phases"]] == ["S1901M", "F1901M", "S1902M"]
+    assert record["phases"][0]["orders"]["FRANCE"] == ["A PAR - BUR", "F BRE - MAO"]
+    assert record["end"]["reason"] == "year limit"
+    assert record["end"]["standings"][0]["place"] == 1
+    report = files[f"parley-{game_id}.txt"].decode()
+    assert "== Spring 1901 Movement ==" in report
+    assert "Final standings (edc2023):" in report
