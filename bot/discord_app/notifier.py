@@ -347,21 +347,30 @@ class DiscordNotifier:
             lines.append(t("game.winner", lang, power=power_name(p["winner"], lang)))
         if p.get("centers"):
             lines.append(t("game.centers", lang, centers=centers_text(p["centers"], lang)))
-        # The final standings and the centre chart (issue 7), from the game's public record.
-        record = await game_record(self.bot.service, game.id)
-        found = final_standings(record)
-        if found is not None:
-            lines.extend(standings_lines(found[1], found[0], lang))
-        chart = None
-        history = year_end_positions(record)
-        if history:
-            game_map = load_map(game.variant)
-            title = t("game.chart_title", lang, name=game.name, id=game.id)
-            chart = await asyncio.to_thread(
-                centre_chart, history, game_map=game_map, lang=lang, title=title
-            )
+        standings, chart = await self._final(game)
+        lines.extend(standings)
         for channel in self._public(game):
             await self.post(channel, lines, event.key, png=chart, filename="centres.png")
+
+    async def _final(self, game: GameStatus) -> tuple[list[str], bytes | None]:
+        """The final standings and the centre chart (issue 7), from the game's public record;
+        a failure here must not hold back the end-of-game announcement itself."""
+        lang = game.lang
+        try:
+            record = await game_record(self.bot.service, game.id)
+            found = final_standings(record)
+            lines = standings_lines(found[1], found[0], lang) if found is not None else []
+            history = year_end_positions(record)
+            if not history:
+                return lines, None
+            title = t("game.chart_title", lang, name=game.name, id=game.id)
+            chart = await asyncio.to_thread(
+                centre_chart, history, game_map=load_map(game.variant), lang=lang, title=title
+            )
+        except Exception:
+            log.exception("game %s: no standings or chart", game.id)
+            return [], None
+        return lines, chart
 
     async def _vote(self, event: Event, game: GameStatus) -> None:
         """A vote opened (with the secret ballot buttons, at the table) or decided: the

@@ -150,3 +150,20 @@ async def test_the_year_limit_ends_the_game_and_its_history_can_be_read(table: T
     report = files[f"parley-{game_id}.txt"].decode()
     assert "== Spring 1901 Movement ==" in report
     assert "Final standings (edc2023):" in report
+
+
+async def test_house_rules_abstain_and_the_gm_refuses_a_repeat(table: Table) -> None:
+    await table.create_started_game(rules="house", clock="casual")
+    await table.settle()
+    proposed = await table.command(
+        table.players[Power.GERMANY], "vote concede", {"power": "FRANCE"}
+    )
+    assert set(buttons(proposed)) == {"Yes", "No", "Abstain"}  # house-rules IX(1)
+    answer = await press(table, table.players[Power.ITALY], proposed, "Abstain")
+    assert "recorded: Abstain" in answer.content
+    not_gm = await table.command(table.players[Power.ITALY], "vote refuse", {"vote": 1})
+    assert "Only the GM" in not_gm.content
+    await table.command(table.gm, "vote refuse", {"vote": 1, "reason": "again?"})
+    await table.fake.wait_for(lambda: "Vote refused by the GM" in text_of(table, table.table))
+    again = await table.command(table.players[Power.ITALY], "vote ballot")
+    assert "No vote is open" in again.content
