@@ -191,6 +191,16 @@ _KIND_NAMES = {
 }
 
 
+# The phase kinds each season has (a constant: Phase.__post_init__ runs for every phase made).
+_KINDS_IN_SEASON: Mapping[Season, tuple[PhaseKind, ...]] = MappingProxyType(
+    {
+        Season.SPRING: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
+        Season.FALL: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
+        Season.WINTER: (PhaseKind.ADJUSTMENT,),
+    }
+)
+
+
 @dataclass(frozen=True, slots=True, order=True)
 class Phase:
     year: int
@@ -198,12 +208,7 @@ class Phase:
     kind: PhaseKind
 
     def __post_init__(self) -> None:
-        ok = {
-            Season.SPRING: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
-            Season.FALL: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
-            Season.WINTER: (PhaseKind.ADJUSTMENT,),
-        }[self.season]
-        if self.kind not in ok:
+        if self.kind not in _KINDS_IN_SEASON[self.season]:
             raise ModelError(f"no {self.kind.name.lower()} phase in {self.season.name.lower()}")
 
     @property
@@ -311,6 +316,30 @@ class Position:
                 raise ModelError(f"two units in {u.province}")
             by_prov[u.province] = u
         return cls(phase, by_prov, dict(centers or {}), tuple(dislodged))
+
+    @classmethod
+    def adopt(
+        cls,
+        phase: Phase,
+        units: dict[str, Unit] | MappingProxyType[str, Unit],
+        centers: dict[str, Power] | MappingProxyType[str, Power],
+        dislodged: tuple[DislodgedUnit, ...] = (),
+    ) -> Position:
+        """A position over mappings the caller hands over: fresh dicts that nobody changes
+        afterwards, or another position's read-only views. Unlike the constructor it makes no
+        defensive copies (the adjudicator builds one position per phase, in its hot path)."""
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "phase", phase)
+        object.__setattr__(
+            pos, "units", units if type(units) is MappingProxyType else MappingProxyType(units)
+        )
+        object.__setattr__(
+            pos,
+            "centers",
+            centers if type(centers) is MappingProxyType else MappingProxyType(centers),
+        )
+        object.__setattr__(pos, "dislodged", dislodged)
+        return pos
 
     def unit_in(self, province: str) -> Unit | None:
         return self.units.get(province)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, fields
 from enum import StrEnum
 
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
@@ -43,6 +44,42 @@ class OrderResult:
     @property
     def succeeded(self) -> bool:
         return self.verdict is Verdict.SUCCEEDS
+
+
+def _slot_setters(
+    cls: type, names: tuple[str, ...]
+) -> tuple[Callable[[object, object], None], ...]:
+    """The slot descriptors' setters of a frozen dataclass, checked against its fields."""
+    if tuple(f.name for f in fields(cls)) != names:
+        raise TypeError(f"{cls.__name__} fields changed: update its fast constructor")
+    return tuple(cls.__dict__[n].__set__ for n in names)
+
+
+_new = object.__new__
+_sp, _so, _sv, _sr, _sd, _si = _slot_setters(
+    OrderResult, ("power", "order", "verdict", "reason", "detail", "implied")
+)
+
+
+def order_result(  # noqa: PLR0917 - the dataclass's own signature
+    power: Power | None,
+    order: Order,
+    verdict: Verdict,
+    reason: Reason = Reason.NONE,
+    detail: str = "",
+    implied: bool = False,
+) -> OrderResult:
+    """`OrderResult(...)` for the adjudicator's hot path: a frozen dataclass's __init__ goes
+    through object.__setattr__ once per field; filling the slots directly gives the same object
+    (same fields, equality and hash) at about half the cost, ~30 times per phase."""
+    r: OrderResult = _new(OrderResult)
+    _sp(r, power)
+    _so(r, order)
+    _sv(r, verdict)
+    _sr(r, reason)
+    _sd(r, detail)
+    _si(r, implied)
+    return r
 
 
 @dataclass(frozen=True, slots=True)

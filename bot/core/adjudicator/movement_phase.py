@@ -10,7 +10,7 @@ from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
 from bot.core.model import DislodgedUnit, Position, Power, Unit
 from bot.core.orders import Hold, Order, UnitRef
-from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result
 from bot.core.rules import RuleSet
 
 S, F = Verdict.SUCCEEDS, Verdict.FAILS
@@ -34,11 +34,15 @@ def adjudicate_movement(
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
     prov, board, dest_loc = r.prov, r.units, r.dest_loc
+    map_units = idx.units
     for i, u in enumerate(board):
         if kind[i] == MOVE and result[i]:
             loc = dest_loc[i]
             assert loc is not None
-            units[loc.province] = Unit(u.power, u.type, loc)
+            try:
+                units[loc.province] = map_units[loc.province][u.power, u.type, loc.coast]
+            except KeyError:  # not a unit the map knows (only in a hand-made position)
+                units[loc.province] = Unit(u.power, u.type, loc)
             continue
         p = prov[i]
         movers = moves_into.get(p)
@@ -61,27 +65,32 @@ def adjudicate_movement(
     at = r.unit_at
     for order, unit, detail in check.entries:
         if detail or unit is None:
-            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, detail, False))
+            results.append(order_result(order.power, order, F, Reason.ILLEGAL, detail, False))
             continue
         i = at[unit.location.province]
         if effs[i][2] is not order:
-            results.append(OrderResult(order.power, order, F, Reason.ILLEGAL, "not used", False))
+            results.append(order_result(order.power, order, F, Reason.ILLEGAL, "not used", False))
             continue
         k = kind[i]
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
             # the common cases first: a move that succeeds, a support given, a hold
-            results.append(OrderResult(order.power, order, S, NONE, "", False))
+            results.append(order_result(order.power, order, S, NONE, "", False))
         else:
             results.append(_result(r, i, order, beaten.get(i)))
+    held = idx.held
     for i, e in enumerate(effs):
         if e[2] is None:
             u = e[1]
-            hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
             if i in beaten:
+                hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 why = f"dislodged by {_by(r, beaten[i])}"
-                results.append(OrderResult(u.power, hold, F, Reason.DISLODGED, why, True))
-            else:
-                results.append(OrderResult(u.power, hold, S, NONE, "", True))
+                results.append(order_result(u.power, hold, F, Reason.DISLODGED, why, True))
+                continue
+            try:  # the implied hold that succeeds: built once per map
+                results.append(held[u.province][u.power, u.type, u.location.coast])
+            except KeyError:  # not a unit the map knows (only in a hand-made position)
+                hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
+                results.append(order_result(u.power, hold, S, NONE, "", True))
     waiting = [d for d in dislodged if d.retreats]
     removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
@@ -99,45 +108,45 @@ def _result(r: Resolver, i: int, order: Order, dislodger: int | None) -> OrderRe
     gone = f"dislodged by {_by(r, dislodger)}" if dislodger is not None else ""
     if kind == HOLD:
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
-        return OrderResult(power, order, S, NONE, "", False)
+            return order_result(power, order, F, Reason.DISLODGED, gone, False)
+        return order_result(power, order, S, NONE, "", False)
     if kind == MOVE:
         if r.result[i]:
-            return OrderResult(power, order, S, NONE, "", False)
+            return order_result(power, order, S, NONE, "", False)
         if r.mode[i] != LAND and not r.result[r.n + i] and r.mode[i] == 1:
             if r.n + i in r.paradox:
-                return OrderResult(
+                return order_result(
                     power, order, F, Reason.PARADOX, "the convoy is paradoxical", False
                 )
             if i in r.no_route:
-                return OrderResult(
+                return order_result(
                     power, order, F, Reason.NO_CONVOY, "no matching convoy orders", False
                 )
-            return OrderResult(
+            return order_result(
                 power, order, F, Reason.CONVOY_BROKEN, "a convoying fleet was dislodged", False
             )
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
-        return OrderResult(power, order, F, Reason.BOUNCED, "", False)
+            return order_result(power, order, F, Reason.DISLODGED, gone, False)
+        return order_result(power, order, F, Reason.BOUNCED, "", False)
     void = r.voids.get(i)
     if void is not None:
-        return OrderResult(power, order, F, Reason.VOID, void, False)
+        return order_result(power, order, F, Reason.VOID, void, False)
     if kind == CONVOY:
         if dislodged:
-            return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
+            return order_result(power, order, F, Reason.DISLODGED, gone, False)
         army = r.convoyed_by[i]
         if r.n + army in r.paradox:
-            return OrderResult(power, order, F, Reason.PARADOX, "the convoy is paradoxical", False)
+            return order_result(power, order, F, Reason.PARADOX, "the convoy is paradoxical", False)
         if not r.result[r.n + army]:
-            return OrderResult(
+            return order_result(
                 power, order, F, Reason.CONVOY_BROKEN, "the convoy route is broken", False
             )
-        return OrderResult(power, order, S, NONE, "", False)
+        return order_result(power, order, S, NONE, "", False)
     if r.result[i]:
-        return OrderResult(power, order, S, NONE, "", False)
+        return order_result(power, order, S, NONE, "", False)
     if dislodged:
-        return OrderResult(power, order, F, Reason.DISLODGED, gone, False)
+        return order_result(power, order, F, Reason.DISLODGED, gone, False)
     k = r.cutter(i)
-    return OrderResult(
+    return order_result(
         power, order, F, Reason.CUT, f"cut by {_by(r, k)}" if k is not None else "", False
     )

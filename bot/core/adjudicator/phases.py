@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import DislodgedUnit, Phase, PhaseKind, Position, Power, Season, Unit
@@ -42,22 +43,32 @@ def adjustment_needed(
 
 def next_position(
     done: Phase,
-    units: Mapping[str, Unit],
+    units: dict[str, Unit],
     centers: Mapping[str, Power],
     idx: MapIndex,
     waiting: Iterable[DislodgedUnit] = (),
 ) -> Position:
     """The position after phase `done`, skipping a retreat phase with nobody to retreat and an
-    adjustment phase where nobody builds or removes."""
+    adjustment phase where nobody builds or removes.
+
+    `units` is a dict the caller built for the new position and hands over (it is not copied);
+    `centers` is not changed (a new dict is made when ownership changes)."""
     year, season = done.year, done.season
     waiting = tuple(waiting)
+    # Position.adopt: `units` is fresh and `centers` is the old position's read-only view or a
+    # dict made here, so the constructor's defensive copies are not needed.
+    kept = centers if isinstance(centers, MappingProxyType) else dict(centers)
     if done.kind is PhaseKind.MOVEMENT and waiting:
-        return Position(Phase(year, season, PhaseKind.RETREAT), units, centers, waiting)
+        return Position.adopt(Phase(year, season, PhaseKind.RETREAT), units, kept, waiting)
     if done.kind is not PhaseKind.ADJUSTMENT:
         if season is Season.SPRING:
-            return Position(Phase(year, Season.FALL, PhaseKind.MOVEMENT), units, centers)
+            return Position.adopt(Phase(year, Season.FALL, PhaseKind.MOVEMENT), units, kept)
         new_centers = update_centers(units, centers, idx)
         if adjustment_needed(units, new_centers, idx):
-            return Position(Phase(year, Season.WINTER, PhaseKind.ADJUSTMENT), units, new_centers)
-        return Position(Phase(year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, new_centers)
-    return Position(Phase(year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, centers)
+            return Position.adopt(
+                Phase(year, Season.WINTER, PhaseKind.ADJUSTMENT), units, new_centers
+            )
+        return Position.adopt(
+            Phase(year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, new_centers
+        )
+    return Position.adopt(Phase(year + 1, Season.SPRING, PhaseKind.MOVEMENT), units, kept)

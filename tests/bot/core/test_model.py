@@ -1,6 +1,17 @@
+from types import MappingProxyType
+
 import pytest
 
-from bot.core.model import Location, ModelError, Phase, PhaseKind, Power, Season, Unit
+from bot.core.model import (
+    Location,
+    ModelError,
+    Phase,
+    PhaseKind,
+    Position,
+    Power,
+    Season,
+    Unit,
+)
 
 
 @pytest.mark.parametrize(
@@ -49,3 +60,15 @@ def test_unit_and_location():
     assert Location.parse("SPA/NC").coast is not None
     with pytest.raises(ModelError):
         Unit.parse(Power.RUSSIA, "X PAR")
+
+
+def test_position_adopt_wraps_without_copying():
+    phase = Phase.parse("F1901M")
+    units = {"PAR": Unit.parse(Power.FRANCE, "A PAR")}
+    centers = MappingProxyType({"PAR": Power.FRANCE})
+    pos = Position.adopt(phase, units, centers)
+    assert pos == Position(phase, units, dict(centers))
+    assert pos.centers is centers  # a read-only view is kept as it is
+    assert isinstance(pos.units, MappingProxyType)
+    with pytest.raises(TypeError):
+        pos.units["BUR"] = units["PAR"]  # type: ignore[index]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.core.adjudicator.legality import chordless_route_through
 from bot.core.adjudicator.mapindex import distances, map_index
-from bot.core.model import Location
+from bot.core.model import Coast, Location, Power, Unit, UnitType
+from bot.core.orders import Hold, UnitRef
+from bot.core.outcome import OrderResult, Verdict
 from tests.bot.core.adjudicator.helpers import GM
 
 IDX = map_index(GM)
@@ -38,3 +40,15 @@ def test_fleet_reach_by_coast() -> None:
         Location.parse("SPA/SC"),
     )
     assert IDX.fleet_reach_s["GAS"]["SPA"] == (Location.parse("SPA/NC"),)
+
+
+def test_unit_and_implied_hold_tables() -> None:
+    fleet = Unit(Power.RUSSIA, UnitType.FLEET, Location("STP", Coast.SOUTH))
+    assert IDX.units["STP"][Power.RUSSIA, UnitType.FLEET, Coast.SOUTH] == fleet
+    army = Unit(Power.FRANCE, UnitType.ARMY, Location("PAR"))
+    assert IDX.units["PAR"][Power.FRANCE, UnitType.ARMY, None] == army
+    assert (Power.FRANCE, UnitType.FLEET, None) not in IDX.units["PAR"]  # inland
+    assert (Power.FRANCE, UnitType.ARMY, None) not in IDX.units["NTH"]  # sea
+    hold = Hold(Power.FRANCE, UnitRef(UnitType.ARMY, Location("PAR"), Power.FRANCE))
+    expected = OrderResult(Power.FRANCE, hold, Verdict.SUCCEEDS, implied=True)
+    assert IDX.held["PAR"][Power.FRANCE, UnitType.ARMY, None] == expected
