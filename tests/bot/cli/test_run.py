@@ -50,5 +50,15 @@ async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
     names = {c["name"] for c in fake.state.command_syncs[-1].commands}
-    assert names == {"game", "orders", "ready", "gm", "spectate"}
+    assert names == {
+        "game",
+        "orders",
+        "ready",
+        "gm",
+        "spectate",
+        "vote",
+        "history",
+        "replay",
+        "export",
+    }
     assert (tmp_path / "p.db").exists()
