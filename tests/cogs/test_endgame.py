@@ -167,3 +167,18 @@ async def test_house_rules_abstain_and_the_gm_refuses_a_repeat(table: Table) -> 
     await table.fake.wait_for(lambda: "Vote refused by the GM" in text_of(table, table.table))
     again = await table.command(table.players[Power.ITALY], "vote ballot")
     assert "No vote is open" in again.content
+
+
+async def test_house_stalemate_lets_the_gm_declare_a_draw(table: Table) -> None:
+    """house-rules: two game years without a centre changing hands (nobody orders here)."""
+    game_id = await table.create_started_game(rules="house", clock="casual")
+    await table.settle()
+    for _ in range(40):
+        if "may now declare a draw" in text_of(table, table.table):
+            break
+        due = await table.service.next_due(game_id)
+        assert due is not None
+        table.clock.set(due)
+        await table.settle()
+    assert "may now declare a draw" in text_of(table, table.table)
+    assert (await table.service.status(game_id)).status == "active"  # the GM decides

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.model import Power
 from bot.discord_app.format import (
     MESSAGE_LIMIT,
     chunks,
@@ -59,3 +60,28 @@ def test_unknown_windows_and_reasons_are_shown_as_they_are() -> None:
     assert window_name("reading", "fr") == "lecture des résultats"
     line = {"order": "A PAR H", "succeeded": False, "reason": "novel", "detail": ""}
     assert result_line(line, "en") == "❌ A PAR H (novel)"
+
+
+def test_results_follow_the_stabbeurfou_notation_when_the_outcome_is_known() -> None:
+    from bot.core.adjudicator import adjudicate  # noqa: PLC0415
+    from bot.core.map import load_map  # noqa: PLC0415
+    from bot.core.parser import parse_orders  # noqa: PLC0415
+    from bot.discord_app.format import results_lines  # noqa: PLC0415
+    from bot.service import GameStatus  # noqa: PLC0415
+
+    start = load_map("standard").start
+    orders = [
+        *parse_orders("A PAR - BUR\nA MAR S A PAR - BUR", lang="en", power=Power.FRANCE).orders,
+        *parse_orders("A MUN - BUR", lang="en", power=Power.GERMANY).orders,
+    ]
+    outcome = adjudicate(start, orders)
+    game = GameStatus(
+        *(1, "Vienna", "gm", "standard", "datc", "edc2023", "fr", "active"),
+        *("F1901M", 2, "pending", "reading", None, None, None, True),
+        *({}, [], [], [], {}, {}, False, None, {}),
+    )
+    lines = results_lines(game, "S1901M", {"next_phase": "F1901M"}, "fr", outcome)
+    assert lines[0].startswith("**Résultats de Printemps 1901")
+    assert "France :" in lines
+    assert "A PAR - BOU" in lines  # succeeded: upper case, no note (stabbeurfou 4)
+    assert "A MUN - BOU; (échec)" in lines
