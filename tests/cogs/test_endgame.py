@@ -182,3 +182,11 @@ async def test_house_stalemate_lets_the_gm_declare_a_draw(table: Table) -> None:
         await table.settle()
     assert "may now declare a draw" in text_of(table, table.table)
     assert (await table.service.status(game_id)).status == "active"  # the GM decides
+
+
+def test_the_powers_of_a_draw_are_read_in_either_language() -> None:
+    from cogs.vote.cog import parse_powers  # noqa: PLC0415
+
+    assert parse_powers("France, Allemagne") == [Power.FRANCE, Power.GERMANY]
+    assert parse_powers("ITALY italy; Turkey") == [Power.ITALY, Power.TURKEY]
+    assert parse_powers("") == []
