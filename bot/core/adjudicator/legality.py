@@ -160,7 +160,7 @@ def chordless_route_through(
     """Does `via` lie on a convoy route src->dst that needs each of its fleets? (6.G.19)"""
     shores = idx.sea_shores
     seas = idx.sea_seas
-    starts = [s for s in fleets if src in shores[s]]
+    starts = [s for s in idx.shore_seas.get(src, ()) if s in fleets]
     path: list[str] = []
 
     def walk(s: str) -> bool:
@@ -222,9 +222,11 @@ class MovementCheck:
     def fleet_seas(self) -> frozenset[str]:
         """Sea provinces holding a fleet: where a convoy route could pass (4.E.1, 6.D.32)."""
         if self._fleet_seas is None:
-            sea = self.idx.sea
+            units = self.position.units
+            fleet = UnitType.FLEET
+            # the occupied seas first (in C), then their units' type (a list: no generator)
             self._fleet_seas = frozenset(
-                p for p, u in self.position.units.items() if u.type is UnitType.FLEET and p in sea
+                [p for p in self.idx.sea.intersection(units) if units[p].type is fleet]
             )
         return self._fleet_seas
 
@@ -232,11 +234,16 @@ class MovementCheck:
         units = self.position.units
         entries = self.entries
         effective = self.effective
-        first: dict[str, int] = {}
         dups: dict[str, list[tuple[int, Eff, bool]]] = {}
         checks = (self._hold, self._move, self._support_hold, self._support_move, self._convoy)
         army = UnitType.ARMY
-        army_adj = self.idx.army_adj
+        idx = self.idx
+        army_adj, fleet_reach_s, fleet_adj_prov_s = (
+            idx.army_adj,
+            idx.fleet_reach_s,
+            idx.fleet_adj_prov_s,
+        )
+        split = idx.split
         strict = self.strict_refs
         eff: Eff
         for order in orders:
@@ -247,7 +254,8 @@ class MovementCheck:
                 assert isinstance(order, UnitOrder)
                 ref = order.unit
                 loc = ref.location
-                unit = units.get(loc.province)
+                prov = loc.province
+                unit = units.get(prov)
                 if (
                     unit is None
                     or (order.power is not None and order.power is not unit.power)
@@ -255,24 +263,42 @@ class MovementCheck:
                     or (loc.coast is not None and loc.coast is not unit.location.coast)
                 ):
                     unit = check_unit(order, self.position, self.rules)
+                # The commonest orders are checked inline (the same tests as _move and
+                # _support_hold make first); anything else goes to its method.
                 if (
                     kind == MOVE
                     and isinstance(order, Move)
-                    and unit.type is army
                     and not order.via_convoy
                     and order.dest.coast is None
-                    and order.dest.province in army_adj[loc.province]
-                ):  # the commonest order, checked inline: an army to a neighbour
-                    eff = (MOVE, unit, order, order.dest.province, order.dest, "", None, False)
-                elif (
-                    kind == SUPH
-                    and isinstance(order, SupportHold)
-                    and unit.type is army
-                    and not strict
-                    and order.target.location.province in army_adj[loc.province]
-                ):  # the next commonest: an army supporting a neighbour to hold
+                ):  # a move to a neighbour
+                    dest = order.dest
+                    dst = dest.province
+                    if unit.type is army:
+                        if dst in army_adj[prov]:
+                            eff = (MOVE, unit, order, dst, dest, "", None, False)
+                        else:
+                            eff = self._move_checked(order, unit)
+                    else:
+                        ul = unit.location
+                        reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
+                        if reach is not None and len(reach) == 1 and dst not in split:
+                            eff = (MOVE, unit, order, dst, reach[0], "", None, False)
+                        else:
+                            eff = self._move_checked(order, unit)
+                elif kind == SUPH and isinstance(order, SupportHold) and not strict:
+                    # a support to hold of a neighbour (never the unit itself: not adjacent)
                     tgt = order.target.location.province
-                    eff = (SUPH, unit, order, tgt, None, tgt, None, False)
+                    if unit.type is army:
+                        near = army_adj.get(prov, frozenset())
+                    else:
+                        ul = unit.location
+                        near = fleet_adj_prov_s.get(
+                            ul.province if ul.coast is None else key(ul), frozenset()
+                        )
+                    if tgt in near:
+                        eff = (SUPH, unit, order, tgt, None, tgt, None, False)
+                    else:
+                        eff = self._support_hold(order, unit)
                 else:
                     eff = checks[kind](order, unit)
             except Illegal as exc:
@@ -281,19 +307,22 @@ class MovementCheck:
                     unit_or_none = units.get(order.unit.province)
                 entries.append((order, unit_or_none, str(exc)))
                 continue
-            prov = loc.province
-            if prov in effective:  # several orders for one unit (rare)
+            if effective.setdefault(prov, eff) is not eff:  # several orders for one unit (rare)
                 if prov not in dups:
-                    i0 = first[prov]
+                    i0 = self._first_legal(prov)
                     dups[prov] = [(i0, effective[prov], _exact(entries[i0]))]
                 dups[prov].append((len(entries), eff, ref.type is unit.type))
-            else:
-                effective[prov] = eff
-                first[prov] = len(entries)
             entries.append((order, unit, ""))
         for prov, cands in dups.items():
             effective[prov] = self._pick(cands)
         return self
+
+    def _first_legal(self, prov: str) -> int:
+        """The entry of the first legal order for the unit in `prov` (it set `effective`)."""
+        for i, (order, _, detail) in enumerate(self.entries):
+            if not detail and isinstance(order, UnitOrder) and order.unit.province == prov:
+                return i
+        raise AssertionError(prov)
 
     def _pick(self, cands: list[tuple[int, Eff, bool]]) -> Eff:
         """Several legal orders for one unit (4.D.3; 4.C.1/4.C.2 choice c)."""

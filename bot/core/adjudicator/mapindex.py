@@ -36,6 +36,9 @@ class MapIndex:
     # order, whatever the hash seed) / adjacent coastal provinces (for convoy routes).
     sea_seas: dict[str, tuple[str, ...]]
     sea_shores: dict[str, frozenset[str]]
+    # The reverse: province -> the sea provinces on its shore (sorted; empty for a sea or an
+    # inland province), where a convoy route from or to it starts.
+    shore_seas: dict[str, tuple[str, ...]]
     # Province -> provinces adjacent for any unit (land or sea crossing).
     any_adj: dict[str, frozenset[str]]
     supply_centers: frozenset[str]
@@ -49,11 +52,12 @@ class MapIndex:
 
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
-        alive = set(fleets)
-        todo = deque(s for s in alive if src in self.sea_shores[s])
+        # Only membership is asked of `fleets`: a set or a dict (sea -> fleet) is used as it is.
+        alive = fleets if isinstance(fleets, set | frozenset | dict) else set(fleets)
+        todo = [s for s in self.shore_seas.get(src, ()) if s in alive]
         seen = set(todo)
-        while todo:
-            s = todo.popleft()
+        while todo:  # depth first: only whether dst is reached matters
+            s = todo.pop()
             if dst in self.sea_shores[s]:
                 return True
             for n in self.sea_seas[s]:
@@ -108,6 +112,7 @@ def _index(key: _Identity) -> MapIndex:
         near = fleet_adj_prov.get(Location(s), frozenset())
         sea_seas[s] = tuple(sorted(p for p in near if p in sea))
         sea_shores[s] = frozenset(p for p in near if p not in sea)
+    shore_seas = {p: tuple(sorted(s for s in sea if p in sea_shores[s])) for p in provs}
     units: dict[str, dict[UnitKey, Unit]] = {p: {} for p in provs}
     held: dict[str, dict[UnitKey, OrderResult]] = {p: {} for p in provs}
     for pid, prov in provs.items():
@@ -138,6 +143,7 @@ def _index(key: _Identity) -> MapIndex:
         split=split,
         sea_seas=sea_seas,
         sea_shores=sea_shores,
+        shore_seas=shore_seas,
         any_adj={p: frozenset(v) for p, v in any_adj.items()},
         supply_centers=gm.supply_centers,
         homes={p: gm.home_centers(p) for p in Power},
