@@ -11,12 +11,15 @@ With --jsonl: one document per line in, one per line out; a bad line gives {"err
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import IO, Any
 
+from bot.cli.inputs import InputFileError, read_input
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
@@ -151,6 +154,11 @@ class Engine:
         if not isinstance(doc, Mapping):
             raise InputError('expected a JSON object {"position": ..., "orders": ...}')
         if "position" not in doc:
+            if "phase" in doc:  # a bare POSITION, as `parley parse --position` takes
+                raise InputError(
+                    'missing "position": this file is a POSITION; adjudicate takes'
+                    ' {"position": POSITION, "orders": {"FRANCE": ["A PAR - BUR"], ...}}'
+                )
             raise InputError('missing "position"')
         try:
             position = position_from_json(doc["position"])
@@ -278,13 +286,22 @@ def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") ->
     return Engine(load_rules(rules_name), load_map(map_name))
 
 
-def run_jsonl(engine: Engine, lines: Iterable[str], out: IO[str]) -> int:
-    """Answer every line; returns the number of lines that gave an error."""
+def _answer(engine: Engine, number: int, raw: str | bytes) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return {"error": f"line {number} is not UTF-8 text"}
+    line = raw.strip()
+    return engine.run_line(line) if line else {"error": "empty line"}
+
+
+def run_jsonl(engine: Engine, lines: Iterable[str | bytes], out: IO[str]) -> int:
+    """Answer every line (text, or bytes read as UTF-8); returns the number of error lines."""
     errors = 0
     dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    for raw in lines:
-        line = raw.strip()
-        result = engine.run_line(line) if line else {"error": "empty line"}
+    for number, raw in enumerate(lines, 1):
+        result = _answer(engine, number, raw)
         if "error" in result:
             errors += 1
         out.write(dumps(result))
@@ -298,24 +315,37 @@ def run(args: argparse.Namespace) -> int:
     except (RulesError, MapError) as exc:
         print(f"parley adjudicate: {exc}", file=sys.stderr)
         return 2
+    if args.jsonl:
+        return _run_jsonl_input(engine, args.file)
     try:
-        stream: IO[str] = (
-            open(args.file, encoding="utf-8")  # noqa: SIM115 - closed below
-            if args.file and args.file != "-"
-            else sys.stdin
-        )
-    except OSError as exc:
-        print(f"parley adjudicate: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        text = read_input(args.file)
+    except InputFileError as exc:
+        print(f"parley adjudicate: {exc}", file=sys.stderr)
         return 2
+    return _run_one(engine, text)
+
+
+def _run_jsonl_input(engine: Engine, path: str | None) -> int:
+    """--jsonl: the lines are read as bytes, so that one line that is not UTF-8 text is an
+    error line and the others are still adjudicated."""
+    if path and path != "-":
+        if Path(path).is_dir():
+            print(f"parley adjudicate: {path} is a directory, not a file", file=sys.stderr)
+            return 2
+        try:
+            stream: IO[bytes] = open(path, "rb")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            print(f"parley adjudicate: cannot read {path}: {exc.strerror}", file=sys.stderr)
+            return 2
+    else:
+        stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
     try:
-        if args.jsonl:
-            run_jsonl(engine, stream, sys.stdout)
-            sys.stdout.flush()
-            return 0
-        return _run_one(engine, stream.read())
+        run_jsonl(engine, stream, sys.stdout)
     finally:
-        if stream is not sys.stdin:
+        if path and path != "-":
             stream.close()
+    sys.stdout.flush()
+    return 0
 
 
 def _run_one(engine: Engine, text: str) -> int:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.cli.inputs import InputFileError, read_file, read_stdin
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import MapError, load_map
 from bot.core.model import ModelError, Position, Power
@@ -43,12 +44,12 @@ def register(subparsers: Any) -> None:
 
 
 def _load_position(path: str) -> Position:
+    if not Path(path).exists():
+        raise FormatError(f"position file not found: {path}")
     try:
-        doc = json.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise FormatError(f"position file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise FormatError(f"cannot read position file {path}: {exc}") from None
+        doc = json.loads(read_file(path))
+    except InputFileError as exc:
+        raise FormatError(f"position file: {exc}") from None
     except json.JSONDecodeError as exc:
         raise FormatError(f"position file {path} is not valid JSON: {exc}") from None
     return position_from_json(doc, load_map("standard"))
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if args.position:
             position = _load_position(args.position)
-        if args.power:
+        if args.power is not None:
             power = Power.parse(args.power)
     except (FormatError, MapError) as exc:
         print(f"parley parse: {exc}", file=sys.stderr)
@@ -80,7 +81,12 @@ def run(args: argparse.Namespace) -> int:
             else:
                 result.orders.append(order)
     else:
-        result = parse_orders(sys.stdin.read(), lang=args.lang, power=power, position=position)
+        try:
+            text = read_stdin()
+        except InputFileError as exc:
+            print(f"parley parse: {exc}", file=sys.stderr)
+            return 2
+        result = parse_orders(text, lang=args.lang, power=power, position=position)
 
     if args.json:
         doc = {

@@ -16,11 +16,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bot.cli.inputs import InputFileError, read_file
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Reason, Verdict
+
+# Narrower pictures cannot hold the title and legend; wider ones take gigabytes to draw.
+MIN_WIDTH, MAX_WIDTH = 400, 6000
 
 
 class RenderInputError(ValueError):
@@ -42,16 +46,21 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--view", default=None, metavar="POWER|public", help="what one power or the public sees"
     )
-    p.add_argument("--width", type=int, default=1600, help="picture width in pixels (1600)")
+    p.add_argument(
+        "--width",
+        type=int,
+        default=1600,
+        help=f"picture width in pixels ({MIN_WIDTH}-{MAX_WIDTH}, default 1600)",
+    )
     p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG file to write")
     p.set_defaults(func=run)
 
 
 def _read_json(path: str, what: str) -> Any:
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RenderInputError(f"{what}: cannot read {path}: {exc.strerror or exc}") from None
+        return json.loads(read_file(path))
+    except InputFileError as exc:
+        raise RenderInputError(f"{what}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise RenderInputError(f"{what}: {path} is not valid JSON ({exc})") from None
 
@@ -76,8 +85,8 @@ def read_orders(doc: object, position: Position, gm: GameMap, lang: str = "en") 
             power = Power.parse(str(name))
         except ModelError:
             raise RenderInputError(f"orders: unknown power {name!r}") from None
-        if not isinstance(texts, list):
-            raise RenderInputError(f"orders.{name}: expected a list of orders")
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise RenderInputError(f"orders.{name}: expected a list of order strings")
         out.extend(_parse(str(t), power, position, gm, lang) for t in texts)
     return out
 
@@ -130,6 +139,13 @@ def load_inputs(
 def run(args: argparse.Namespace) -> int:
     from renderer import Renderer  # noqa: PLC0415  (Pillow only when drawing)
 
+    if not MIN_WIDTH <= args.width <= MAX_WIDTH:
+        print(
+            f"parley render: --width must be between {MIN_WIDTH} and {MAX_WIDTH} pixels,"
+            f" not {args.width}",
+            file=sys.stderr,
+        )
+        return 2
     try:
         gm = load_map("standard")
         position, orders, results = load_inputs(args, gm)

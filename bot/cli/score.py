@@ -12,6 +12,7 @@ import json
 import sys
 from typing import Any
 
+from bot.cli.inputs import InputFileError, read_input
 from bot.core.map import MapError, load_map
 from bot.core.model import ModelError, Power
 from bot.core.scoring import SYSTEMS, ScoringError, score
@@ -59,15 +60,7 @@ def run(args: argparse.Namespace) -> int:
             raise _InputError(
                 f"unknown scoring system {args.system!r} (known: {', '.join(sorted(SYSTEMS))})"
             )
-        if args.file:
-            try:
-                with open(args.file, encoding="utf-8") as fh:
-                    text = fh.read()
-            except OSError as exc:
-                raise _InputError(f"cannot read {args.file}: {exc.strerror}") from None
-        else:
-            text = sys.stdin.read()
-        doc = _read(text)
+        doc = _read(read_input(args.file))
         centers: dict[Power, int] = {}
         for key, n in doc["centers"].items():
             try:
@@ -76,6 +69,8 @@ def run(args: argparse.Namespace) -> int:
                 raise _InputError(str(exc)) from None
             if isinstance(n, bool) or not isinstance(n, int):
                 raise _InputError(f"{key}: centre count must be a whole number, not {n!r}")
+            if power in centers:
+                raise _InputError(f'"centers": {power.value} is given twice')
             centers[power] = n
         total = doc.get("total_centers")
         if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
@@ -89,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             draw=_powers(doc["draw"], "draw") if "draw" in doc else None,
             survivors=_powers(doc["survivors"], "survivors") if "survivors" in doc else None,
         )
-    except (_InputError, ScoringError, MapError) as exc:
+    except (_InputError, InputFileError, ScoringError, MapError) as exc:
         print(f"parley score: {exc}", file=sys.stderr)
         return 2
     out = {"scores": {p.value: scores[p] for p in game_map.powers}}
