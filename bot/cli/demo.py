@@ -15,11 +15,13 @@ import json
 import random
 import sys
 import time
+from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from bot.core.map import GameMap
-from bot.core.model import Location, PhaseKind, Position, Power, UnitType
+from bot.core.model import Location, Phase, PhaseKind, Position, Power, UnitType
 from bot.core.orders import Build, Disband, Hold, Move, Order, Retreat, SupportMove, UnitRef
 
 
@@ -121,6 +123,51 @@ def random_orders(
 # --- the notifier -----------------------------------------------------------------------------
 
 
+_WORDS = {
+    "en": {"results": "Results", "centres": "Centres", "next": "Next", "over": "Game over"},
+    "fr": {
+        "results": "Résultats",
+        "centres": "Centres",
+        "next": "Phase suivante",
+        "over": "Fin de la partie",
+    },
+}
+
+
+def _colon(lang: str) -> str:
+    return " :" if lang == "fr" else ":"  # French typography, as bot/core/notation.py
+
+
+def utc(stamp: float) -> str:
+    """An epoch time as readable UTC, e.g. `2026-11-22 03:18:06Z`."""
+    return datetime.fromtimestamp(stamp, tz=UTC).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def _is_time(key: str) -> bool:
+    return key == "deadline" or key.endswith(("_at", "_until"))
+
+
+def _value(key: str, value: Any) -> str:
+    if _is_time(key) and isinstance(value, int | float) and not isinstance(value, bool):
+        return utc(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(map(str, value)) + "]"
+    return str(value)
+
+
+def log_line(event: Any) -> str:
+    """One event of `events.log`: id, time (UTC, on the demo's fast clock), phase, kind and
+    its payload, times written as UTC rather than epoch seconds."""
+    keep = {k: v for k, v in event.payload.items() if k != "lines"}
+    payload = ", ".join(f"{k}={_value(k, v)}" for k, v in sorted(keep.items()))
+    if len(payload) > 300:
+        payload = payload[:299] + "…"
+    head = f"{event.id:4d} {utc(event.created_at)} {event.phase or '-':8s} {event.kind.value}"
+    return f"{head} {payload}"
+
+
 class FolderNotifier:
     """Writes events to `events.log`, results as text and maps as PNG."""
 
@@ -130,18 +177,23 @@ class FolderNotifier:
         self.count = 0
         self.written: list[Path] = []
         self.over: dict[str, Any] | None = None
+        self._last: tuple[Path, list[str]] | None = None  # the latest results: file, lines
 
     async def notify(self, event: Any) -> None:
         from bot.service import EventKind  # noqa: PLC0415
 
-        with (self.out / "events.log").open("a", encoding="utf-8") as log:
-            log.write(f"{event.id:4d} {event.phase or '-':8s} {event.kind.value} ")
-            log.write(f"{_short(event.payload)}\n")
+        log = self.out / "events.log"
+        if not log.exists():
+            log.write_text("# Parley demo events; times in UTC on the demo's fast clock\n")
+        with log.open("a", encoding="utf-8") as fh:
+            fh.write(log_line(event) + "\n")
         if event.kind is EventKind.RESULTS_READY:
             self.count += 1
             stem = f"{self.count:02d}_{event.phase}"
             text = self.out / f"{stem}.txt"
-            text.write_text(self._results_text(event), encoding="utf-8")
+            lines = self._results_lines(event)
+            text.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            self._last = (text, lines)
             self.written.append(text)
             if event.png:
                 png = self.out / f"{stem}.png"
@@ -149,41 +201,48 @@ class FolderNotifier:
                 self.written.append(png)
         elif event.kind is EventKind.GAME_OVER:
             self.over = event.payload
+            if self._last is not None:  # the last results announce no next phase
+                path, lines = self._last
+                word = _WORDS[self.lang]["over"]
+                why = event.payload.get("explanation") or event.payload.get("reason") or ""
+                lines = [*lines[:-1], f"{word}{_colon(self.lang)} {why}".rstrip()]
+                path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
-    def _results_text(self, event: Any) -> str:
-        title = "Résultats de" if self.lang == "fr" else "Results of"
-        lines = [f"{title} {event.phase}", ""]
-        try:
-            from bot.core.notation import notation_lines  # noqa: PLC0415
+    def _results_lines(self, event: Any) -> list[str]:
+        from bot.core.notation import notation_lines  # noqa: PLC0415
 
-            body = notation_lines(event.outcome, self.lang) if event.outcome else []
-        except ImportError:
-            body = []
-        if not body:
-            body = [
+        lang, words, colon = self.lang, _WORDS[self.lang], _colon(self.lang)
+        lines = [f"{words['results']}{colon} {Phase.parse(event.phase).describe(lang)}", ""]
+        if event.outcome is not None:
+            lines.extend(notation_lines(event.outcome, lang))
+        else:
+            lines.extend(
                 f"{r['power'] or '':8s} {r['order']}"
                 + ("" if r["succeeded"] else f"  ({r['reason'] or 'failed'})")
                 for r in event.payload["lines"]
-            ]
-        lines.extend(body)
+            )
         lines.append("")
-        centers = ", ".join(f"{p} {n}" for p, n in sorted(event.payload["centers"].items()))
-        lines.append(f"Centres: {centers}")
-        lines.append(f"Next: {event.payload['next_phase']}")
-        return "\n".join(lines) + "\n"
+        centres = centre_list(event.payload["centers"], lang)
+        lines.append(f"{words['centres']}{colon} {centres}")
+        nxt = Phase.parse(event.payload["next_phase"]).describe(lang)
+        lines.append(f"{words['next']}{colon} {nxt}")
+        return lines
 
 
-def _short(payload: dict[str, Any]) -> str:
-    keep = {k: v for k, v in payload.items() if k not in ("lines",)}
-    text = ", ".join(f"{k}={v}" for k, v in sorted(keep.items()))
-    return text[:200]
+def centre_list(centers: Mapping[Any, int], lang: str) -> str:
+    """`Germany 8, Italy 5, ...`: most centres first, powers named in the game's language."""
+    from bot.core.map import load_map  # noqa: PLC0415
+
+    game_map = load_map("standard")
+    counts = [(Power.parse(p) if isinstance(p, str) else p, n) for p, n in centers.items()]
+    counts.sort(key=lambda pn: (-pn[1], list(Power).index(pn[0])))
+    return ", ".join(f"{game_map.power_name(p, lang)} {n}" for p, n in counts)
 
 
 # --- the game ---------------------------------------------------------------------------------
 
 
 async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
-    from bot.core.jsonio import position_from_json  # noqa: PLC0415
     from bot.service import FakeClock, ServiceError, TableService  # noqa: PLC0415
 
     db = out / "parley-demo.db"
@@ -197,56 +256,101 @@ async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
         return 2
     t0 = time.perf_counter()
     try:
-        game = await svc.create_game(
-            "demo-gm",
-            name="Parley demo",
-            clock="edc2023",
-            rules=rules,
-            lang=lang,
-            clock_overrides={"years": years},
-        )
-        for power in Power:
-            await svc.join(game.id, f"demo-{power.value.lower()}", power)
-        await svc.start_game(game.id, "demo-gm")
-        await svc.run_due()
-        ordered: set[int] = set()
-        from bot.core.parser import render_order  # noqa: PLC0415
-
-        game_map = svc.engine.load_map("standard")
-        for _ in range(10_000):
-            st = await svc.status(game.id)
-            if st.status == "over":
-                break
-            if st.phase_status == "open" and st.phase_id and st.phase_id not in ordered:
-                ordered.add(st.phase_id)
-                row = await svc.store.fetchone(
-                    "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
-                )
-                assert row is not None
-                position = position_from_json(json.loads(row["position_json"]))
-                for power, user in st.players.items():
-                    orders = random_orders(position, power, game_map, rng)
-                    if orders:
-                        text = "\n".join(render_order(o, lang) for o in orders)
-                        await svc.submit(game.id, user, text)
-            due = await svc.next_due(game.id)
-            if due is None:
-                break
-            clock.set(due)
-            await svc.run_due()
-        st = await svc.status(game.id)
+        st = await _play_game(svc, clock, rng, years=years, lang=lang, rules=rules)
+    except ServiceError as exc:
+        print(f"parley demo: {exc.message}", file=sys.stderr)
+        return 2
     finally:
         await svc.close()
     elapsed = time.perf_counter() - t0
-    print(f"Parley demo: {notifier.count} phases adjudicated in {elapsed:.1f} s ({st.status}).")
-    if notifier.over:
-        print(f"Game over: {notifier.over.get('explanation') or notifier.over.get('reason')}")
-    centers = ", ".join(f"{p.value.title()} {n}" for p, n in sorted(st.centers.items()))
-    print(f"Centres: {centers}")
-    print(f"Wrote results (.txt) and maps (.png) to {out}/")
-    print(f"  events: {out / 'events.log'}")
-    print(f"  database: {db}")
+    print(summary(out, notifier, st.centers, elapsed=elapsed, rules=rules, lang=lang))
     return 0
+
+
+async def _play_game(
+    svc: Any, clock: Any, rng: random.Random, *, years: int, lang: str, rules: str
+) -> Any:
+    """Create, start and play the game to its end; returns its final status."""
+    from bot.core.jsonio import position_from_json  # noqa: PLC0415
+    from bot.core.parser import render_order  # noqa: PLC0415
+
+    game = await svc.create_game(
+        "demo-gm",
+        name="Parley demo",
+        clock="edc2023",
+        rules=rules,
+        lang=lang,
+        clock_overrides={"years": years},
+    )
+    for power in Power:
+        await svc.join(game.id, f"demo-{power.value.lower()}", power)
+    await svc.start_game(game.id, "demo-gm")
+    await svc.run_due()
+    ordered: set[int] = set()
+    game_map = svc.engine.load_map("standard")
+    for _ in range(10_000):
+        st = await svc.status(game.id)
+        if st.status == "over":
+            break
+        if st.phase_status == "open" and st.phase_id and st.phase_id not in ordered:
+            ordered.add(st.phase_id)
+            row = await svc.store.fetchone(
+                "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
+            )
+            assert row is not None
+            position = position_from_json(json.loads(row["position_json"]))
+            for power, user in st.players.items():
+                orders = random_orders(position, power, game_map, rng)
+                if orders:
+                    text = "\n".join(render_order(o, lang) for o in orders)
+                    await svc.submit(game.id, user, text)
+        due = await svc.next_due(game.id)
+        if due is None:
+            break
+        clock.set(due)
+        await svc.run_due()
+    return await svc.status(game.id)
+
+
+def summary(
+    out: Path,
+    notifier: FolderNotifier,
+    centers: Mapping[Power, int],
+    *,
+    elapsed: float,
+    rules: str,
+    lang: str,
+) -> str:
+    """What the game came to and where its files are, for the console."""
+    from bot.core.map import load_map  # noqa: PLC0415
+
+    game_map = load_map("standard")
+    lines = [
+        f"Parley demo: {notifier.count} phases played and adjudicated offline in"
+        f" {elapsed:.1f} s (rules {rules}, EDC clock run fast)."
+    ]
+    over = notifier.over or {}
+    winner = over.get("winner")
+    if winner:
+        lines.append(f"Winner: {game_map.power_name(Power.parse(winner), lang)}.")
+    elif over:
+        why = over.get("explanation") or over.get("reason") or "the game ended"
+        lines.append(f"Game over, no winner: {why}.")
+    lines.append(f"Centres: {centre_list(centers, lang)}")
+    txt = sorted(p.name for p in notifier.written if p.suffix == ".txt")
+    png = sorted(p.name for p in notifier.written if p.suffix == ".png")
+    lines.append(f"Files in {out}/")
+    if txt:
+        lines.append(f"  {_span(txt):34s} results of each phase")
+    if png:
+        lines.append(f"  {_span(png):34s} map of each phase (the final board: {png[-1]})")
+    lines.append(f"  {'events.log':34s} every announcement, times in UTC")
+    lines.append(f"  {'parley-demo.db':34s} the game's SQLite database")
+    return "\n".join(lines)
+
+
+def _span(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else f"{names[0]} … {names[-1]}"
 
 
 def _prepare(out: Path) -> Path:
@@ -262,9 +366,24 @@ def _prepare(out: Path) -> Path:
     return out
 
 
+MAX_YEARS = 100  # 1901-2000: a demo, not a soak test
+
+
 def run(args: argparse.Namespace) -> int:
-    if args.years < 1:
-        print("parley demo: --years must be at least 1", file=sys.stderr)
+    from bot.core.presets import RulesError, load_rules  # noqa: PLC0415
+
+    if not 1 <= args.years <= MAX_YEARS:
+        print(f"parley demo: --years must be between 1 and {MAX_YEARS}", file=sys.stderr)
         return 2
-    out = _prepare(Path(args.out))
+    try:
+        load_rules(args.rules)  # before anything in --out is touched
+    except RulesError as exc:
+        print(f"parley demo: {exc}", file=sys.stderr)
+        return 2
+    try:
+        out = _prepare(Path(args.out))
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        print(f"parley demo: cannot use {args.out} as the output folder: {why}", file=sys.stderr)
+        return 2
     return asyncio.run(play(out, args.years, args.seed, args.lang, args.rules))
