@@ -465,6 +465,9 @@ class _ToOrders(Transformer[Token, Any]):
         super().__init__()
         self.ctx = ctx
         self.text_power: Power | None = None
+        # "X C Y" with X's type left out: a convoyed army's move, or a fleet's convoy order
+        # missing the convoyed unit; only the board (or a sea province) tells which.
+        self.convoy_word = False
 
     # places
     def coast(self, items: list[Token]) -> list[str]:
@@ -559,6 +562,7 @@ class _ToOrders(Transformer[Token, Any]):
         unit: UnitRef = items[0]
         if unit.type is UnitType.FLEET:
             raise OrderSyntaxError(self.ctx.msgs["convoy_dest"], self.ctx.text)
+        self.convoy_word = unit.type is None
         return Move(None, unit=unit, dest=items[2].location, via_convoy=True)
 
     def support_hold(self, items: list[Any]) -> Order:
@@ -661,6 +665,8 @@ def _complete(
     ctx: _Ctx,
     position: Position | None,
     power: Power | None,
+    *,
+    convoy_word: bool = False,
 ) -> Order:
     kind = position.phase.kind if position is not None else None
     retreat_phase = kind is PhaseKind.RETREAT
@@ -685,6 +691,12 @@ def _complete(
         power = board.power
     result: Order
     if isinstance(order, Move):
+        if convoy_word and (
+            unit.type is UnitType.FLEET
+            or ctx.game_map.province(unit.province).kind is ProvinceKind.SEA
+        ):
+            # "NTH C BEL" is a fleet's convoy order without the convoyed army, not a move.
+            raise OrderSyntaxError(ctx.msgs["convoy_dest"], ctx.text)
         dest = _fill_dest(ctx, unit, order.dest)
         if retreat_phase:
             result = Retreat(power, unit=unit, dest=dest)
@@ -757,7 +769,9 @@ def _read(
         raise
     except LarkError as exc:  # pragma: no cover - defensive: never show lark's text
         raise OrderSyntaxError(msgs["unexpected"].format(w=source, t=source), source) from exc
-    return _complete(order, ctx, position, power or transformer.text_power)
+    return _complete(
+        order, ctx, position, power or transformer.text_power, convoy_word=transformer.convoy_word
+    )
 
 
 _SPLIT_RE = re.compile(r"[;\n]")
