@@ -28,6 +28,7 @@ from bot.core.model import Coast
 from bot.paths import data_dir
 
 LANGS = ("en", "fr")
+_SHORT = 4  # codes this short get a suggestion for two swapped letters
 _MIN_PREFIX = 3  # shorter prefixes are guesses, not names (GM rules I(1): "a significant part")
 
 
@@ -212,6 +213,12 @@ class NameTable:
                 if len(pids) == 1:
                     choices.setdefault(k, next(iter(pids)))
         best = difflib.get_close_matches(key, list(choices), n=1, cutoff=0.75)
+        if not best and len(key) <= _SHORT:
+            # A short code is too short for a ratio: "PRA" is 0.67 from "PAR". Two swapped
+            # letters are the usual typo there; suggest only when one code fits.
+            swaps = {key[:i] + key[i + 1] + key[i] + key[i + 2 :] for i in range(len(key) - 1)}
+            fits = {choices[k] for k in swaps & choices.keys()}
+            best = [next(k for k in swaps if k in choices)] if len(fits) == 1 else []
         return self.full_name(choices[best[0]], lang) if best else None
 
     def _unknown(self, shown: str, key: str, lang: str) -> NameLookupError:
