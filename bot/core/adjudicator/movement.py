@@ -8,6 +8,8 @@ Reference: DATC section 5 and L. B. Kruijswijk, "The Math of Adjudication".
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import Location, Power, Unit, UnitType
@@ -16,6 +18,9 @@ from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 # How a move travels (4.A.3).
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
+_province_of = attrgetter("location.province")
+_power_of = attrgetter("power")
 
 
 class Resolver:
@@ -66,9 +71,10 @@ class Resolver:
         self.units: list[Unit] = list(cols[1])
         self.dest: list[str] = list(cols[3])
         self.dest_loc: list[Location | None] = list(cols[4])
-        self.prov: list[str] = [u.location.province for u in self.units]
-        self.power: list[Power] = [u.power for u in self.units]
-        self.unit_at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
+        # columns by C-level iteration: a resolver is built for every phase
+        self.prov: list[str] = list(map(_province_of, self.units))
+        self.power: list[Power] = list(map(_power_of, self.units))
+        self.unit_at: dict[str, int] = dict(zip(self.prov, range(n), strict=True))
         self.moves_into: dict[str, list[int]] = {}
         # supporters of unit i's move / of unit i holding (only units that have some)
         self.sups: dict[int, list[int]] = {}
@@ -89,6 +95,7 @@ class Resolver:
 
     def _match(self) -> None:
         effs, kind, prov, unit_at, dest = self.effs, self.kind, self.prov, self.unit_at, self.dest
+        units, power, n = self.units, self.power, self.n
         convoys: dict[tuple[str, str], list[int]] = {}
         moves: list[int] = []
         supports: list[int] = []
@@ -96,10 +103,11 @@ class Resolver:
         for i, k in enumerate(kind):
             if k == MOVE:
                 moves.append(i)
-                if dest[i] in moves_into:
-                    moves_into[dest[i]].append(i)
+                d = dest[i]
+                if d in moves_into:
+                    moves_into[d].append(i)
                 else:
-                    moves_into[dest[i]] = [i]
+                    moves_into[d] = [i]
             elif k == CONVOY:
                 convoys.setdefault((effs[i][5], dest[i]), []).append(i)
             elif k != HOLD:
@@ -107,74 +115,90 @@ class Resolver:
         rule = self.rules.adjacent_convoy
         army_adj = self.idx.army_adj
         army = UnitType.ARMY
+        mode, cfleets, convoyed_by = self.mode, self.cfleets, self.convoyed_by
+        state, result = self.state, self.result
         for i in moves:
-            if self.units[i].type is not army:
+            if units[i].type is not army:
                 continue
             src, dst = prov[i], dest[i]
             cands = convoys.get((src, dst), []) if convoys else []
             if dst not in army_adj[src]:
-                mode = BY_CONVOY
+                m = BY_CONVOY
             elif not cands and not effs[i][7]:
                 continue
             else:
                 via = effs[i][7]
-                own = any(self.power[f] is self.power[i] for f in cands)
+                own = any(power[f] is power[i] for f in cands)
                 if rule is AdjacentConvoy.EXPLICIT_ONLY:
-                    mode = BY_CONVOY if via else LAND
+                    m = BY_CONVOY if via else LAND
                 elif rule is AdjacentConvoy.RULE_2000_FALLBACK:
-                    mode = FALLBACK if via or own else LAND
+                    m = FALLBACK if via or own else LAND
                 elif rule is AdjacentConvoy.RULE_1971:
                     j = unit_at.get(dst)
                     opposite = j is not None and kind[j] == MOVE and dest[j] == src
-                    mode = OPPOSITE if cands and opposite else LAND
+                    m = OPPOSITE if cands and opposite else LAND
                 else:  # 2000/2023 (and 1982 read the same way): via convoy or own fleet
-                    mode = BY_CONVOY if via or own else LAND
-            self.mode[i] = mode
-            if mode != LAND:
-                fleets = self.cfleets[i] = {}
+                    m = BY_CONVOY if via or own else LAND
+            mode[i] = m
+            if m != LAND:
+                fleets = cfleets[i] = {}
                 for f in cands:
                     fleets[prov[f]] = f
-                    self.convoyed_by[f] = i
+                    convoyed_by[f] = i
                 if not self.idx.route_exists(src, dst, fleets):
                     self.no_route.add(i)
-                    self.state[self.n + i] = RESOLVED  # result stays False
-        state, result = self.state, self.result
+                    state[n + i] = RESOLVED  # result stays False
         for group in convoys.values():
             for i in group:
-                if i not in self.convoyed_by:
+                if i not in convoyed_by:
                     self.voids[i] = self._convoy_void(effs[i])
                 elif prov[i] not in moves_into:  # not attacked: it cannot be dislodged
                     state[i] = RESOLVED
                     result[i] = True
+        if not supports:
+            return
+        sup_into, voids, sups, hsups = self.sup_into, self.voids, self.sups, self.hsups
+        # the common support of a move: it names no coast and none is required (else see
+        # _support_move_void)
+        plain = not self.rules.support_requires_coast
+        hold_for_idle = self.rules.hold_support_for_civil_disorder
         for i in supports:
             e = effs[i]
             target = e[5]
             j = unit_at.get(target)
             if kind[i] == SUPH:
-                self.sup_into[i] = target
+                sup_into[i] = target
                 if j is None:
-                    self.voids[i] = f"there is no unit in {target} to support"
+                    voids[i] = f"there is no unit in {target} to support"
                 elif kind[j] == MOVE:  # DATC 6.D.7
-                    self.voids[i] = f"{self.units[j]} moves ({effs[j][2]}), it does not hold"
+                    voids[i] = f"{units[j]} moves ({effs[j][2]}), it does not hold"
                 elif (
-                    not self.rules.hold_support_for_civil_disorder
-                    and self.power[j] in self.idle
-                    and self.power[j] is not self.power[i]
+                    not hold_for_idle and power[j] in self.idle and power[j] is not power[i]
                 ):  # 4.D.9 a
-                    self.voids[i] = f"{self.units[j]} is in civil disorder: no hold support"
+                    voids[i] = f"{units[j]} is in civil disorder: no hold support"
                 else:
-                    self.hsups.setdefault(j, []).append(i)
+                    if j in hsups:
+                        hsups[j].append(i)
+                    else:
+                        hsups[j] = [i]
                     if prov[i] not in moves_into:  # not attacked: given
                         state[i] = RESOLVED
                         result[i] = True
             else:
-                self.sup_into[i] = e[3]
-                why = self._support_move_void(e, j)
+                d = e[3]
+                sup_into[i] = d
+                if j is not None and kind[j] == MOVE and dest[j] == d and e[6] is None and plain:
+                    why = ""
+                else:
+                    why = self._support_move_void(e, j)
                 if why:
-                    self.voids[i] = why
+                    voids[i] = why
                 else:
                     assert j is not None
-                    self.sups.setdefault(j, []).append(i)
+                    if j in sups:
+                        sups[j].append(i)
+                    else:
+                        sups[j] = [i]
                     if prov[i] not in moves_into:  # not attacked: given
                         state[i] = RESOLVED
                         result[i] = True
@@ -319,8 +343,12 @@ class Resolver:
         d = self.dest[i]
         j = self.unit_at.get(d)
         sups = self.sups.get(i)
+        atk = 1  # (plain loops below, not sum() over a generator: the hot path)
         if j is None:
-            atk = 1 + sum(1 for s in sups if resolve(s)) if sups else 1
+            if sups:
+                for s in sups:
+                    if resolve(s):
+                        atk += 1
             # an empty province has hold strength 0: only the other moves can stop it
         else:
             stays = True
@@ -336,9 +364,9 @@ class Resolver:
                 if sups:
                     power = self.power
                     # DATC 6.D.12: support from the defender's own power does not count
-                    atk = 1 + sum(1 for s in sups if power[s] is not pj and resolve(s))
-                else:
-                    atk = 1
+                    for s in sups:
+                        if power[s] is not pj and resolve(s):
+                            atk += 1
                 if h2h:
                     if atk <= self.defend(j):
                         return False
@@ -347,11 +375,17 @@ class Resolver:
                         return False
                 else:
                     hs = self.hsups.get(j)
-                    held = 1 + sum(1 for s in hs if resolve(s)) if hs else 1
+                    held = 1
+                    if hs:
+                        for s in hs:
+                            if resolve(s):
+                                held += 1
                     if atk <= held:
                         return False
-            else:
-                atk = 1 + sum(1 for s in sups if resolve(s)) if sups else 1
+            elif sups:
+                for s in sups:
+                    if resolve(s):
+                        atk += 1
         for k in self.moves_into[d]:  # noqa: SIM110 - plain loop, hot path
             if k != i and atk <= self.prevent(k):
                 return False
@@ -469,11 +503,20 @@ class Resolver:
     # --- after resolution -----------------------------------------------------------------
 
     def run(self) -> None:
-        for i in range(self.n):
-            if self.kind[i] != HOLD and i not in self.voids:
-                self.resolve(i)
-            if self.mode[i] != LAND:
-                self.resolve(self.n + i)
+        n, kind, voids, mode, state, resolve = (
+            self.n,
+            self.kind,
+            self.voids,
+            self.mode,
+            self.state,
+            self.resolve,
+        )
+        for i in range(n):
+            # a decision made at setup (a support or convoy not attacked) needs no call
+            if kind[i] != HOLD and state[i] != RESOLVED and i not in voids:
+                resolve(i)
+            if mode[i] != LAND:
+                resolve(n + i)
 
     def dislodger(self, i: int) -> int | None:
         """The move that dislodged unit i, if any."""

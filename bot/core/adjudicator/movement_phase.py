@@ -62,7 +62,7 @@ def adjudicate_movement(
         DislodgedUnit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
     )
     results: list[OrderResult] = []
-    at = r.unit_at
+    at, mode = r.unit_at, r.mode
     for order, unit, detail in check.entries:
         if detail or unit is None:
             results.append(order_result(order.power, order, F, Reason.ILLEGAL, detail, False))
@@ -75,6 +75,9 @@ def adjudicate_movement(
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
             # the common cases first: a move that succeeds, a support given, a hold
             results.append(order_result(order.power, order, S, NONE, "", False))
+        elif k == MOVE and mode[i] == LAND and i not in beaten:
+            # then the commonest failure (see _result): a move over land that bounced
+            results.append(order_result(order.power, order, F, Reason.BOUNCED, "", False))
         else:
             results.append(_result(r, i, order, beaten.get(i)))
     held = idx.held
