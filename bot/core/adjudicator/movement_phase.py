@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck, hold_eff
+from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
@@ -22,7 +22,11 @@ def adjudicate_movement(
 ) -> Outcome:
     check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
-    effs = [effective.get(p) or hold_eff(u) for p, u in position.units.items()]
+    # a unit without a (legal) order holds: hold_eff(u), inline
+    effs = [
+        effective.get(p) or (HOLD, u, None, "", None, "", None, False)
+        for p, u in position.units.items()
+    ]
     idle: frozenset[Power] = frozenset()
     if not rules.hold_support_for_civil_disorder:
         ordering = {o.power for o in orders}
@@ -34,7 +38,9 @@ def adjudicate_movement(
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
     prov, board, dest_loc = r.prov, r.units, r.dest_loc
-    map_units = idx.units
+    map_units, held = idx.units, idx.held
+    # results of the holds the engine supplies, in board order (after the orders' results)
+    implied: list[OrderResult] = []
     for i, u in enumerate(board):
         if kind[i] == MOVE and result[i]:
             loc = dest_loc[i]
@@ -46,16 +52,28 @@ def adjudicate_movement(
             continue
         p = prov[i]
         movers = moves_into.get(p)
+        by = None
         if movers:
             for m in movers:
                 if result[m]:  # unit i is dislodged by move m
                     hit.append((i, m))
-                    beaten[i] = m
+                    beaten[i] = by = m
                     break
             else:
                 units[p] = u
         else:
             units[p] = u
+        if effs[i][2] is None:  # no order used: the unit holds
+            if by is not None:
+                hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
+                why = f"dislodged by {_by(r, by)}"
+                implied.append(order_result(u.power, hold, F, Reason.DISLODGED, why, True))
+                continue
+            try:  # the implied hold that succeeds: built once per map
+                implied.append(held[p][u.power, u.type, u.location.coast])
+            except KeyError:  # not a unit the map knows (only in a hand-made position)
+                hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
+                implied.append(order_result(u.power, hold, S, NONE, "", True))
     occupied = set(units)
     standoffs = r.standoffs(occupied) if hit else set()
     dislodged = tuple(
@@ -80,20 +98,7 @@ def adjudicate_movement(
             results.append(order_result(order.power, order, F, Reason.BOUNCED, "", False))
         else:
             results.append(_result(r, i, order, beaten.get(i)))
-    held = idx.held
-    for i, e in enumerate(effs):
-        if e[2] is None:
-            u = e[1]
-            if i in beaten:
-                hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
-                why = f"dislodged by {_by(r, beaten[i])}"
-                results.append(order_result(u.power, hold, F, Reason.DISLODGED, why, True))
-                continue
-            try:  # the implied hold that succeeds: built once per map
-                results.append(held[u.province][u.power, u.type, u.location.coast])
-            except KeyError:  # not a unit the map knows (only in a hand-made position)
-                hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
-                results.append(order_result(u.power, hold, S, NONE, "", True))
+    results += implied
     waiting = [d for d in dislodged if d.retreats]
     removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
