@@ -159,6 +159,8 @@ def chordless_route_through(
 ) -> bool:
     """Does `via` lie on a convoy route src->dst that needs each of its fleets? (6.G.19)"""
     shores = idx.sea_shores
+    if via in fleets and src in shores[via] and dst in shores[via]:
+        return True  # the commonest route: `via` alone (the search below finds it too)
     seas = idx.sea_seas
     starts = [s for s in idx.shore_seas.get(src, ()) if s in fleets]
     path: list[str] = []
@@ -285,6 +287,8 @@ class MovementCheck:
                             eff = (MOVE, unit, order, dst, reach[0], "", None, False)
                         else:
                             eff = self._move_checked(order, unit)
+                elif kind == HOLD:
+                    eff = (HOLD, unit, order, "", None, "", None, False)
                 elif kind == SUPH and isinstance(order, SupportHold) and not strict:
                     # a support to hold of a neighbour (never the unit itself: not adjacent)
                     tgt = order.target.location.province
@@ -299,6 +303,39 @@ class MovementCheck:
                         eff = (SUPH, unit, order, tgt, None, tgt, None, False)
                     else:
                         eff = self._support_hold(order, unit)
+                elif (
+                    kind == SUPM
+                    and isinstance(order, SupportMove)
+                    and not strict
+                    and order.dest.coast is None
+                ):
+                    # a support of a move to a neighbour that the mover can make (without a
+                    # convoy); anything else is judged by _support_move
+                    tgt = order.target.location.province
+                    dst = order.dest.province
+                    if unit.type is army:
+                        near = army_adj.get(prov, frozenset())
+                    else:
+                        ul = unit.location
+                        near = fleet_adj_prov_s.get(
+                            ul.province if ul.coast is None else key(ul), frozenset()
+                        )
+                    mover = units.get(tgt)
+                    if (
+                        dst in near  # so dst is not here
+                        and tgt not in (prov, dst)
+                        and (
+                            mover is None
+                            or (
+                                dst in army_adj.get(tgt, ())
+                                if mover.type is army
+                                else fleet_reach_s[key(mover.location)].get(dst) is not None
+                            )
+                        )
+                    ):
+                        eff = (SUPM, unit, order, dst, None, tgt, None, False)
+                    else:
+                        eff = self._support_move(order, unit)
                 else:
                     eff = checks[kind](order, unit)
             except Illegal as exc:
