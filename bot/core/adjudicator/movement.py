@@ -8,8 +8,6 @@ Reference: DATC section 5 and L. B. Kruijswijk, "The Math of Adjudication".
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import Location, Power, Unit, UnitType
@@ -18,9 +16,6 @@ from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 # How a move travels (4.A.3).
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
-
-_province_of = attrgetter("location.province")
-_power_of = attrgetter("power")
 
 
 class Resolver:
@@ -71,10 +66,9 @@ class Resolver:
         self.units: list[Unit] = list(cols[1])
         self.dest: list[str] = list(cols[3])
         self.dest_loc: list[Location | None] = list(cols[4])
-        # columns by C-level iteration: a resolver is built for every phase
-        self.prov: list[str] = list(map(_province_of, self.units))
-        self.power: list[Power] = list(map(_power_of, self.units))
-        self.unit_at: dict[str, int] = dict(zip(self.prov, range(n), strict=True))
+        self.prov: list[str] = [u.location.province for u in self.units]
+        self.power: list[Power] = [u.power for u in self.units]
+        self.unit_at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}
         self.moves_into: dict[str, list[int]] = {}
         # supporters of unit i's move / of unit i holding (only units that have some)
         self.sups: dict[int, list[int]] = {}
