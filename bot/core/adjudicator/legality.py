@@ -533,20 +533,23 @@ class MovementCheck:
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
             return (MOVE, unit, order, dst, loc, "", None, False)
         _army_dest(idx, self.rules, order.dest)
-        adjacent = dst in idx.army_adj.get(unit.province, ())
+        here = unit.location.province
+        adjacent = dst in idx.army_adj.get(here, ())
         needs_route = not adjacent or (
             order.via_convoy
             and self.rules.adjacent_convoy
             in (AdjacentConvoy.RULE_2000, AdjacentConvoy.RULE_1982, AdjacentConvoy.EXPLICIT_ONLY)
         )
-        if needs_route and not idx.route_exists(unit.province, dst, self.fleet_seas):
+        if needs_route and not idx.route_exists(here, dst, self.fleet_seas):
             if adjacent:
                 raise Illegal(f"no fleets could convoy it to {_name(idx, dst)}")
             raise Illegal(  # DATC 6.A.1, 6.D.32
-                f"{_name(idx, dst)} is not next to {_name(idx, unit.province)}"
+                f"{_name(idx, dst)} is not next to {_name(idx, here)}"
                 " and no fleets could convoy it there"
             )
-        return (MOVE, unit, order, dst, Location(dst), "", None, order.via_convoy)
+        # the written destination when it names no coast (equal to Location(dst))
+        loc = order.dest if order.dest.coast is None else Location(dst)
+        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy)
 
     def _convoy(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, Convoy)
