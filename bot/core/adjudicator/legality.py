@@ -289,9 +289,8 @@ class MovementCheck:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
                     eff = (HOLD, unit, order, "", None, "", None, False)
-                elif kind == SUPH and isinstance(order, SupportHold) and not strict:
-                    # a support to hold of a neighbour (never the unit itself: not adjacent)
-                    tgt = order.target.location.province
+                elif kind in (SUPH, SUPM) and not strict:
+                    # where the supporter could move: a support must lie within (6.A.10)
                     if unit.type is army:
                         near = army_adj.get(prov, frozenset())
                     else:
@@ -299,43 +298,36 @@ class MovementCheck:
                         near = fleet_adj_prov_s.get(
                             ul.province if ul.coast is None else key(ul), frozenset()
                         )
-                    if tgt in near:
-                        eff = (SUPH, unit, order, tgt, None, tgt, None, False)
+                    if isinstance(order, SupportHold):
+                        # a support to hold of a neighbour (never itself: not adjacent)
+                        tgt = order.target.location.province
+                        if tgt in near:
+                            eff = (SUPH, unit, order, tgt, None, tgt, None, False)
+                        else:
+                            eff = self._support_hold(order, unit)
                     else:
-                        eff = self._support_hold(order, unit)
-                elif (
-                    kind == SUPM
-                    and isinstance(order, SupportMove)
-                    and not strict
-                    and order.dest.coast is None
-                ):
-                    # a support of a move to a neighbour that the mover can make (without a
-                    # convoy); anything else is judged by _support_move
-                    tgt = order.target.location.province
-                    dst = order.dest.province
-                    if unit.type is army:
-                        near = army_adj.get(prov, frozenset())
-                    else:
-                        ul = unit.location
-                        near = fleet_adj_prov_s.get(
-                            ul.province if ul.coast is None else key(ul), frozenset()
-                        )
-                    mover = units.get(tgt)
-                    if (
-                        dst in near  # so dst is not here
-                        and tgt not in (prov, dst)
-                        and (
-                            mover is None
-                            or (
-                                dst in army_adj.get(tgt, ())
-                                if mover.type is army
-                                else fleet_reach_s[key(mover.location)].get(dst) is not None
+                        assert isinstance(order, SupportMove)
+                        # a support of a move to a neighbour that the mover can make (without
+                        # a convoy), naming no coast; anything else is judged by _support_move
+                        tgt = order.target.location.province
+                        dst = order.dest.province
+                        mover = units.get(tgt)
+                        if (
+                            order.dest.coast is None
+                            and dst in near  # so dst is not here
+                            and tgt not in (prov, dst)
+                            and (
+                                mover is None
+                                or (
+                                    dst in army_adj.get(tgt, ())
+                                    if mover.type is army
+                                    else fleet_reach_s[key(mover.location)].get(dst) is not None
+                                )
                             )
-                        )
-                    ):
-                        eff = (SUPM, unit, order, dst, None, tgt, None, False)
-                    else:
-                        eff = self._support_move(order, unit)
+                        ):
+                            eff = (SUPM, unit, order, dst, None, tgt, None, False)
+                        else:
+                            eff = self._support_move(order, unit)
                 else:
                     eff = checks[kind](order, unit)
             except Illegal as exc:
