@@ -101,5 +101,6 @@ def run(args: argparse.Namespace) -> int:
                 line = f"{render_order(order, 'fr')}\t{line}"
             print(line)
         for err in result.errors:
-            print(f"error: {err.text}: {err.message}", file=sys.stderr)
+            shown = err.text if len(err.text) <= 80 else err.text[:79] + "…"
+            print(f"error: {shown}: {err.message}", file=sys.stderr)
     return 1 if result.errors else 0

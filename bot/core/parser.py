@@ -176,6 +176,9 @@ _TOKEN_RE = re.compile(
     re.UNICODE,
 )
 # A pasted list: "1. A PAR - BUR", "2) F BRE - MAO", "- A MAR H", "• A MUN H".
+# The longest real order ("Flotte allemande Saint-Pétersbourg côte sud soutient ...") is about
+# 120 characters; reading time grows faster than the length, so a pasted essay is refused.
+MAX_ORDER_LENGTH = 300
 _LIST_MARKER_RE = re.compile(r"^(?:\d{1,2}[.)]|[-*•])\s+")
 _SYMBOL_KINDS = {"dash": "DASH", "slash": "SLASH", "lpar": "LPAR", "rpar": "RPAR", "colon": "COLON"}
 
@@ -206,6 +209,7 @@ def _messages(lang: str) -> dict[str, str]:
             "convoy_dest": (
                 "un convoi doit donner la destination de l'armée (« F NRD C A LON - BEL »)"
             ),
+            "too_long": "ordre trop long ({n} caractères) : un ordre par ligne",
             "or": " ou ",
             "lang": "fr",
         }
@@ -222,6 +226,7 @@ def _messages(lang: str) -> dict[str, str]:
         "two_coasts": "{p} has two coasts: write {opts}",
         "build_type": "write A or F: {p} can take an army or a fleet",
         "convoy_dest": "a convoy order needs the army's destination ('F NTH C A LON - BEL')",
+        "too_long": "order too long ({n} characters): write one order per line",
         "or": " or ",
         "lang": "en",
     }
@@ -730,6 +735,8 @@ def parse_order(
     names = load_names(game_map.name if game_map is not None else "standard")
     gmap = game_map if game_map is not None else load_map("standard")
     source = text.strip()
+    if len(source) > MAX_ORDER_LENGTH:
+        raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
     raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs))
     if not raws:
         raise OrderSyntaxError(msgs["empty"], text)

@@ -152,3 +152,14 @@ def test_demo_unknown_rules_change_nothing(
     old.write_text("an earlier demo")
     _fails_cleanly(capsys, ["demo", "--out", str(out), "--rules", "nope"], "nope", "datc")
     assert old.read_text() == "an earlier demo"
+
+
+def test_parse_a_huge_line_is_refused_quickly_and_shown_short(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, ("A " + "PAR " * 100_000 + "- BUR\nA MAR - SPA\n").encode())
+    assert main(["parse"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "A MAR - SPA\n"
+    assert "order too long (400007 characters)" in err
+    assert len(err) < 300
