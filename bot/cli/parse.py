@@ -82,6 +82,12 @@ def run(args: argparse.Namespace) -> int:
                 result.orders.append(order)
     else:
         try:
+            if sys.stdin.isatty():  # a new user who typed `parley parse` alone
+                print(
+                    "parley parse: type orders, one per line, then Ctrl-D"
+                    " (or give each order as an argument)",
+                    file=sys.stderr,
+                )
             text = read_stdin()
         except InputFileError as exc:
             print(f"parley parse: {exc}", file=sys.stderr)

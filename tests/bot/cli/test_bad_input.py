@@ -163,3 +163,14 @@ def test_parse_a_huge_line_is_refused_quickly_and_shown_short(
     assert out == "A MAR - SPA\n"
     assert "order too long (400007 characters)" in err
     assert len(err) < 300
+
+
+def test_parse_at_a_terminal_says_what_it_waits_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, b"A PAR - BUR\n")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    assert main(["parse"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "A PAR - BUR\n"
+    assert "one per line, then Ctrl-D" in err
