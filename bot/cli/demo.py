@@ -204,7 +204,7 @@ class FolderNotifier:
             if self._last is not None:  # the last results announce no next phase
                 path, lines = self._last
                 word = _WORDS[self.lang]["over"]
-                why = event.payload.get("explanation") or event.payload.get("reason") or ""
+                why = _why_over(event.payload, self.lang, path.stem.split("_")[-1])
                 lines = [*lines[:-1], f"{word}{_colon(self.lang)} {why}".rstrip()]
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -227,6 +227,21 @@ class FolderNotifier:
         nxt = Phase.parse(event.payload["next_phase"]).describe(lang)
         lines.append(f"{words['next']}{colon} {nxt}")
         return lines
+
+
+def _why_over(payload: Mapping[str, Any], lang: str, last_phase: str) -> str:
+    """Why the game ended, in the game's language (the service explains it in English)."""
+    from bot.core.map import load_map  # noqa: PLC0415
+
+    reason = payload.get("reason")
+    if lang == "fr" and reason == "year limit":
+        year = Phase.parse(last_phase).year
+        return f"la dernière année de jeu, {year}, a été jouée"
+    if lang == "fr" and reason == "solo" and payload.get("winner"):
+        return (
+            f"victoire de {load_map('standard').power_name(Power.parse(payload['winner']), 'fr')}"
+        )
+    return str(payload.get("explanation") or reason or "")
 
 
 def centre_list(centers: Mapping[Any, int], lang: str) -> str:

@@ -65,3 +65,5 @@ def test_demo_in_french_names_powers_and_phases_in_french(tmp_path, capsys):
     assert "Autriche :" in first
     assert any(x.startswith("Centres : ") and "Autriche" in x for x in first)
     assert first[-1] == "Phase suivante : Automne 1901 Mouvements"
+    last = sorted(out.glob("*.txt"))[-1].read_text(encoding="utf-8").splitlines()
+    assert last[-1] == "Fin de la partie : la dernière année de jeu, 1901, a été jouée"
