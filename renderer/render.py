@@ -807,10 +807,7 @@ class _Ctx:
         for p in powers:
             n_sc = sum(1 for o in self.position.centers.values() if o is p)
             n_u = sum(1 for u in self.position.units.values() if u.power is p)
-            counts = (
-                f"{n_sc} centres · {n_u} unités" if lang == "fr" else f"{n_sc} SC · {n_u} units"
-            )
-            rows.append((p, self.gm.power_name(p, lang), counts))
+            rows.append((p, self.gm.power_name(p, lang), legend_counts(n_sc, n_u, lang)))
         box_w = max(
             box_w,
             title_font.getlength(title) + 18 * s,
@@ -842,6 +839,14 @@ class _Ctx:
                 fill=self.colours[p],
                 outline=INK,
             )
+
+
+def legend_counts(centres: int, units: int, lang: str) -> str:
+    """A legend row's counts: `1 SC · 1 unit`, `1 centre · 2 unités` (French: singular for 0
+    and 1)."""
+    if lang == "fr":
+        return f"{centres} centre{'s' * (centres > 1)} · {units} unité{'s' * (units > 1)}"
+    return f"{centres} SC · {units} unit{'s' * (units != 1)}"
 
 
 def _angles(n: int, offset: float) -> list[float]:

@@ -142,3 +142,20 @@ def test_a_variant_on_the_standard_board_uses_the_standard_geometry() -> None:
     png = render(six, None, six.start, width=500)
     assert _img(png).size[0] == 500
     assert Power.TURKEY not in six.powers
+
+
+@pytest.mark.parametrize(
+    ("centres", "units", "lang", "expected"),
+    [
+        (2, 1, "en", "2 SC · 1 unit"),
+        (1, 0, "en", "1 SC · 0 units"),
+        (10, 10, "en", "10 SC · 10 units"),
+        (2, 1, "fr", "2 centres · 1 unité"),
+        (1, 0, "fr", "1 centre · 0 unité"),
+        (10, 10, "fr", "10 centres · 10 unités"),
+    ],
+)
+def test_legend_counts_agree_in_number(centres: int, units: int, lang: str, expected: str) -> None:
+    from renderer.render import legend_counts  # noqa: PLC0415
+
+    assert legend_counts(centres, units, lang) == expected
