@@ -382,7 +382,10 @@ def _grammar_error(
             return OrderSyntaxError(msgs["empty"], text)
         return OrderSyntaxError(msgs["incomplete"].format(t=text.strip()), text)
     word = str(bad)
-    message = msgs["unexpected"].format(w=word, t=text.strip())
+    if fed:  # point at the word: "'-' after 'A PAR - BUR'" in "A PAR-BUR-MAR"
+        message = msgs["after"].format(w=word, p=" ".join(map(str, fed)))
+    else:
+        message = msgs["unexpected"].format(w=word, t=text.strip())
     return OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
 
 
