@@ -26,10 +26,21 @@ from typing import Any
 
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap
-from bot.core.model import ModelError, Phase, PhaseKind, Position, Power, Season
+from bot.core.model import (
+    Location,
+    ModelError,
+    Phase,
+    PhaseKind,
+    Position,
+    Power,
+    Season,
+    Unit,
+    UnitType,
+)
+from bot.core.names import NameTable, load_names
 from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
-from bot.core.rules import RuleSet
+from bot.core.rules import DuplicateOrders, RuleSet
 from bot.service import codec
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.engine import CoreEngine, Engine
@@ -232,6 +243,14 @@ def nothing_to_do(position: Position, game_map: GameMap) -> bool:
 def _reminder_key(game_id: int, phase_id: int, offset: float, deadline: float) -> str:
     # The deadline is part of the key: after an extension the reminders come again.
     return f"{game_id}:{phase_id}:reminder:{offset:g}:{deadline:.0f}"
+
+
+def _unit_text(names: NameTable, utype: UnitType | None, loc: Location, lang: str) -> str:
+    """`A TOU`, `F STP/CS`: a unit in the game's nomenclature."""
+    where = names.abbreviation(loc.province, lang)
+    if loc.coast is not None:
+        where += "/" + names.coast_abbreviation(loc.coast, lang)
+    return f"{utype.value} {where}" if utype is not None else where
 
 
 def _order_key(order: Order) -> str | None:
@@ -847,18 +866,23 @@ class TableService:
         self, ctx: _Ctx, position: Position, power: Power, orders: list[Order]
     ) -> list[str]:
         lang = ctx.lang
+        names = load_names(ctx.game_map.name)
+
+        def unit(u: Unit) -> str:  # in the game's nomenclature: French MAR is North Africa
+            return _unit_text(names, u.type, u.location, lang)
+
         out: list[str] = []
         kind = position.phase.kind
         ordered = {_order_key(o) for o in orders}
         if kind is PhaseKind.MOVEMENT:
             for u in sorted(position.units_of(power), key=lambda u: u.province):
                 if u.province not in ordered:
-                    out.append(t("no_order", lang, unit=str(u)))
+                    out.append(t("no_order", lang, unit=unit(u)))
             mine = {u.province for u in position.units_of(power)}
         elif kind is PhaseKind.RETREAT:
             for d in position.dislodged:
                 if d.unit.power is power and d.unit.province not in ordered:
-                    out.append(t("no_retreat", lang, unit=str(d.unit)))
+                    out.append(t("no_retreat", lang, unit=unit(d.unit)))
             mine = {d.unit.province for d in position.dislodged if d.unit.power is power}
         else:
             n = _adjustment(position, ctx.game_map, power)
@@ -875,7 +899,42 @@ class TableService:
             key = _order_key(o)
             if key is not None and not isinstance(o, Build) and key not in mine:
                 out.append(
-                    t("not_yours", lang, order=self.engine.render_order(o, lang), province=key)
+                    t(
+                        "not_yours",
+                        lang,
+                        order=self.engine.render_order(o, lang),
+                        province=names.abbreviation(key, lang),
+                    )
+                )
+        out += self._several_orders(ctx, names, orders)
+        return out
+
+    def _several_orders(self, ctx: _Ctx, names: NameTable, orders: list[Order]) -> list[str]:
+        """A unit given several orders: which one counts, or that it holds (DATC 4.D.3)."""
+        by_unit: dict[str, list[UnitOrder]] = {}
+        for o in orders:
+            if isinstance(o, UnitOrder):
+                by_unit.setdefault(o.unit.province, []).append(o)
+        then = {
+            DuplicateOrders.FIRST: "several_first",
+            DuplicateOrders.LAST: "several_last",
+            DuplicateOrders.HOLD: "several_hold",
+            DuplicateOrders.CIVIL_DISORDER: "several_disorder",
+        }[ctx.rules.duplicate_orders]
+        out = []
+        for given in by_unit.values():
+            if len(given) > 1:
+                ref = given[0].unit
+                texts = [self.engine.render_order(o, ctx.lang) for o in given]
+                out.append(
+                    t(
+                        "several_orders",
+                        ctx.lang,
+                        unit=_unit_text(names, ref.type, ref.location, ctx.lang),
+                        n=len(given),
+                        orders=", ".join(texts),
+                        then=t(then, ctx.lang),
+                    )
                 )
         return out
 

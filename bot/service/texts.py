@@ -17,6 +17,17 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "{order}: you have no unit in {province}",
         "fr": "{order} : vous n'avez pas d'unité en {province}",
     },
+    "several_orders": {
+        "en": "{unit} has {n} orders ({orders}): under these rules {then}; send one order per unit",
+        "fr": "{unit} a {n} ordres ({orders}) : avec ces règles, {then} ; un seul ordre par unité",
+    },
+    "several_first": {"en": "the first one counts", "fr": "le premier compte"},
+    "several_last": {"en": "the last one counts", "fr": "le dernier compte"},
+    "several_hold": {"en": "it will hold", "fr": "elle tiendra"},
+    "several_disorder": {
+        "en": "it is in civil disorder and will hold",
+        "fr": "elle est en désordre civil et tiendra",
+    },
     "builds_unused": {
         "en": "{n} build(s) not ordered: they will be waived",
         "fr": "{n} construction(s) non ordonnée(s) : elles seront abandonnées",
