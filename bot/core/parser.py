@@ -179,7 +179,10 @@ _TOKEN_RE = re.compile(
 # The longest real order ("Flotte allemande Saint-Pétersbourg côte sud soutient ...") is about
 # 120 characters; reading time grows faster than the length, so a pasted essay is refused.
 MAX_ORDER_LENGTH = 300
-_LIST_MARKER_RE = re.compile(r"^(?:\d{1,2}[.)]|[-*•])\s+")
+# List bullets and numbers, and chat quote markers ("> ", ">>> " in Discord).
+_LIST_MARKER_RE = re.compile(r"^(?:\d{1,2}[.)]|[-*•]|>{1,3})\s+")
+# A chat code fence line ("```", "```text") around a pasted order set.
+_FENCE_RE = re.compile(r"^```[\w+-]*$")
 _SYMBOL_KINDS = {"dash": "DASH", "slash": "SLASH", "lpar": "LPAR", "rpar": "RPAR", "colon": "COLON"}
 
 
@@ -805,7 +808,7 @@ def parse_orders(
     current = power
     for part in _SPLIT_RE.split(text):
         piece = part.strip()
-        if not piece:
+        if not piece or _FENCE_RE.match(piece):
             continue
         header = _POWER_WORDS.get(fold_word(piece.rstrip(":").strip()))
         if header is not None and power is None:
