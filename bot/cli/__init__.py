@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Sequence
 
@@ -22,10 +23,18 @@ SUBCOMMANDS: tuple[str, ...] = (
 )
 
 
+def _version() -> str:
+    try:
+        return importlib.metadata.version("parley")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout, not installed
+        return "(not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="parley", description="Parley: the game Diplomacy at a table."
     )
+    parser.add_argument("--version", action="version", version=f"parley {_version()}")
     subs = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in SUBCOMMANDS:
         try:
