@@ -174,3 +174,10 @@ def test_parse_at_a_terminal_says_what_it_waits_for(
     out, err = capsys.readouterr()
     assert out == "A PAR - BUR\n"
     assert "one per line, then Ctrl-D" in err
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.startswith("parley 0.")
