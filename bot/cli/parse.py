@@ -52,6 +52,8 @@ def _load_position(path: str) -> Position:
         raise FormatError(f"position file: {exc}") from None
     except json.JSONDecodeError as exc:
         raise FormatError(f"position file {path} is not valid JSON: {exc}") from None
+    if isinstance(doc, dict) and "position" in doc and "phase" not in doc:
+        doc = doc["position"]  # an adjudicate input or output, as `parley render` takes
     return position_from_json(doc, load_map("standard"))
 
 

@@ -124,3 +124,24 @@ def test_retreat_phase_position(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert main(["parse", "--json", "--position", str(path), "Paris - Picardy"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["orders"] == [{"text": "Paris - Picardy", "canonical": "A PAR R PIC"}]
+
+
+def test_position_from_an_adjudicate_document(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The output of `parley adjudicate` (or its input) gives the position, as for `render`.
+    doc = {
+        "results": [],
+        "dislodged": [],
+        "position": {
+            "phase": "F1901R",
+            "units": {"ITALY": ["A TRI"]},
+            "dislodged": [
+                {"power": "AUSTRIA", "unit": "A TRI", "attacker_from": "VEN", "retreats": ["ALB"]}
+            ],
+        },
+    }
+    path = tmp_path / "out.json"
+    path.write_text(json.dumps(doc))
+    assert main(["parse", "--position", str(path), "A TRI - ALB"]) == 0
+    assert capsys.readouterr().out == "A TRI R ALB\n"
