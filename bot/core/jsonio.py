@@ -31,6 +31,8 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
     """Parse and check a POSITION document; every problem is a FormatError naming its place."""
     if not isinstance(doc, Mapping):
         raise FormatError("position: expected a JSON object")
+    if "phase" not in doc:
+        raise FormatError('position: missing "phase" (e.g. "S1901M")')
     try:
         phase = Phase.parse(str(doc.get("phase", "")))
     except ModelError as exc:
