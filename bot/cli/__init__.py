@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
+        parser.print_help(sys.stderr)
         return 2
     return int(args.func(args))
 
