@@ -181,3 +181,13 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert done.value.code == 0
     assert capsys.readouterr().out.startswith("parley 0.")
+
+
+def test_no_command_prints_the_help_on_stderr_and_exits_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main([]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "usage: parley" in err
+    assert "demo" in err
