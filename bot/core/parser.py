@@ -409,6 +409,11 @@ def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
     french = msgs["lang"] == "fr"
     vocab = [w for w in _WORD_KINDS if len(w) > 2 and (w in _FRENCH_WORDS) == french]
     best = difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
+    if not best:
+        # A cut-short word ("sup", "supp"): the shortest word it starts, if of one kind only.
+        starts = sorted((w for w in vocab if w.startswith(key)), key=len)
+        if starts and len({_WORD_KINDS[w] for w in starts}) == 1:
+            best = starts[:1]
     return msgs["meant"].format(k=best[0]) if best else ""
 
 
