@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -181,6 +182,17 @@ _TOKEN_RE = re.compile(
 MAX_ORDER_LENGTH = 300
 # List bullets and numbers, and chat quote markers ("> ", ">>> " in Discord).
 _LIST_MARKER_RE = re.compile(r"^(?:\d{1,2}[.)]|[-*•]|>{1,3})\s+")
+# Invisible characters that phones and web pages slip into copied text (zero-width spaces
+# and joiners, the byte-order mark): an error pointing at them shows nothing.
+_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+
+
+def _clean(text: str) -> str:
+    """Without invisible characters, full-width and other compatibility forms folded (NFKC:
+    'Ａ ＰＡＲ － ＢＵＲ' is 'A PAR - BUR'), stripped."""
+    return unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text)).strip()
+
+
 # A chat code fence line ("```", "```text") around a pasted order set.
 _FENCE_RE = re.compile(r"^```[\w+-]*$")
 _SYMBOL_KINDS = {"dash": "DASH", "slash": "SLASH", "lpar": "LPAR", "rpar": "RPAR", "colon": "COLON"}
@@ -745,7 +757,7 @@ def parse_order(
     msgs = _messages(lang)
     names = load_names(game_map.name if game_map is not None else "standard")
     gmap = game_map if game_map is not None else load_map("standard")
-    source = text.strip()
+    source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
     raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs))
@@ -812,7 +824,7 @@ def parse_orders(
     errors: list[ParseError] = []
     current = power
     for part in _SPLIT_RE.split(text):
-        piece = part.strip()
+        piece = _clean(part)
         if not piece or _FENCE_RE.match(piece):
             continue
         header = _POWER_WORDS.get(fold_word(piece.rstrip(":").strip()))

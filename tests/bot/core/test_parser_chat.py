@@ -30,3 +30,15 @@ def test_quote_markers_are_not_part_of_the_order() -> None:
 def test_a_fence_is_not_an_order_but_a_word_is_still_an_error() -> None:
     result = parse_orders("```\nA PAR - BUR\nA PAR jump\n```")
     assert [e.text for e in result.errors] == ["A PAR jump"]
+
+
+def test_invisible_characters_are_ignored() -> None:
+    # A zero-width space (from a phone keyboard or a web page) and a byte-order mark.
+    assert parse_order("A PAR\u200b - BUR").canonical() == "A PAR - BUR"
+    result = parse_orders("\ufeffA PAR - BUR\n\u200b\nF BRE - MAO")
+    assert [o.canonical() for o in result.orders] == ["A PAR - BUR", "F BRE - MAO"]
+    assert result.errors == []
+
+
+def test_full_width_text_reads_as_ascii() -> None:
+    assert parse_order("Ａ ＰＡＲ － ＢＵＲ").canonical() == "A PAR - BUR"
