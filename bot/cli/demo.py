@@ -160,7 +160,8 @@ def _value(key: str, value: Any) -> str:
 def log_line(event: Any) -> str:
     """One event of `events.log`: id, time (UTC, on the demo's fast clock), phase, kind and
     its payload, times written as UTC rather than epoch seconds."""
-    keep = {k: v for k, v in event.payload.items() if k != "lines"}
+    # Empty values (no map error, no skipped phase) say nothing: left out.
+    keep = {k: v for k, v in event.payload.items() if k != "lines" and v not in ("", None, [], {})}
     payload = ", ".join(f"{k}={_value(k, v)}" for k, v in sorted(keep.items()))
     if len(payload) > 300:
         payload = payload[:299] + "…"

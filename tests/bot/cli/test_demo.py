@@ -44,6 +44,8 @@ def test_demo_files_read_well_for_a_new_user(tmp_path, capsys):
     log = (out / "events.log").read_text(encoding="utf-8")
     assert not re.search(r"\d{10}\.\d+", log)
     assert re.search(r"deadline=\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ", log)
+    assert "map_error=," not in log  # empty values are left out
+    assert "skipped=[]" not in log
     # Results: the phase described, powers named as in the game's language, results notation.
     first = (out / "01_S1901M.txt").read_text(encoding="utf-8").splitlines()
     assert first[0] == "Results: Spring 1901 Movement"
