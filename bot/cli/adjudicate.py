@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.jsonio import FormatError, position_from_json, position_to_json
+from bot.core.jsonio import FormatError, occupy_error, position_from_json, position_to_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
     DislodgedUnit,
@@ -192,7 +192,7 @@ class Engine:
             if u.province not in gm.provinces:
                 raise InputError(f"position: unknown province {u.province!r} in unit {u}")
             if not gm.can_occupy(u.type, u.location):
-                raise InputError(f"position: {u} cannot stand in {u.location}")
+                raise InputError(f"position: {occupy_error(u, gm)}")
         for pid in position.centers:
             if pid not in self._centers:
                 raise InputError(f"position.centers: {pid} is not a supply centre")

@@ -11,7 +11,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.core.map import GameMap
-from bot.core.model import DislodgedUnit, ModelError, Phase, Position, Power, Unit
+from bot.core.model import (
+    DislodgedUnit,
+    ModelError,
+    Phase,
+    PhaseKind,
+    Position,
+    Power,
+    Unit,
+    UnitType,
+)
 
 
 class FormatError(ValueError):
@@ -86,6 +95,11 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
                 frozenset(str(r).upper().split("/")[0] for r in retreats),
             )
         )
+    if dislodged and phase.kind is not PhaseKind.RETREAT:
+        # Issue 3: units await retreat only in a retreat phase; dropping them would be a guess.
+        raise FormatError(
+            f"position.dislodged: units await retreat only in a retreat phase, not in {phase}"
+        )
     try:
         position = Position.build(phase, units, centers, dislodged)
     except ModelError as exc:
@@ -95,12 +109,21 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
     return position
 
 
+def occupy_error(unit: Unit, game_map: GameMap) -> str:
+    """Why `unit` cannot stand where it is, for a position file's author."""
+    coasts = game_map.provinces[unit.province].coasts
+    if unit.type is UnitType.FLEET and coasts and unit.location.coast is None:
+        options = " or ".join(f"F {unit.province}/{c}" for c in sorted(coasts))
+        return f"{unit}: a fleet there stands on a coast: write {options}"
+    return f"{unit} cannot stand in {unit.location}"
+
+
 def _check_against_map(position: Position, game_map: GameMap) -> None:
     for u in [*position.units.values(), *(d.unit for d in position.dislodged)]:
         if u.province not in game_map.provinces:
             raise FormatError(f"position: unknown province {u.province!r} in unit {u}")
         if not game_map.can_occupy(u.type, u.location):
-            raise FormatError(f"position: {u} cannot stand in {u.location}")
+            raise FormatError(f"position: {occupy_error(u, game_map)}")
     for pid in position.centers:
         if pid not in game_map.supply_centers:
             raise FormatError(f"position.centers: {pid} is not a supply centre")
