@@ -20,15 +20,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.jsonio import FormatError, occupy_error, position_from_json, position_to_json
+from bot.core.jsonio import FormatError, occupy_error, outcome_to_json, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
-    DislodgedUnit,
     ModelError,
     PhaseKind,
     Position,
     Power,
-    Unit,
     UnitType,
 )
 from bot.core.orders import (
@@ -42,7 +40,6 @@ from bot.core.orders import (
     UnitOrder,
     Waive,
 )
-from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
 from bot.core.rules import RuleSet
 
@@ -235,51 +232,6 @@ class Engine:
             return {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - one bad record must not stop a bulk run
             return {"error": f"internal error: {type(exc).__name__}: {exc}"}
-
-
-def retreat_locations(unit: Unit, retreats: Iterable[str], game_map: GameMap) -> list[str]:
-    """A fleet's retreat options with the coast it can reach (`SPA/NC`, `SPA/SC`), as the
-    corpus records them; an army's, or a fleet's into a one-coast province, as provinces."""
-    out: list[str] = []
-    for pid in sorted(retreats):
-        if unit.type is UnitType.FLEET and game_map.provinces[pid].coasts:
-            out += [str(loc) for loc in game_map.reachable_coasts(unit.location, pid)] or [pid]
-        else:
-            out.append(pid)
-    return out
-
-
-def _dislodged_json(d: DislodgedUnit, game_map: GameMap) -> dict[str, Any]:
-    return {
-        "power": d.unit.power.value,
-        "unit": str(d.unit),
-        "attacker_from": d.attacker_from,
-        "retreats": retreat_locations(d.unit, d.retreats, game_map),
-    }
-
-
-def outcome_to_json(outcome: Outcome, game_map: GameMap) -> dict[str, Any]:
-    results = []
-    for r in outcome.results:
-        item: dict[str, Any] = {
-            "power": r.power.value if r.power else None,
-            "order": r.order.canonical(),
-            "outcome": r.verdict.value,
-            "reason": r.reason.value,
-        }
-        if r.detail:
-            item["detail"] = r.detail
-        if r.implied:
-            item["implied"] = True
-        results.append(item)
-    position = position_to_json(outcome.position)
-    if outcome.position.dislodged:
-        position["dislodged"] = [_dislodged_json(d, game_map) for d in outcome.position.dislodged]
-    return {
-        "results": results,
-        "dislodged": [_dislodged_json(d, game_map) for d in outcome.dislodged],
-        "position": position,
-    }
 
 
 def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:

@@ -7,7 +7,7 @@ Power names are case-insensitive on input and upper case on output.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from bot.core.map import GameMap
@@ -21,6 +21,7 @@ from bot.core.model import (
     Unit,
     UnitType,
 )
+from bot.core.outcome import Outcome
 
 
 class FormatError(ValueError):
@@ -157,3 +158,50 @@ def position_to_json(position: Position) -> dict[str, Any]:
             for d in position.dislodged
         ]
     return doc
+
+
+def retreat_locations(unit: Unit, retreats: Iterable[str], game_map: GameMap) -> list[str]:
+    """A fleet's retreat options with the coast it can reach (`SPA/NC`, `SPA/SC`), as the
+    corpus records them; an army's, or a fleet's into a one-coast province, as provinces."""
+    out: list[str] = []
+    for pid in sorted(retreats):
+        if unit.type is UnitType.FLEET and game_map.provinces[pid].coasts:
+            out += [str(loc) for loc in game_map.reachable_coasts(unit.location, pid)] or [pid]
+        else:
+            out.append(pid)
+    return out
+
+
+def _dislodged_json(d: DislodgedUnit, game_map: GameMap) -> dict[str, Any]:
+    return {
+        "power": d.unit.power.value,
+        "unit": str(d.unit),
+        "attacker_from": d.attacker_from,
+        "retreats": retreat_locations(d.unit, d.retreats, game_map),
+    }
+
+
+def outcome_to_json(outcome: Outcome, game_map: GameMap) -> dict[str, Any]:
+    """The output document of `parley adjudicate` (docs/formats.md): results, dislodged units
+    and the next position, fleets' retreat options with their coasts."""
+    results = []
+    for r in outcome.results:
+        item: dict[str, Any] = {
+            "power": r.power.value if r.power else None,
+            "order": r.order.canonical(),
+            "outcome": r.verdict.value,
+            "reason": r.reason.value,
+        }
+        if r.detail:
+            item["detail"] = r.detail
+        if r.implied:
+            item["implied"] = True
+        results.append(item)
+    position = position_to_json(outcome.position)
+    if outcome.position.dislodged:
+        position["dislodged"] = [_dislodged_json(d, game_map) for d in outcome.position.dislodged]
+    return {
+        "results": results,
+        "dislodged": [_dislodged_json(d, game_map) for d in outcome.dislodged],
+        "position": position,
+    }

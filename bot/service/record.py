@@ -14,9 +14,8 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from bot.cli.adjudicate import outcome_to_json
 from bot.core.endgame import centre_counts_by_year, survivors
-from bot.core.jsonio import position_from_json
+from bot.core.jsonio import outcome_to_json, position_from_json
 from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.notation import notation_lines
