@@ -67,6 +67,9 @@ INK: RGB = (25, 25, 30)
 
 PUBLIC = "public"
 
+# The mark under a dislodged unit, in the game's language.
+DISLODGED: Mapping[str, str] = {"en": "dislodged", "fr": "délogée"}
+
 
 def _mix(c: RGB, other: RGB, t: float) -> RGB:
     return (
@@ -146,6 +149,16 @@ class _Draw:
     def rounded_rectangle(self, xy: object, **kw: object) -> None:
         self.d.rounded_rectangle(xy, **self._kw(kw))  # type: ignore[arg-type]
 
+    def sprite(self, sp: _Sprite, p: Point, recolour: Mapping[RGB, RGB] | None = None) -> None:
+        """Paste a sprite centred on `p`, its colours mapped into the picture's palette."""
+        lut = [self.pal.ink((recolour or {}).get(c, c)) for c in sp.colours]
+        lut += [0] * (256 - len(lut))
+        mapped = sp.indices.point(lut)
+        if self.img.mode == "P":
+            mapped = Image.frombytes("P", mapped.size, mapped.tobytes())
+        off = (round(p[0]) - sp.centre[0], round(p[1]) - sp.centre[1])
+        self.img.paste(mapped, off, sp.mask)
+
     def panel(self, box: tuple[float, float, float, float], paint: object) -> None:
         """Draw antialiased content (text) in RGB on a small panel, then paste it quantised."""
         x0, y0, x1, y1 = (round(v) for v in box)
@@ -179,6 +192,35 @@ def _paste_quantized(
 
 
 @dataclass(frozen=True, slots=True)
+class _Sprite:
+    """A small antialiased drawing reduced to a few colours once, pasted by palette lookup."""
+
+    indices: Image.Image  # mode "L": indices into `colours`
+    colours: tuple[RGB, ...]
+    mask: Image.Image  # mode "L": 255 where the sprite is opaque
+    centre: tuple[int, int]
+
+
+_SUPERSAMPLE = 4
+
+
+def _make_sprite(size: float, paint: object, colours: int = 12) -> _Sprite:
+    """Paint at 4x on a transparent square `size` px wide, centred on (0, 0), then reduce."""
+    n = max(4, math.ceil(size))
+    big = Image.new("RGBA", (n * _SUPERSAMPLE, n * _SUPERSAMPLE), (0, 0, 0, 0))
+    c = n * _SUPERSAMPLE / 2
+    paint(ImageDraw.Draw(big), c, float(_SUPERSAMPLE))  # type: ignore[operator]
+    small = big.resize((n, n), Image.Resampling.LANCZOS)
+    mask = small.getchannel("A").point(lambda a: 255 if a >= 110 else 0)
+    q = small.convert("RGB").quantize(
+        colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
+    )
+    qp = q.getpalette() or []
+    pal = tuple((qp[3 * k], qp[3 * k + 1], qp[3 * k + 2]) for k in range(len(qp) // 3))
+    return _Sprite(Image.frombytes("L", q.size, q.tobytes()), pal, mask, (n // 2, n // 2))
+
+
+@dataclass(frozen=True, slots=True)
 class _Static:
     index: Image.Image  # mode "P": fills, borders, coastlines, labels as palette indices
     palette: _Palette
@@ -207,12 +249,20 @@ class Renderer:
         self._bold = fonts / "DejaVuSans-Bold.ttf"
         self._regular = fonts / "DejaVuSans.ttf"
         self._labels = load_labels(self.game_map.name) or load_labels("standard")
+        self._sprites: dict[tuple[object, ...], _Sprite] = {}
 
     # --- static layers -------------------------------------------------------------------
 
     def _font(self, size: float, bold: bool = True) -> ImageFont.FreeTypeFont:
         path: Path = self._bold if bold else self._regular
         return ImageFont.truetype(str(path), max(6, round(size)))
+
+    def sprite(self, key: tuple[object, ...], size: float, paint: object) -> _Sprite:
+        """A cached sprite (unit icons, marks): drawn and reduced once per key."""
+        sp = self._sprites.get(key)
+        if sp is None:
+            sp = self._sprites[key] = _make_sprite(size, paint)
+        return sp
 
     def label(self, pid: str, lang: str) -> str:
         return self._labels.get(lang, {}).get(pid, pid)
@@ -336,7 +386,7 @@ class Renderer:
             shown_orders = [
                 o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
             ]
-        ctx = _Ctx(self, draw, s, colours, position)
+        ctx = _Ctx(self, draw, s, colours, position, lang=lang)
         ctx.centres()
         ctx.units()
         ctx.orders(shown_orders, result_of)
@@ -418,8 +468,11 @@ class _Ctx:
         s: float,
         colours: Mapping[Power, RGB],
         position: Position,
+        *,
+        lang: str = "en",
     ) -> None:
         self.r = r
+        self.lang = lang
         self.geo = r.geometry
         self.gm = r.game_map
         self.draw = draw
@@ -463,55 +516,101 @@ class _Ctx:
         for unit in self.position.units.values():
             self.unit_icon(unit, self.at(unit.location))
         for d in self.position.dislodged:
-            x, y = self.at(d.unit.location)
-            off = self.radius * 1.1
-            p = (x + off, y + off * 0.8)
-            self.unit_icon(d.unit, p, dislodged=True)
+            p = self.dislodged_point(d.unit.location)
+            self.unit_icon(d.unit, p)
+            self.dislodged_mark(p)
 
-    def unit_icon(
-        self, unit: Unit, p: Point, *, dislodged: bool = False, ghost: bool = False
-    ) -> None:
-        x, y = p
-        r = self.radius * (0.85 if dislodged else 1.0)
+    def dislodged_point(self, loc: Location) -> Point:
+        """A unit awaiting retreat is drawn beside the unit that took its place (up and to the
+        right: labels sit under the anchors)."""
+        x, y = self.at(loc)
+        return (x + self.radius * 1.6, y - self.radius * 1.25)
+
+    def unit_icon(self, unit: Unit, p: Point, *, ghost: bool = False) -> None:
+        """Army: a disc with a bold A; fleet: a ship's hull with a bold F under a sail (the
+        letters are the same in French: Armée, Flotte)."""
         colour = self.colours[unit.power]
-        outline = FAIL if dislodged else INK
-        w = max(1, round((1.6 if dislodged else 1.0) * self.s))
         if ghost:
-            colour = _mix(colour, (255, 255, 255), 0.4)
-        d = self.draw
-        if unit.type is UnitType.ARMY:
-            d.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=outline, width=w)
-            # A chevron: the army's mark.
-            c = r * 0.55
-            d.line(
-                [(x - c, y + c * 0.45), (x, y - c * 0.55), (x + c, y + c * 0.45)],
-                fill=INK if _luma(colour) > 170 else (255, 255, 255),
-                width=max(2, round(1.8 * self.s)),
-                joint="curve",
-            )
-        else:
+            colour = _mix(colour, (255, 255, 255), 0.45)
+        letter_ink = INK if _luma(colour) > 165 else (255, 255, 255)
+        r = self.radius
+        s = self.s
+        army = unit.type is UnitType.ARMY
+        font = self.r._font(r * (1.45 if army else 1.2) * _SUPERSAMPLE)
+
+        def paint(d: ImageDraw.ImageDraw, c: float, k: float) -> None:
+            rr = r * k
+            ow = max(1.0, 1.1 * s * k)
+            if army:
+                d.ellipse(
+                    (c - rr, c - rr, c + rr, c + rr), fill=colour, outline=INK, width=round(ow)
+                )
+                d.text((c, c + 0.06 * rr), "A", font=font, fill=letter_ink, anchor="mm")
+                return
             hull = [
-                (x - r * 1.2, y + r * 0.05),
-                (x + r * 1.2, y + r * 0.05),
-                (x + r * 0.8, y + r * 0.75),
-                (x - r * 0.8, y + r * 0.75),
+                (c - 1.35 * rr, c - 0.3 * rr),
+                (c + 1.35 * rr, c - 0.3 * rr),
+                (c + 0.9 * rr, c + 0.85 * rr),
+                (c - 0.9 * rr, c + 0.85 * rr),
             ]
             sail = [
-                (x - r * 0.05, y - r * 0.95),
-                (x - r * 0.05, y - r * 0.05),
-                (x - r * 0.85, y - r * 0.05),
+                (c - 0.1 * rr, c - 1.25 * rr),
+                (c - 0.1 * rr, c - 0.4 * rr),
+                (c - 0.95 * rr, c - 0.4 * rr),
             ]
-            sail2 = [
-                (x + r * 0.15, y - r * 0.75),
-                (x + r * 0.15, y - r * 0.05),
-                (x + r * 0.75, y - r * 0.05),
+            flag = [
+                (c + 0.1 * rr, c - 1.05 * rr),
+                (c + 0.1 * rr, c - 0.4 * rr),
+                (c + 0.75 * rr, c - 0.4 * rr),
             ]
-            d.polygon(hull, fill=colour, outline=outline, width=w)
-            d.polygon(sail, fill=colour, outline=outline, width=w)
-            d.polygon(sail2, fill=colour, outline=outline, width=w)
-        if dislodged:
-            # Marked: a red slash across the icon.
-            d.line([(x - r, y + r), (x + r, y - r)], fill=FAIL, width=max(2, round(1.5 * self.s)))
+            d.polygon(sail, fill=colour, outline=INK, width=round(ow))
+            d.polygon(flag, fill=colour, outline=INK, width=round(ow))
+            d.polygon(hull, fill=colour, outline=INK, width=round(ow))
+            d.text((c, c + 0.3 * rr), "F", font=font, fill=letter_ink, anchor="mm")
+
+        key = ("unit", unit.type, colour, round(r * 10))
+        self.draw.sprite(self.r.sprite(key, r * 3.0, paint), p)
+
+    def dislodged_mark(self, p: Point) -> None:
+        """A red ring with a cross around the unit, and the word above it (labels are below)."""
+        r = self.radius
+        s = self.s
+
+        def paint(d: ImageDraw.ImageDraw, c: float, k: float) -> None:
+            rr = r * 1.35 * k
+            w = round(2.4 * s * k)
+            d.ellipse(
+                (c - rr, c - rr, c + rr, c + rr),
+                outline=(255, 255, 255),
+                width=w + round(2 * s * k),
+            )
+            d.ellipse((c - rr, c - rr, c + rr, c + rr), outline=FAIL, width=w)
+            # A small red cross on the ring, clear of the unit's letter.
+            e, q = rr * 0.7071, rr * 0.28
+            x0, y0 = c + e, c - e
+            d.ellipse((x0 - 2 * q, y0 - 2 * q, x0 + 2 * q, y0 + 2 * q), fill=(255, 255, 255))
+            for a, b in (((-q, -q), (q, q)), ((-q, q), (q, -q))):
+                d.line([(x0 + a[0], y0 + a[1]), (x0 + b[0], y0 + b[1])], fill=FAIL, width=w)
+
+        self.draw.sprite(self.r.sprite(("dislodged", round(r * 10)), r * 4.0, paint), p)
+        word = DISLODGED.get(self.lang, DISLODGED["en"])
+        font = self.r._font(8.5 * s)
+        tw = font.getlength(word)
+        x, y = p[0], p[1] - r * 1.45 - 12 * s
+        halo = max(1, round(1.1 * s))
+
+        def text(d: ImageDraw.ImageDraw) -> None:
+            d.text(
+                (tw / 2 + 3 * s, 1 * s),
+                word,
+                font=font,
+                fill=FAIL,
+                anchor="ma",
+                stroke_width=halo,
+                stroke_fill=(255, 255, 255),
+            )
+
+        self.draw.panel((x - tw / 2 - 3 * s, y, x + tw / 2 + 3 * s, y + 13 * s), text)
 
     # --- orders --------------------------------------------------------------------------
 
@@ -610,10 +709,8 @@ class _Ctx:
                 )
             elif isinstance(o, Retreat):
                 start = self.at(o.unit.location)
-                dl = self.position.dislodged_in(o.unit.province)
-                if dl is not None:
-                    off = self.radius * 1.1
-                    start = (start[0] + off, start[1] + off * 0.8)
+                if self.position.dislodged_in(o.unit.province) is not None:
+                    start = self.dislodged_point(o.unit.location)
                 self.line(
                     start,
                     self.at(o.dest),
@@ -625,10 +722,8 @@ class _Ctx:
                 )
             elif isinstance(o, Disband):
                 p = self.at(o.unit.location)
-                dl = self.position.dislodged_in(o.unit.province)
-                if dl is not None:
-                    off = self.radius * 1.1
-                    p = (p[0] + off, p[1] + off * 0.8)
+                if self.position.dislodged_in(o.unit.province) is not None:
+                    p = self.dislodged_point(o.unit.location)
                 self.cross(p, size=self.radius * 1.1, colour=(0, 0, 0) if failed else FAIL)
             elif isinstance(o, Build):
                 p = self.at(o.unit.location)
@@ -653,17 +748,8 @@ class _Ctx:
                 and isinstance(o, UnitOrder)
                 and o.unit.province in self.position.units
             ):
-                # Dislodged by this phase's moves: the unit is struck through.
-                x, y = self.unit_point(o.unit.location)
-                r = self.radius
-                self.draw.line(
-                    [(x - r, y + r), (x + r, y - r)],
-                    fill=(255, 255, 255),
-                    width=max(4, round(3.4 * self.s)),
-                )
-                self.draw.line(
-                    [(x - r, y + r), (x + r, y - r)], fill=FAIL, width=max(2, round(2 * self.s))
-                )
+                # Dislodged by this phase's moves: ringed, struck through and named.
+                self.dislodged_mark(self.unit_point(o.unit.location))
 
     def convoy_route(self, move: Move, fleets: Sequence[str]) -> list[Point]:
         """The convoying fleets in order from the army to its destination (shortest chain)."""
@@ -703,9 +789,7 @@ class _Ctx:
         for d in self.position.dislodged:
             if d.unit.province in ordered:
                 continue
-            x, y = self.at(d.unit.location)
-            off = self.radius * 1.1
-            start = (x + off, y + off * 0.8)
+            start = self.dislodged_point(d.unit.location)
             colour = _dark(self.colours[d.unit.power], 0.2)
             for pid in sorted(d.retreats):
                 locs = self.gm.fleet_locations(pid) if d.unit.type is UnitType.FLEET else ()
