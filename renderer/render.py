@@ -225,6 +225,10 @@ class _Static:
     index: Image.Image  # mode "P": fills, borders, coastlines, labels as palette indices
     palette: _Palette
     scale: float
+    # Each label's box (pixels, halo included) and the labels' opaque pixels: arrows stop short
+    # of the boxes and the labels are pasted back over whatever order lines crossed them.
+    label_boxes: Mapping[str, tuple[int, int, int, int]]
+    label_mask: Image.Image
 
 
 class Renderer:
@@ -316,10 +320,18 @@ class Renderer:
         od = ImageDraw.Draw(overlay)
         font = self._font(geo.label_size * s)
         halo = max(1, round(1.2 * s))
+        boxes: dict[str, tuple[int, int, int, int]] = {}
         for pid in self.pids:
             shape = geo.provinces[pid]
             x, y = shape.label
             sea = shape.kind == "sea"
+            bx = font.getbbox(self.label(pid, lang), anchor="mm", stroke_width=halo)
+            boxes[pid] = (
+                math.floor(x * s + bx[0]),
+                math.floor(y * s + bx[1]),
+                math.ceil(x * s + bx[2]),
+                math.ceil(y * s + bx[3]),
+            )
             od.text(
                 (x * s, y * s),
                 self.label(pid, lang),
@@ -331,7 +343,8 @@ class Renderer:
             )
         _paste_quantized(index, overlay, pal, colours=40)
         img = Image.frombytes("P", size, index.tobytes())
-        return _Static(img, pal, s)
+        mask = overlay.getchannel("A").point(lambda a: 255 if a >= 128 else 0)
+        return _Static(img, pal, s, boxes, mask)
 
     # --- one picture ---------------------------------------------------------------------
 
@@ -386,11 +399,14 @@ class Renderer:
             shown_orders = [
                 o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
             ]
-        ctx = _Ctx(self, draw, s, colours, position, lang=lang)
+        ctx = _Ctx(self, draw, s, colours, position, lang=lang, labels=st.label_boxes)
         ctx.centres()
         ctx.units()
         ctx.orders(shown_orders, result_of)
         ctx.retreat_options(shown_orders)
+        for box in ctx.crossed:
+            # Labels an order line crossed are pasted back on top, so they stay readable.
+            img.paste(st.index.crop(box), box[:2], st.label_mask.crop(box))
         ctx.title_and_legend(lang)
         img.putpalette(pal.flat())
         return img
@@ -470,9 +486,17 @@ class _Ctx:
         position: Position,
         *,
         lang: str = "en",
+        labels: Mapping[str, tuple[int, int, int, int]] | None = None,
     ) -> None:
         self.r = r
         self.lang = lang
+        margin = 2.0 * s
+        self.label_boxes = [
+            (x0 - margin, y0 - margin, x1 + margin, y1 + margin)
+            for x0, y0, x1, y1 in (labels or {}).values()
+        ]
+        self.boxes_px = list((labels or {}).values())
+        self.crossed: set[tuple[int, int, int, int]] = set()
         self.geo = r.geometry
         self.gm = r.game_map
         self.draw = draw
@@ -822,6 +846,7 @@ class _Ctx:
         failed: bool,
         shorten: float | None = None,
         shorten_start: bool = True,
+        clip_labels: bool = True,
     ) -> None:
         s = self.s
         dx, dy = b[0] - a[0], b[1] - a[1]
@@ -838,6 +863,20 @@ class _Ctx:
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         w = max(1, round(width * s))
         hl = (6.0 + width * 2.2) * s if head else 0.0
+        if clip_labels:
+            # Stop where the line would enter a label box near its end (NWG, NTH, BLA...).
+            reach = hl + 6 * s
+            for box in self.label_boxes:
+                span = _enter_exit(a, b, box)
+                if span is None:
+                    continue
+                t0, t1 = span
+                if t0 > 0 and t1 * length > length - reach and t0 * length > hl + 4 * s:
+                    length = t0 * length
+                    b = (a[0] + ux * length, a[1] + uy * length)
+        for box, px in zip(self.label_boxes, self.boxes_px, strict=True):
+            if _enter_exit(a, b, box) is not None:
+                self.crossed.add(px)
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
         casing = (255, 255, 255)
         if dash is None:
@@ -931,6 +970,31 @@ def legend_counts(centres: int, units: int, lang: str) -> str:
     if lang == "fr":
         return f"{centres} centre{'s' * (centres > 1)} · {units} unité{'s' * (units > 1)}"
     return f"{centres} SC · {units} unit{'s' * (units != 1)}"
+
+
+def _enter_exit(a: Point, b: Point, box: tuple[float, float, float, float]) -> Point | None:
+    """Where segment a-b enters and leaves a box, as fractions of its length (Liang-Barsky);
+    None when it misses the box."""
+    t0, t1 = 0.0, 1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for p, q in (
+        (-dx, a[0] - box[0]),
+        (dx, box[2] - a[0]),
+        (-dy, a[1] - box[1]),
+        (dy, box[3] - a[1]),
+    ):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return (t0, t1)
 
 
 def _angles(n: int, offset: float) -> list[float]:
