@@ -874,9 +874,9 @@ class _Ctx:
                 if t0 > 0 and t1 * length > length - reach and t0 * length > hl + 4 * s:
                     length = t0 * length
                     b = (a[0] + ux * length, a[1] + uy * length)
-        for box, px in zip(self.label_boxes, self.boxes_px, strict=True):
+        for box, pixels in zip(self.label_boxes, self.boxes_px, strict=True):
             if _enter_exit(a, b, box) is not None:
-                self.crossed.add(px)
+                self.crossed.add(pixels)
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
         casing = (255, 255, 255)
         if dash is None:
