@@ -33,6 +33,7 @@ from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.map import GameMap, load_map
+from bot.core.messages import Items, Message, Prov, msg
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Build,
@@ -67,6 +68,19 @@ class Decision:
     order: Order | None = None  # the order as given (None for an inferred order)
     dropped: bool = False  # the order is not passed to the adjudicator
     used: Order | None = None  # the order passed instead (corrected or inferred)
+    message: Message | None = None  # `text` to show in the game's language
+
+
+def _decision(
+    power: Power,
+    kind: DecisionKind,
+    message: Message,
+    *,
+    order: Order | None = None,
+    dropped: bool = False,
+    used: Order | None = None,
+) -> Decision:
+    return Decision(power, kind, str(message), order, dropped, used, message)
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,22 +89,15 @@ class Interpretation:
     decisions: tuple[Decision, ...]
 
 
-# Where each preset's set policies come from, for the player-facing text.
-_SOURCES = {
-    "datc": "DATC",
-    "edc2023": "EDC 2023 rules, section E",
-    "world-masters": "gm-order-correction-rules",
-    "house": "house rules",
-    "stabbeurfou": "Stabbeurfou",
-}
+# Where each preset's set policies come from, for the player-facing text (catalogue
+# `source.<preset>`).
+_SOURCES = ("datc", "edc2023", "world-masters", "house", "stabbeurfou")
 
 
-def _source(rules: RuleSet) -> str:
-    return _SOURCES.get(rules.name, f"rules {rules.name}")
-
-
-def _title(power: Power) -> str:
-    return power.name.title()
+def _source(rules: RuleSet) -> Message:
+    if rules.name in _SOURCES:
+        return msg(f"source.{rules.name}")
+    return msg("source.other", name=rules.name)
 
 
 def interpret(
@@ -140,7 +147,7 @@ def adjudicate_interpreted(
     it = interpret(position, orders, rules, gm)
     outcome = adjudicate(position, list(it.orders), rules, gm)
     aside = tuple(
-        OrderResult(d.power, d.order, Verdict.FAILS, Reason.ILLEGAL, d.text)
+        OrderResult(d.power, d.order, Verdict.FAILS, Reason.ILLEGAL, d.text, message=d.message)
         for d in it.decisions
         if d.dropped and d.order is not None
     )
@@ -167,11 +174,16 @@ def _correct_all(
         if why and order.power is not None:
             work[i] = fixed
             decisions.append(
-                Decision(
+                _decision(
                     order.power,
                     DecisionKind.CORRECTED,
-                    f"{order.canonical()} read as {fixed.canonical()}: {'; '.join(why)}"
-                    f" ({_source(rules)})",
+                    msg(
+                        "decision.read_as",
+                        order=order,
+                        fixed=fixed,
+                        why=Items(tuple(why), "; "),
+                        source=_source(rules),
+                    ),
                     order=order,
                     used=fixed,
                 )
@@ -196,12 +208,16 @@ def _correct_all(
         work[i] = fixed_s
         if order.power is not None:
             decisions.append(
-                Decision(
+                _decision(
                     order.power,
                     DecisionKind.CORRECTED,
-                    f"{order.canonical()} read as {fixed_s.canonical()}: the supported fleet"
-                    f" moves to {mv.dest}; a different coast does not invalidate a support"
-                    f" ({_source(rules)})",
+                    msg(
+                        "decision.support_coast",
+                        order=order,
+                        fixed=fixed_s,
+                        dest=mv.dest,
+                        source=_source(rules),
+                    ),
                     order=order,
                     used=fixed_s,
                 )
@@ -210,17 +226,24 @@ def _correct_all(
 
 def _correct(
     order: Order, position: Position, rules: RuleSet, idx: MapIndex
-) -> tuple[Order, list[str]]:
+) -> tuple[Order, list[Message]]:
     if not isinstance(order, Hold | Move | SupportHold | SupportMove | Convoy):
         return order, []
-    why: list[str] = []
+    why: list[Message] = []
     unit = position.units.get(order.unit.province)
     if unit is None or (order.power is not None and unit.power is not order.power):
         return order, []  # the adjudicator says why (no unit, not yours)
     ref = order.unit
     new_ref = ref
     if ref.type is not None and ref.type is not unit.type and rules.wrong_unit_type is Choice.B:
-        why.append(f"there is {_a(unit.type)} in {unit.province}, not {_a(ref.type)}")
+        why.append(
+            msg(
+                "decision.is_not",
+                a=_a(unit.type),
+                province=Prov(unit.province),
+                other=_a(ref.type),
+            )
+        )
         new_ref = replace(new_ref, type=unit.type)
     if (
         ref.location.coast is not None
@@ -231,7 +254,7 @@ def _correct(
             else rules.irrelevant_coast_ignored
         )
     ):
-        why.append(f"the unit stands on {unit.location}")
+        why.append(msg("decision.stands_on", at=unit.location))
         new_ref = replace(new_ref, location=unit.location)
     fixed: Order = replace(order, unit=new_ref) if new_ref != ref else order
     if isinstance(fixed, SupportHold | SupportMove | Convoy):
@@ -244,14 +267,22 @@ def _correct(
                 and tref.type is not target.type
                 and rules.wrong_unit_type is Choice.B
             ):
-                why.append(f"the unit in {target.province} is {_a(target.type)}")
+                why.append(
+                    msg("decision.target_is", province=Prov(target.province), a=_a(target.type))
+                )
                 new_t = replace(new_t, type=target.type)
             if (
                 tref.power is not None
                 and tref.power is not target.power
                 and rules.wrong_nationality is Choice.B
             ):
-                why.append(f"the unit in {target.province} is {_title(target.power)}")
+                why.append(
+                    msg(
+                        "decision.target_power",
+                        province=Prov(target.province),
+                        power=target.power,
+                    )
+                )
                 new_t = replace(new_t, power=target.power)
             if new_t != tref:
                 fixed = replace(fixed, target=new_t)
@@ -263,7 +294,7 @@ def _correct(
     ):
         reach = _reachable(idx, unit.location, fixed.dest.province)
         if fixed.dest not in reach and len(reach) == 1:
-            why.append(f"the fleet can only reach {reach[0]}")
+            why.append(msg("decision.only_reach", place=reach[0]))
             fixed = replace(fixed, dest=reach[0])
     return fixed, why
 
@@ -273,8 +304,8 @@ def _reachable(idx: MapIndex, src: Location, pid: str) -> list[Location]:
     return [loc for loc in idx.game_map.fleet_locations(pid) if loc in near]
 
 
-def _a(t: UnitType) -> str:
-    return "an army" if t is UnitType.ARMY else "a fleet"
+def _a(t: UnitType) -> Message:
+    return msg("article.army" if t is UnitType.ARMY else "article.fleet")
 
 
 # --- several orders for one unit, illegal ones included (EDC) -----------------------------------
@@ -294,21 +325,26 @@ def _civil_disorder_duplicates(
         if len(texts) < 2:
             continue  # the same order twice counts once (the adjudicator keeps one)
         unit = position.units.get(prov)
-        name = str(unit) if unit is not None else prov
-        outcome = (
-            "it is in civil disorder and holds (it can still be supported to hold)"
+        name: Unit | Prov = unit if unit is not None else Prov(prov)
+        outcome = msg(
+            "decision.disorder_holds"
             if rules.duplicate_orders is DuplicateOrders.CIVIL_DISORDER
-            else "it holds"
+            else "decision.holds"
         )
         for i in idxs:
             order = work[i]
             assert order is not None
             decisions.append(
-                Decision(
+                _decision(
                     power,
                     DecisionKind.CIVIL_DISORDER,
-                    f"{name} was given {len(idxs)} different orders, valid or not: {outcome}"
-                    f" ({_source(rules)})",
+                    msg(
+                        "decision.several_orders",
+                        unit=name,
+                        n=len(idxs),
+                        outcome=outcome,
+                        source=_source(rules),
+                    ),
                     order=order,
                     dropped=True,
                 )
@@ -334,7 +370,7 @@ def _no_hold_support_for_movers(
     movers = {
         o.unit.province
         for o, unit, why in check.entries
-        if why and isinstance(o, Move) and unit is not None and unit.power is o.power
+        if why is not None and isinstance(o, Move) and unit is not None and unit.power is o.power
     }
     movers -= set(check.effective)  # a unit whose other order is legal is judged by that one
     if not movers:
@@ -342,11 +378,15 @@ def _no_hold_support_for_movers(
     for i, o in enumerate(work):
         if isinstance(o, SupportHold) and o.target.province in movers and o.power is not None:
             decisions.append(
-                Decision(
+                _decision(
                     o.power,
                     DecisionKind.CORRECTED,
-                    f"{o.canonical()}: the unit in {o.target.province} was ordered to move, so"
-                    f" it cannot be supported to hold ({_source(rules)} III(5))",
+                    msg(
+                        "decision.mover_no_hold_support",
+                        order=o,
+                        province=Prov(o.target.province),
+                        source=_source(rules),
+                    ),
                     order=o,
                     dropped=True,
                 )
@@ -395,11 +435,16 @@ def _infer(
             move = Move(power, UnitRef.of(unit), dest, source="")
             added.append(move)
             decisions.append(
-                Decision(
+                _decision(
                     power,
                     DecisionKind.INFERRED,
-                    f"{unit} had no complete order; {move.canonical()} is read from"
-                    f" {claims[0][1].canonical()} ({_source(rules)})",
+                    msg(
+                        "decision.inferred_move",
+                        unit=unit,
+                        order=move,
+                        origin=claims[0][1],
+                        source=_source(rules),
+                    ),
                     used=move,
                 )
             )
@@ -463,12 +508,16 @@ def _infer_convoys(
             out.append(conv)
             free.discard(f)
             decisions.append(
-                Decision(
+                _decision(
                     power,
                     DecisionKind.INFERRED,
-                    f"{fleet} had no complete order; it is the only fleet that makes"
-                    f" {o.canonical()} possible, so it convoys: {conv.canonical()}"
-                    f" ({_source(rules)})",
+                    msg(
+                        "decision.inferred_convoy",
+                        unit=fleet,
+                        move=o,
+                        order=conv,
+                        source=_source(rules),
+                    ),
                     used=conv,
                 )
             )
@@ -491,11 +540,10 @@ def _army_builds_with_coast(
             and o.power is not None
         ):
             decisions.append(
-                Decision(
+                _decision(
                     o.power,
                     DecisionKind.CORRECTED,
-                    f"{o.canonical()}: an army is not built on a coast; nothing is built"
-                    f" ({_source(rules)} III(5))",
+                    msg("decision.army_build_coast", order=o, source=_source(rules)),
                     order=o,
                     dropped=True,
                 )
@@ -518,12 +566,16 @@ def _reading_notes(position: Position, orders: Sequence[Order], rules: RuleSet) 
     for power, n in counts.items():
         if n > abs(_balance(position, power)):
             notes.append(
-                Decision(
+                _decision(
                     power,
                     DecisionKind.READING,
-                    f"{_title(power)} gave {n} adjustment orders for"
-                    f" {abs(_balance(position, power))}: they are followed from bottom to top"
-                    f" ({_source(rules)})",
+                    msg(
+                        "decision.bottom_to_top",
+                        power=power,
+                        n=n,
+                        need=abs(_balance(position, power)),
+                        source=_source(rules),
+                    ),
                 )
             )
     return notes
@@ -538,6 +590,17 @@ def check_submission(
     rules: RuleSet = DATC,
     game_map: GameMap | None = None,
 ) -> list[str]:
+    """The problems for which the rule set refuses this order set (empty: accepted), in
+    English; `submission_problems` gives them as messages, for the game's language."""
+    return [str(m) for m in submission_problems(position, orders, rules, game_map)]
+
+
+def submission_problems(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet = DATC,
+    game_map: GameMap | None = None,
+) -> list[Message]:
     """The problems for which the rule set refuses this order set (empty: accepted).
 
     Only rule sets with `reject_inaccurate_order_sets` refuse sets; for the others every set is
@@ -546,13 +609,15 @@ def check_submission(
     if not rules.reject_inaccurate_order_sets:
         return []
     idx = map_index(game_map if game_map is not None else load_map("standard"))
-    problems: list[str] = []
+    problems: list[Message] = []
     kind = position.phase.kind
     if rules.unit_type_required and kind is PhaseKind.MOVEMENT:
         problems += _missing_types(orders, idx.game_map)
     if kind is PhaseKind.MOVEMENT:
         check = MovementCheck(position, idx, rules).run(orders)
-        problems += [f"{o.canonical()}: {why}" for o, _, why in check.entries if why]
+        problems += [
+            msg("refusal.order", order=o, why=why) for o, _, why in check.entries if why is not None
+        ]
     elif kind is PhaseKind.RETREAT:
         problems += _retreat_problems(position, orders)
     else:
@@ -560,11 +625,11 @@ def check_submission(
     return problems
 
 
-def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[str]:
+def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[Message]:
     """Stabbeurfou 4.C.1: 'unit designation is only mandatory for an active unit'."""
     from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415 - no cycle at load
 
-    out: list[str] = []
+    out: list[Message] = []
     for o in orders:
         if not isinstance(o, Hold | Move | SupportHold | SupportMove | Convoy) or not o.source:
             continue
@@ -578,40 +643,37 @@ def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[str]:
                 break
             bare = None
         if isinstance(bare, UnitOrder) and bare.unit.type is None:
-            out.append(
-                f"{o.source}: say whether the unit in {o.unit.province} is an army (A)"
-                " or a fleet (F)"
-            )
+            out.append(msg("refusal.say_type", text=o.source, province=Prov(o.unit.province)))
     return out
 
 
-def _retreat_problems(position: Position, orders: Sequence[Order]) -> list[str]:
-    out: list[str] = []
+def _retreat_problems(position: Position, orders: Sequence[Order]) -> list[Message]:
+    out: list[Message] = []
     seen: set[str] = set()
     dislodged = {d.unit.province: d for d in position.dislodged}
     for o in orders:
         if not isinstance(o, Retreat | Disband):
-            out.append(f"{o.canonical()}: only retreats (R) and disbands (D) now")
+            out.append(msg("refusal.only_retreats", order=o))
             continue
         d = dislodged.get(o.unit.province)
         if d is None:
-            out.append(f"{o.canonical()}: there is no dislodged unit in {o.unit.province}")
+            out.append(msg("refusal.no_dislodged", order=o, province=Prov(o.unit.province)))
             continue
         if o.power is not None and d.unit.power is not o.power:
-            out.append(f"{o.canonical()}: the unit is {_title(d.unit.power)}")
+            out.append(msg("refusal.unit_is", order=o, power=d.unit.power))
         if o.unit.province in seen:
-            out.append(f"{o.canonical()}: a second order for {d.unit}")
+            out.append(msg("refusal.second_order", order=o, unit=d.unit))
         seen.add(o.unit.province)
         if isinstance(o, Retreat) and o.dest.province not in d.retreats:
-            near = ", ".join(sorted(d.retreats)) or "none"
-            out.append(f"{o.canonical()}: {d.unit} cannot retreat there (options: {near})")
+            near = Items(tuple(Prov(p) for p in sorted(d.retreats)))
+            out.append(msg("refusal.cannot_retreat", order=o, unit=d.unit, options=near))
     return out
 
 
 def _adjustment_problems(
     position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
-) -> list[str]:
-    out: list[str] = []
+) -> list[Message]:
+    out: list[Message] = []
     builds: dict[Power, list[Order]] = {}
     removes: dict[Power, list[Order]] = {}
     places: set[str] = set()
@@ -623,7 +685,7 @@ def _adjustment_problems(
             if isinstance(o, Build):
                 unit: Unit = _build_unit(o, power, position, idx, rules)
                 if unit.province in places:
-                    raise Illegal(f"a second build in {unit.province}")
+                    raise Illegal(msg("refusal.second_build", province=Prov(unit.province)))
                 places.add(unit.province)
                 builds.setdefault(power, []).append(o)
             elif isinstance(o, Waive):
@@ -631,19 +693,19 @@ def _adjustment_problems(
             elif isinstance(o, Disband):
                 unit = check_unit(o, position, rules)
                 if unit.province in places:
-                    raise Illegal(f"{unit} is already removed by another order")
+                    raise Illegal(msg("build.already_removed", unit=unit))
                 places.add(unit.province)
                 removes.setdefault(power, []).append(o)
             else:
-                raise Illegal("only builds (B), removals (D) and waives now")
+                raise Illegal(msg("refusal.only_adjustments"))
         except Illegal as exc:
-            out.append(f"{o.canonical()}: {exc}")
+            out.append(msg("refusal.order", order=o, why=exc.message))
     for power, bs in builds.items():
         allowed = max(_balance(position, power), 0)
         if len(bs) > allowed:
-            out.append(f"{_title(power)} may build {allowed}, not {len(bs)}")
+            out.append(msg("refusal.too_many_builds", power=power, n=allowed, given=len(bs)))
     for power, rs in removes.items():
         need = max(-_balance(position, power), 0)
         if len(rs) > need:
-            out.append(f"{_title(power)} must remove {need}, not {len(rs)}")
+            out.append(msg("refusal.too_many_removals", power=power, n=need, given=len(rs)))
     return out

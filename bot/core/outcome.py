@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
+from bot.core.messages import Message
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
 
@@ -40,6 +41,8 @@ class OrderResult:
     reason: Reason = Reason.NONE
     detail: str = ""  # for a player: why illegal, or the order a void support failed to match
     implied: bool = False  # an order the engine supplied (default hold, civil-disorder removal)
+    # `detail` as a catalogue message, to show in the game's language (bot.core.messages)
+    message: Message | None = None
 
     @property
     def succeeded(self) -> bool:
@@ -56,8 +59,8 @@ def _slot_setters(
 
 
 _new = object.__new__
-_sp, _so, _sv, _sr, _sd, _si = _slot_setters(
-    OrderResult, ("power", "order", "verdict", "reason", "detail", "implied")
+_sp, _so, _sv, _sr, _sd, _si, _sm = _slot_setters(
+    OrderResult, ("power", "order", "verdict", "reason", "detail", "implied", "message")
 )
 
 
@@ -68,6 +71,7 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
     reason: Reason = Reason.NONE,
     detail: str = "",
     implied: bool = False,
+    message: Message | None = None,
 ) -> OrderResult:
     """`OrderResult(...)` for the adjudicator's hot path: a frozen dataclass's __init__ goes
     through object.__setattr__ once per field; filling the slots directly gives the same object
@@ -79,6 +83,7 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
     _sr(r, reason)
     _sd(r, detail)
     _si(r, implied)
+    _sm(r, message)
     return r
 
 

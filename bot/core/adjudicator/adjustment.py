@@ -9,6 +9,7 @@ from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule
 from bot.core.adjudicator.legality import Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
+from bot.core.messages import Message, Prov, msg
 from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
@@ -24,41 +25,41 @@ def _build_unit(
     loc = order.unit.location
     pid = loc.province
     if pid not in idx.supply_centers:
-        raise Illegal(f"{pid} is not a supply centre")
+        raise Illegal(msg("build.not_center", province=Prov(pid)))
     if pid not in idx.homes.get(power, ()):  # DATC 6.I.6
-        raise Illegal(f"{pid} is not a home centre of {power.name.title()}")
+        raise Illegal(msg("build.not_home", province=Prov(pid), power=power))
     if position.centers.get(pid) is not power:  # DATC 6.I.5
-        raise Illegal(f"{power.name.title()} does not own {pid}")
+        raise Illegal(msg("build.not_owned", province=Prov(pid), power=power))
     if pid in position.units:  # DATC 6.I.3, 6.I.4
-        raise Illegal(f"{pid} is occupied")
+        raise Illegal(msg("build.occupied", province=Prov(pid)))
     utype = order.unit.type
     inland = pid in idx.land
     if utype is None:
         choice = rules.missing_build_type
         if choice is Choice.A or (choice is Choice.B and not inland):
-            raise Illegal("say whether to build an army or a fleet")
+            raise Illegal(msg("build.which_type"))
         if inland:
             utype = UnitType.ARMY
         elif loc.coast is not None or pid in idx.split:
             utype = UnitType.FLEET  # 4.C.3 c: a coast is given
         else:
-            raise Illegal("say whether to build an army or a fleet")
+            raise Illegal(msg("build.which_type"))
     if utype is UnitType.FLEET and inland:
         if not rules.fleet_build_inland_makes_army:  # 4.C.4 a, DATC 6.I.2
-            raise Illegal(f"a fleet cannot be built in {pid}, which is inland")
+            raise Illegal(msg("build.fleet_inland", province=Prov(pid)))
         utype = UnitType.ARMY
     if utype is UnitType.ARMY:
         if loc.coast is not None and not rules.irrelevant_coast_ignored:
-            raise Illegal("an army is not built on a coast")
+            raise Illegal(msg("build.army_coast"))
         return Unit(power, utype, Location(pid))
     if pid in idx.split:
         if loc.coast is None:  # 4.B.7, DATC 6.B.14
-            raise Illegal(f"say which coast of {pid} the fleet is built on")
+            raise Illegal(msg("build.which_coast", province=Prov(pid)))
         if loc not in idx.fleet_adj:
-            raise Illegal(f"{pid} has no coast {loc.coast.value}")
+            raise Illegal(msg("illegal.no_coast", province=Prov(pid), coast=loc.coast))
         return Unit(power, utype, loc)
     if loc.coast is not None and not rules.irrelevant_coast_ignored:
-        raise Illegal(f"{pid} has no coast {loc.coast.value}")
+        raise Illegal(msg("illegal.no_coast", province=Prov(pid), coast=loc.coast))
     return Unit(power, utype, Location(pid))
 
 
@@ -82,17 +83,18 @@ def adjudicate_adjustments(
                 if power is None and isinstance(order, Build):
                     power = position.centers.get(order.unit.province)
                 if power is None:
-                    raise Illegal("no power gave this order")
+                    raise Illegal(msg("build.no_power"))
                 e.power = power
                 if balance.get(power, 0) <= 0:
                     n = -balance.get(power, 0)
                     raise Illegal(
-                        f"{power.name.title()} has no build"
-                        + (f" (it must remove {n})" if n else "")
+                        msg("build.none_must_remove", power=power, n=n)
+                        if n
+                        else msg("build.none", power=power)
                     )
                 if isinstance(order, Waive):
                     if not rules.waive_allowed:  # 4.D.7 b
-                        raise Illegal("builds cannot be waived")
+                        raise Illegal(msg("build.no_waive"))
                     builds.setdefault(power, []).append((e, None))
                 else:
                     unit = _build_unit(order, power, position, idx, rules)
@@ -101,20 +103,20 @@ def adjudicate_adjustments(
                 unit = check_unit(order, position, rules)
                 e.power = unit.power
                 if balance.get(unit.power, 0) >= 0:
-                    raise Illegal(f"{unit.power.name.title()} has no unit to remove")
+                    raise Illegal(msg("build.nothing_to_remove", power=unit.power))
                 removes.setdefault(unit.power, []).append((e, unit))
             else:
-                raise Illegal(f"'{order.canonical()}' cannot be ordered in an adjustment phase")
+                raise Illegal(msg("illegal.not_in_adjustment", order=order))
         except Illegal as exc:
-            e.fail(Reason.ILLEGAL, str(exc))
+            e.fail(Reason.ILLEGAL, exc.message)
     units = dict(position.units)
     removed: list[Unit] = []
     implied: list[OrderResult] = []
     for power, asked in builds.items():
         allowed = balance[power]
         legal = _one_per_province(asked, rules)
-        name = power.name.title()
-        legal = _limit(legal, allowed, rules.too_many_builds, f"{name} may build only {allowed}")
+        why_b = msg("build.only", power=power, n=allowed)
+        legal = _limit(legal, allowed, rules.too_many_builds, why_b)
         for _, built in legal:
             if built is not None:
                 units[built.province] = built
@@ -140,6 +142,7 @@ def adjudicate_adjustments(
                         Reason.NONE,
                         "no build ordered",
                         implied=True,
+                        message=msg("build.none_ordered"),
                     )
                 )
     for power, bal in sorted(balance.items()):
@@ -150,11 +153,11 @@ def adjudicate_adjustments(
         legal_r: list[tuple[Entry, Unit]] = []
         for e, unit in removes.get(power, []):
             if unit.province in seen:  # DATC 6.J.2
-                e.fail(Reason.ILLEGAL, f"{unit} is already removed by another order")
+                e.fail(Reason.ILLEGAL, msg("build.already_removed", unit=unit))
                 continue
             seen.add(unit.province)
             legal_r.append((e, unit))
-        why = f"{power.name.title()} must remove only {need}"
+        why = msg("build.remove_only", power=power, n=need)
         legal_r = _limit(legal_r, need, rules.too_many_disbands, why)
         for _, gone in legal_r:
             del units[gone.province]
@@ -173,6 +176,7 @@ def adjudicate_adjustments(
                         Reason.CIVIL_DISORDER,
                         "not enough removals ordered: removed by the civil-disorder rule",
                         implied=True,
+                        message=msg("build.civil_disorder_removal"),
                     )
                 )
     results = tuple([e.result() for e in entries] + implied)
@@ -180,7 +184,7 @@ def adjudicate_adjustments(
     return Outcome(position.phase, results, (), tuple(removed), nxt)
 
 
-def _limit(legal: list[_T], allowed: int, choice: Choice, why: str) -> list[_T]:
+def _limit(legal: list[_T], allowed: int, choice: Choice, why: Message) -> list[_T]:
     """Too many builds (4.D.4) or removals (4.D.6): none of them (a: for removals the
     civil-disorder rule then decides), the first (b) or the last (c) legal ones; in the
     reading order, which may be bottom to top."""
@@ -208,5 +212,5 @@ def _one_per_province(
         keep = None if choice is Choice.A else group[0] if choice is Choice.B else group[-1]
         for c in group:
             if c is not keep:
-                c[0].fail(Reason.NOT_ALLOWED, f"only one unit can be built in {c[0].order}")
+                c[0].fail(Reason.NOT_ALLOWED, msg("build.one_per_province", order=c[0].order))
     return [c for c in cands if c[0].verdict is Verdict.SUCCEEDS]

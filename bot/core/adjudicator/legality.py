@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from bot.core.adjudicator.mapindex import MapIndex, key
+from bot.core.messages import Message, Name, OneOf, Prov, msg
 from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Convoy,
@@ -40,7 +41,7 @@ def hold_eff(unit: Unit) -> Eff:
 class Entry:
     """A retreat or adjustment order on its way to an OrderResult (mutable while judged)."""
 
-    __slots__ = ("detail", "order", "power", "reason", "verdict")
+    __slots__ = ("detail", "message", "order", "power", "reason", "verdict")
 
     def __init__(self, order: Order, power: Power | None) -> None:
         self.order = order
@@ -48,22 +49,30 @@ class Entry:
         self.verdict = Verdict.SUCCEEDS
         self.reason = Reason.NONE
         self.detail = ""
+        self.message: Message | None = None
 
-    def fail(self, reason: Reason, detail: str) -> None:
+    def fail(self, reason: Reason, message: Message) -> None:
         self.verdict = Verdict.FAILS
         self.reason = reason
-        self.detail = detail
+        self.detail = str(message)
+        self.message = message
 
     def result(self) -> OrderResult:
-        return OrderResult(self.power, self.order, self.verdict, self.reason, self.detail)
+        return OrderResult(
+            self.power, self.order, self.verdict, self.reason, self.detail, message=self.message
+        )
 
 
 class Illegal(Exception):  # noqa: N818 - a verdict, not a crash
-    """Raised inside the checks; its message is the player-facing `detail`."""
+    """Raised inside the checks; `message` says why (its English text is the `detail`)."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
 
 
-def _name(idx: MapIndex, pid: str) -> str:
-    return idx.name_en.get(pid, pid)
+def _name(idx: MapIndex, pid: str) -> Name | str:
+    return Name(pid) if pid in idx.name_en else pid
 
 
 def check_unit(
@@ -74,9 +83,9 @@ def check_unit(
     board = position.units if units is None else units
     unit = board.get(ref.province)
     if unit is None:
-        raise Illegal(f"there is no unit in {ref.province}")
+        raise Illegal(msg("illegal.no_unit", province=Prov(ref.province)))
     if order.power is not None and order.power is not unit.power:
-        raise Illegal(f"the unit in {ref.province} belongs to {unit.power.name.title()}")
+        raise Illegal(msg("illegal.belongs_to", province=Prov(ref.province), power=unit.power))
     _check_type(ref, unit, rules)
     _check_own_coast(ref, unit, rules)
     return unit
@@ -86,18 +95,25 @@ def _check_type(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
     if ref.type is None:
         if rules.missing_unit_type is Choice.A:  # 4.C.1 a
             raise Illegal(
-                f"the unit type is missing (there is {_article(unit)} in {unit.province})"
+                msg("illegal.type_missing_there", a=_article(unit), province=Prov(unit.province))
             )
     elif ref.type is not unit.type and rules.wrong_unit_type is Choice.A:  # 4.C.2 a
-        raise Illegal(f"there is {_article(unit)}, not {_article_t(ref.type)}, in {unit.province}")
+        raise Illegal(
+            msg(
+                "illegal.wrong_type",
+                a=_article(unit),
+                other=_article_t(ref.type),
+                province=Prov(unit.province),
+            )
+        )
 
 
-def _article(unit: Unit) -> str:
+def _article(unit: Unit) -> Message:
     return _article_t(unit.type)
 
 
-def _article_t(t: UnitType) -> str:
-    return "an army" if t is UnitType.ARMY else "a fleet"
+def _article_t(t: UnitType) -> Message:
+    return msg("article.army" if t is UnitType.ARMY else "article.fleet")
 
 
 def _check_own_coast(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
@@ -106,9 +122,9 @@ def _check_own_coast(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
         return
     if unit.location.coast is not None:
         if not rules.wrong_unit_coast_ignored:  # 4.B.5 a
-            raise Illegal(f"the fleet is on {unit.location}, not {ref.location}")
+            raise Illegal(msg("illegal.fleet_is_on", at=unit.location, written=ref.location))
     elif not rules.irrelevant_coast_ignored:  # 4.B.6 a
-        raise Illegal(f"{unit.province} has no coast {coast.value}")
+        raise Illegal(msg("illegal.no_coast", province=Prov(unit.province), coast=coast))
 
 
 def fleet_dest(
@@ -117,41 +133,41 @@ def fleet_dest(
     """The exact location a fleet order to `dest` means (4.B.1-4.B.3, 4.B.6), or Illegal."""
     pid = dest.province
     if pid in idx.land:
-        raise Illegal(f"a fleet cannot {verb} inland to {_name(idx, pid)}")
+        raise Illegal(msg(f"illegal.fleet_inland_{verb}", place=_name(idx, pid)))
     near = idx.fleet_adj.get(src, frozenset())
     reach = [loc for loc in idx.game_map.fleet_locations(pid) if loc in near]
     if not reach:
-        raise Illegal(f"a fleet in {src} cannot reach {_name(idx, pid)}")
+        raise Illegal(msg("illegal.fleet_cannot_reach", at=src, place=_name(idx, pid)))
     if pid not in idx.split:
         if dest.coast is not None and not rules.irrelevant_coast_ignored:  # 4.B.6 a
-            raise Illegal(f"{_name(idx, pid)} has no coast {dest.coast.value}")
+            raise Illegal(msg("illegal.no_coast", province=_name(idx, pid), coast=dest.coast))
         return reach[0]
     if dest.coast is None:
         if len(reach) > 1:  # 4.B.1
-            coasts = " or ".join(str(r) for r in reach)
-            raise Illegal(f"say which coast of {_name(idx, pid)}: {coasts}")
+            coasts = OneOf(tuple(reach))
+            raise Illegal(msg("illegal.which_coast", place=_name(idx, pid), coasts=coasts))
         if not rules.default_single_coast:  # 4.B.2 b
-            raise Illegal(f"say the coast: {reach[0]}")
+            raise Illegal(msg("illegal.say_coast", coast=reach[0]))
         return reach[0]
     if dest in reach:
         return dest
     if rules.unreachable_coast_illegal or len(reach) != 1:  # 4.B.3 b
-        raise Illegal(f"a fleet in {src} cannot reach {dest}")
+        raise Illegal(msg("illegal.fleet_cannot_reach", at=src, place=dest))
     return reach[0]  # 4.B.3 a: the coast is ignored
 
 
 def _army_dest(idx: MapIndex, rules: RuleSet, dest: Location) -> str:
     pid = dest.province
     if pid in idx.sea:
-        raise Illegal(f"an army cannot move to sea ({_name(idx, pid)})")
+        raise Illegal(msg("illegal.army_to_sea", place=_name(idx, pid)))
     if dest.coast is not None and not rules.irrelevant_coast_ignored:  # 4.B.6 a
-        raise Illegal(f"an army cannot go to a coast ({dest})")
+        raise Illegal(msg("illegal.army_to_coast", place=dest))
     return pid
 
 
 def _known(idx: MapIndex, pid: str) -> None:
     if pid not in idx.name_en:
-        raise Illegal(f"unknown province {pid}")
+        raise Illegal(msg("illegal.unknown_province", province=pid))
 
 
 def chordless_route_through(
@@ -193,7 +209,7 @@ _KIND: dict[type, int] = {
 }
 
 
-def _exact(entry: tuple[Order, Unit | None, str]) -> bool:
+def _exact(entry: tuple[Order, Unit | None, Message | None]) -> bool:
     """Does the order name its unit with the right type (4.C.1/4.C.2 choice c)?"""
     order, unit, _ = entry
     return isinstance(order, UnitOrder) and unit is not None and order.unit.type is unit.type
@@ -216,8 +232,8 @@ class MovementCheck:
             or rules.wrong_nationality is Choice.A
             or rules.missing_nationality is Choice.A
         )
-        # (order, unit or None, illegal detail or "") in input order
-        self.entries: list[tuple[Order, Unit | None, str]] = []
+        # (order, unit or None, why it is illegal or None) in input order
+        self.entries: list[tuple[Order, Unit | None, Message | None]] = []
         self.effective: dict[str, Eff] = {}
 
     @property
@@ -252,7 +268,7 @@ class MovementCheck:
             kind = _KIND.get(type(order))
             try:
                 if kind is None:
-                    raise Illegal(f"'{order.canonical()}' cannot be ordered in a movement phase")
+                    raise Illegal(msg("illegal.not_in_movement", order=order))
                 assert isinstance(order, UnitOrder)
                 ref = order.unit
                 loc = ref.location
@@ -334,14 +350,14 @@ class MovementCheck:
                 unit_or_none = None
                 if isinstance(order, UnitOrder):
                     unit_or_none = units.get(order.unit.province)
-                entries.append((order, unit_or_none, str(exc)))
+                entries.append((order, unit_or_none, exc.message))
                 continue
             if effective.setdefault(prov, eff) is not eff:  # several orders for one unit (rare)
                 if prov not in dups:
                     i0 = self._first_legal(prov)
                     dups[prov] = [(i0, effective[prov], _exact(entries[i0]))]
                 dups[prov].append((len(entries), eff, ref.type is unit.type))
-            entries.append((order, unit, ""))
+            entries.append((order, unit, None))
         for prov, cands in dups.items():
             effective[prov] = self._pick(cands)
         return self
@@ -349,7 +365,7 @@ class MovementCheck:
     def _first_legal(self, prov: str) -> int:
         """The entry of the first legal order for the unit in `prov` (it set `effective`)."""
         for i, (order, _, detail) in enumerate(self.entries):
-            if not detail and isinstance(order, UnitOrder) and order.unit.province == prov:
+            if detail is None and isinstance(order, UnitOrder) and order.unit.province == prov:
                 return i
         raise AssertionError(prov)
 
@@ -362,7 +378,7 @@ class MovementCheck:
             if exact:
                 for c in cands:
                     if not c[2]:
-                        self._drop(c[0], "another order for this unit gives its right type")
+                        self._drop(c[0], msg("illegal.dup_right_type"))
                 cands = exact
         first = cands[0]
         if len(cands) == 1:
@@ -370,22 +386,22 @@ class MovementCheck:
         distinct = {c[1][2] for c in cands}
         if len(distinct) == 1:
             for c in cands[1:]:
-                self._drop(c[0], "the same order was given twice; it counts once")
+                self._drop(c[0], msg("illegal.dup_same"))
             return first[1]
         rule = self.rules.duplicate_orders
         if rule is DuplicateOrders.FIRST:
             for c in cands[1:]:
-                self._drop(c[0], "an earlier order for this unit is used")
+                self._drop(c[0], msg("illegal.dup_earlier"))
             return first[1]
         if rule is DuplicateOrders.LAST:
             for c in cands[:-1]:
-                self._drop(c[0], "a later order for this unit is used")
+                self._drop(c[0], msg("illegal.dup_later"))
             return cands[-1][1]
         for c in cands:
-            self._drop(c[0], "several different orders for this unit: it holds")
+            self._drop(c[0], msg("illegal.dup_several"))
         return hold_eff(first[1][1])
 
-    def _drop(self, i: int, why: str) -> None:
+    def _drop(self, i: int, why: Message) -> None:
         order, unit, _ = self.entries[i]
         self.entries[i] = (order, unit, why)
 
@@ -404,7 +420,7 @@ class MovementCheck:
         assert isinstance(order, SupportHold)
         tgt = order.target.location.province
         if tgt == unit.location.province:  # DATC 6.A.8
-            raise Illegal("a unit cannot support itself")
+            raise Illegal(msg("illegal.support_itself"))
         if tgt not in self._near(unit):
             _known(self.idx, tgt)
             self._reach(unit, tgt, "support")
@@ -420,11 +436,11 @@ class MovementCheck:
         dest = order.dest
         dst = dest.province
         if tgt == here:
-            raise Illegal("a unit cannot support its own move")
+            raise Illegal(msg("illegal.support_own_move"))
         if dst == here:  # DATC 6.D.34
-            raise Illegal("a unit cannot support a move into its own province")
+            raise Illegal(msg("illegal.support_into_own"))
         if dst == tgt:  # DATC 6.A.5
-            raise Illegal("a unit cannot move to the province it is in")
+            raise Illegal(msg("illegal.move_to_own"))
         if dst not in self._near(unit):
             _known(idx, tgt)
             _known(idx, dst)
@@ -451,18 +467,20 @@ class MovementCheck:
             return  # unmatched: decided when matching (void)
         rules = self.rules
         if ref.type is None and rules.missing_unit_type is Choice.A:
-            raise Illegal(f"the type of the unit in {ref.province} is missing")
+            raise Illegal(msg("illegal.target_type_missing", province=Prov(ref.province)))
         if (
             ref.type is not None
             and ref.type is not board.type
             and rules.wrong_unit_type is Choice.A
         ):
-            raise Illegal(f"there is {_article(board)} in {ref.province}")
+            raise Illegal(msg("illegal.target_is", a=_article(board), province=Prov(ref.province)))
         if ref.power is None:
             if rules.missing_nationality is Choice.A and board.power is not me:  # 4.C.5 a
-                raise Illegal(f"say whose unit is in {ref.province} (it is foreign)")
+                raise Illegal(msg("illegal.target_whose", province=Prov(ref.province)))
         elif ref.power is not board.power and rules.wrong_nationality is Choice.A:  # 4.C.6 a
-            raise Illegal(f"the unit in {ref.province} is {board.power.name.title()}")
+            raise Illegal(
+                msg("illegal.target_power", province=Prov(ref.province), power=board.power)
+            )
 
     def _reach(self, unit: Unit, pid: str, verb: str) -> None:
         idx = self.idx
@@ -471,7 +489,9 @@ class MovementCheck:
         else:
             ok = pid in idx.fleet_adj_prov.get(unit.location, ())
         if not ok:  # DATC 6.A.10, 6.B.5
-            raise Illegal(f"{unit} cannot {verb} {_name(idx, pid)}: it could not move there")
+            raise Illegal(
+                msg(f"illegal.cannot_{verb.replace(' ', '_')}", unit=unit, place=_name(idx, pid))
+            )
 
     def _supported_move_possible(self, supporter: Unit, tgt: str, dest: Location) -> None:
         """A support of a move that could never be valid is illegal (6.D.22-6.D.24, 6.D.31)."""
@@ -483,19 +503,21 @@ class MovementCheck:
             if mover.type is UnitType.FLEET:
                 pid = dest.province
                 if pid in idx.land:
-                    raise Illegal(f"a fleet cannot move inland to {_name(idx, pid)}")
+                    raise Illegal(msg("illegal.fleet_inland_move", place=_name(idx, pid)))
                 near = idx.fleet_adj.get(mover.location, frozenset())
                 reach = [x for x in idx.game_map.fleet_locations(pid) if x in near]
                 if not reach or (pid in idx.split and dest.coast and dest not in reach):
-                    raise Illegal(f"a fleet in {mover.location} cannot reach {dest}")
+                    raise Illegal(msg("illegal.fleet_cannot_reach", at=mover.location, place=dest))
             else:
                 _army_dest(idx, self.rules, Location(dest.province))
                 if dest.province not in idx.army_adj.get(tgt, ()):
                     fleets = self.fleet_seas - {supporter.province}
                     if not idx.route_exists(tgt, dest.province, fleets):
-                        raise Illegal("no convoy could carry it there")
+                        raise Illegal(msg("illegal.no_convoy_there"))
         except Illegal as exc:
-            raise Illegal(f"the supported move {mover} - {dest} is impossible: {exc}") from None
+            raise Illegal(
+                msg("illegal.supported_impossible", unit=mover, dest=dest, why=exc.message)
+            ) from None
 
     def _move(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, Move)
@@ -518,10 +540,10 @@ class MovementCheck:
         dst = order.dest.province
         _known(idx, dst)
         if dst == unit.province:  # DATC 6.A.4, 6.A.5
-            raise Illegal("a unit cannot move to the province it is in")
+            raise Illegal(msg("illegal.move_to_own"))
         if unit.type is UnitType.FLEET:
             if order.via_convoy:
-                raise Illegal("only armies can be convoyed")
+                raise Illegal(msg("illegal.only_armies_convoyed"))
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
             return (MOVE, unit, order, dst, loc, "", None, False)
         _army_dest(idx, self.rules, order.dest)
@@ -534,10 +556,9 @@ class MovementCheck:
         )
         if needs_route and not idx.route_exists(here, dst, self.fleet_seas):
             if adjacent:
-                raise Illegal(f"no fleets could convoy it to {_name(idx, dst)}")
+                raise Illegal(msg("illegal.no_fleets_to", place=_name(idx, dst)))
             raise Illegal(  # DATC 6.A.1, 6.D.32
-                f"{_name(idx, dst)} is not next to {_name(idx, here)}"
-                " and no fleets could convoy it there"
+                msg("illegal.not_next_to", place=_name(idx, dst), here=_name(idx, here))
             )
         # the written destination when it names no coast (equal to Location(dst))
         loc = order.dest if order.dest.coast is None else Location(dst)
@@ -548,20 +569,24 @@ class MovementCheck:
         idx = self.idx
         here = unit.province
         if unit.type is not UnitType.FLEET or here not in idx.sea:  # DATC 6.F.1
-            raise Illegal("only a fleet at sea can convoy")
+            raise Illegal(msg("illegal.convoy_at_sea"))
         tgt = order.target.province
         dst = order.dest.province
         _known(idx, tgt)
         _known(idx, dst)
         army = self.position.units.get(tgt)
         if army is not None and army.type is UnitType.FLEET:  # DATC 6.A.7
-            raise Illegal("only armies can be convoyed")
+            raise Illegal(msg("illegal.only_armies_convoyed"))
         if tgt in idx.sea or dst in idx.sea or tgt == dst:
-            raise Illegal("an army is convoyed from a coast to a coast")
+            raise Illegal(msg("illegal.coast_to_coast"))
         self._target_ref(order.target, unit.power)
         if not chordless_route_through(idx, tgt, dst, self.fleet_seas, here):  # 4.E.1, 6.G.19
             raise Illegal(
-                f"{_name(idx, here)} is on no convoy route from {_name(idx, tgt)}"
-                f" to {_name(idx, dst)}"
+                msg(
+                    "illegal.no_route_via",
+                    here=_name(idx, here),
+                    src=_name(idx, tgt),
+                    place=_name(idx, dst),
+                )
             )
         return (CONVOY, unit, order, dst, None, tgt, None, False)

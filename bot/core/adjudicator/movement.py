@@ -10,12 +10,19 @@ from __future__ import annotations
 
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
+from bot.core.messages import Message, Prov, msg
 from bot.core.model import Location, Power, Unit, UnitType
+from bot.core.orders import Order
 from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 
 # How a move travels (4.A.3).
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+
+
+def _used(e: Eff) -> Order | str:
+    """The order a unit's effective order came from (a move always has one)."""
+    return e[2] if e[2] is not None else "?"
 
 
 class Resolver:
@@ -77,7 +84,7 @@ class Resolver:
         self.mode: list[int] = [LAND] * n
         self.cfleets: dict[int, dict[str, int]] = {}  # convoyed move -> sea -> fleet
         self.convoyed_by: dict[int, int] = {}  # convoying fleet -> the move it carries
-        self.voids: dict[int, str] = {}
+        self.voids: dict[int, Message] = {}
         self.no_route: set[int] = set()
         self.paradox: set[int] = set()
         self.state: list[int] = [UNRESOLVED] * (2 * n)
@@ -163,13 +170,13 @@ class Resolver:
             if kind[i] == SUPH:
                 sup_into[i] = target
                 if j is None:
-                    voids[i] = f"there is no unit in {target} to support"
+                    voids[i] = msg("void.no_unit_support", province=Prov(target))
                 elif kind[j] == MOVE:  # DATC 6.D.7
-                    voids[i] = f"{units[j]} moves ({effs[j][2]}), it does not hold"
+                    voids[i] = msg("void.moves_not_holds", unit=units[j], order=_used(effs[j]))
                 elif (
                     not hold_for_idle and power[j] in self.idle and power[j] is not power[i]
                 ):  # 4.D.9 a
-                    voids[i] = f"{units[j]} is in civil disorder: no hold support"
+                    voids[i] = msg("void.civil_disorder", unit=units[j])
                 else:
                     if j in hsups:
                         hsups[j].append(i)
@@ -182,10 +189,10 @@ class Resolver:
                 d = e[3]
                 sup_into[i] = d
                 if j is not None and kind[j] == MOVE and dest[j] == d and e[6] is None and plain:
-                    why = ""
+                    why = None
                 else:
                     why = self._support_move_void(e, j)
-                if why:
+                if why is not None:
                     voids[i] = why
                 else:
                     assert j is not None
@@ -197,33 +204,38 @@ class Resolver:
                         state[i] = RESOLVED
                         result[i] = True
 
-    def _convoy_void(self, e: Eff) -> str:
+    def _convoy_void(self, e: Eff) -> Message:
         target, dest = e[5], e[3]
         j = self.unit_at.get(target)
         if j is None:
-            return f"there is no army in {target} to convoy"
+            return msg("void.no_army_convoy", province=Prov(target))
         if self.kind[j] != MOVE or self.dest[j] != dest:
-            return f"{self.units[j]} was not ordered to move to {dest}"
-        return f"{self.effs[j][2]} goes over land, not by this convoy"
+            return msg("void.not_ordered_to", unit=self.units[j], place=Prov(dest))
+        return msg("void.over_land", order=_used(self.effs[j]))
 
-    def _support_move_void(self, e: Eff, j: int | None) -> str:
+    def _support_move_void(self, e: Eff, j: int | None) -> Message | None:
         if j is None:
-            return f"there is no unit in {e[5]} to support"
+            return msg("void.no_unit_support", province=Prov(e[5]))
         if self.kind[j] != MOVE or self.dest[j] != e[3]:
             what = self.effs[j][2]
-            return f"{self.units[j]} was not ordered to move to {e[3]} ({what or 'holds'})"
+            return msg(
+                "void.not_ordered_to_doing",
+                unit=self.units[j],
+                place=Prov(e[3]),
+                doing=what if what is not None else msg("void.holds"),
+            )
         loc = self.dest_loc[j]
         tc = e[6]
         if tc is not None and loc is not None and loc.coast is not None and tc != loc:
-            return f"the supported move goes to {loc}, not {tc}"  # DATC 6.B.9
+            return msg("void.other_coast", place=loc, written=tc)  # DATC 6.B.9
         if (
             tc is None
             and self.rules.support_requires_coast
             and loc is not None
             and loc.coast is not None
         ):
-            return f"the support must name the coast ({loc})"  # 4.B.4 strict
-        return ""
+            return msg("void.name_coast", place=loc)  # 4.B.4 strict
+        return None
 
     # --- Kruijswijk's resolve -----------------------------------------------------------
 

@@ -8,6 +8,7 @@ from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
+from bot.core.messages import Message, Prov, msg
 from bot.core.model import DislodgedUnit, Position, Power, Unit
 from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result
@@ -66,8 +67,10 @@ def adjudicate_movement(
         if effs[i][2] is None:  # no order used: the unit holds
             if by is not None:
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
-                why = f"dislodged by {_by(r, by)}"
-                implied.append(order_result(u.power, hold, F, Reason.DISLODGED, why, True))
+                why = _by(r, by, "result.dislodged_by")
+                implied.append(
+                    order_result(u.power, hold, F, Reason.DISLODGED, str(why), True, why)
+                )
                 continue
             try:  # the implied hold that succeeds: built once per map
                 implied.append(held[p][u.power, u.type, u.location.coast])
@@ -82,12 +85,15 @@ def adjudicate_movement(
     results: list[OrderResult] = []
     at, mode = r.unit_at, r.mode
     for order, unit, detail in check.entries:
-        if detail or unit is None:
-            results.append(order_result(order.power, order, F, Reason.ILLEGAL, detail, False))
+        if detail is not None or unit is None:
+            text = str(detail) if detail is not None else ""
+            results.append(order_result(order.power, order, F, Reason.ILLEGAL, text, False, detail))
             continue
         i = at[unit.location.province]
         if effs[i][2] is not order:
-            results.append(order_result(order.power, order, F, Reason.ILLEGAL, "not used", False))
+            results.append(
+                order_result(order.power, order, F, Reason.ILLEGAL, "not used", False, _NOT_USED)
+            )
             continue
         k = kind[i]
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
@@ -105,56 +111,72 @@ def adjudicate_movement(
     return Outcome(position.phase, tuple(results), dislodged, removed, nxt)
 
 
-def _by(r: Resolver, k: int) -> str:
-    return f"{r.units[k]}" if r.kind[k] != MOVE else f"{r.units[k]} from {r.prov[k]}"
+def _by(r: Resolver, k: int, key: str) -> Message:
+    """`dislodged by A PAR from BUR` / `cut by F NTH` (its English text is the detail)."""
+    if r.kind[k] != MOVE:
+        return msg(key, unit=r.units[k])
+    return msg(f"{key}_from", unit=r.units[k], origin=Prov(r.prov[k]))
+
+
+_NOT_USED = msg("result.not_used")
+_PARADOX = msg("result.paradox")
+_NO_CONVOY = msg("result.no_convoy")
+_FLEET_DISLODGED = msg("result.fleet_dislodged")
+_ROUTE_BROKEN = msg("result.route_broken")
 
 
 def _result(r: Resolver, i: int, order: Order, dislodger: int | None) -> OrderResult:
     power = order.power
     kind = r.kind[i]
     dislodged = dislodger is not None
-    gone = f"dislodged by {_by(r, dislodger)}" if dislodger is not None else ""
+    gone = _by(r, dislodger, "result.dislodged_by") if dislodger is not None else None
+    why = str(gone) if gone is not None else ""
     if kind == HOLD:
         if dislodged:
-            return order_result(power, order, F, Reason.DISLODGED, gone, False)
+            return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
         return order_result(power, order, S, NONE, "", False)
     if kind == MOVE:
         if r.result[i]:
             return order_result(power, order, S, NONE, "", False)
         if r.mode[i] != LAND and not r.result[r.n + i] and r.mode[i] == 1:
             if r.n + i in r.paradox:
-                return order_result(
-                    power, order, F, Reason.PARADOX, "the convoy is paradoxical", False
-                )
+                return order_result(power, order, F, Reason.PARADOX, str(_PARADOX), False, _PARADOX)
             if i in r.no_route:
                 return order_result(
-                    power, order, F, Reason.NO_CONVOY, "no matching convoy orders", False
+                    power, order, F, Reason.NO_CONVOY, str(_NO_CONVOY), False, _NO_CONVOY
                 )
             return order_result(
-                power, order, F, Reason.CONVOY_BROKEN, "a convoying fleet was dislodged", False
+                power,
+                order,
+                F,
+                Reason.CONVOY_BROKEN,
+                str(_FLEET_DISLODGED),
+                False,
+                _FLEET_DISLODGED,
             )
         if dislodged:
-            return order_result(power, order, F, Reason.DISLODGED, gone, False)
+            return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
         return order_result(power, order, F, Reason.BOUNCED, "", False)
     void = r.voids.get(i)
     if void is not None:
-        return order_result(power, order, F, Reason.VOID, void, False)
+        return order_result(power, order, F, Reason.VOID, str(void), False, void)
     if kind == CONVOY:
         if dislodged:
-            return order_result(power, order, F, Reason.DISLODGED, gone, False)
+            return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
         army = r.convoyed_by[i]
         if r.n + army in r.paradox:
-            return order_result(power, order, F, Reason.PARADOX, "the convoy is paradoxical", False)
+            return order_result(power, order, F, Reason.PARADOX, str(_PARADOX), False, _PARADOX)
         if not r.result[r.n + army]:
             return order_result(
-                power, order, F, Reason.CONVOY_BROKEN, "the convoy route is broken", False
+                power, order, F, Reason.CONVOY_BROKEN, str(_ROUTE_BROKEN), False, _ROUTE_BROKEN
             )
         return order_result(power, order, S, NONE, "", False)
     if r.result[i]:
         return order_result(power, order, S, NONE, "", False)
     if dislodged:
-        return order_result(power, order, F, Reason.DISLODGED, gone, False)
+        return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
     k = r.cutter(i)
-    return order_result(
-        power, order, F, Reason.CUT, f"cut by {_by(r, k)}" if k is not None else "", False
-    )
+    if k is None:
+        return order_result(power, order, F, Reason.CUT, "", False)
+    cut = _by(r, k, "result.cut_by")
+    return order_result(power, order, F, Reason.CUT, str(cut), False, cut)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from bot.core.adjudicator.legality import Entry, Illegal, fleet_dest
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
+from bot.core.messages import Items, Prov, msg
 from bot.core.model import DislodgedUnit, Location, Position, Unit, UnitType
 from bot.core.orders import Disband, Move, Order, Retreat, UnitOrder, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
@@ -17,29 +18,31 @@ from bot.core.rules import Choice, DuplicateOrders, RuleSet
 def _check(order: Order, d: DislodgedUnit | None, idx: MapIndex, rules: RuleSet) -> Location | None:
     """The retreat destination (None for a disband), or Illegal."""
     if not isinstance(order, Retreat | Disband | Move):
-        raise Illegal(f"'{order.canonical()}' cannot be ordered in a retreat phase")  # 6.H.1-6.H.3
+        raise Illegal(msg("illegal.not_in_retreat", order=order))  # 6.H.1-6.H.3
     if d is None:
-        raise Illegal(f"there is no dislodged unit in {order.unit.province}")  # DATC 6.H.3
+        raise Illegal(msg("illegal.no_dislodged", province=Prov(order.unit.province)))  # DATC 6.H.3
     unit = d.unit
     if order.power is not None and order.power is not unit.power:
-        raise Illegal(f"the unit in {unit.province} belongs to {unit.power.name.title()}")
+        raise Illegal(msg("illegal.belongs_to", province=Prov(unit.province), power=unit.power))
     ref = order.unit
     if ref.type is None and rules.missing_unit_type is Choice.A:
-        raise Illegal("the unit type is missing")
+        raise Illegal(msg("illegal.type_missing"))
     if ref.type is not None and ref.type is not unit.type and rules.wrong_unit_type is Choice.A:
-        raise Illegal(f"the unit in {unit.province} is of the other type")
+        raise Illegal(msg("illegal.other_type", province=Prov(unit.province)))
     if isinstance(order, Disband):
         return None
     dest = order.dest
     pid = dest.province
     if pid not in d.retreats:
-        why = "it was attacked from there" if pid == d.attacker_from else "it is not free"
-        near = ", ".join(sorted(d.retreats)) or "none"
-        raise Illegal(f"{unit} cannot retreat to {pid}: {why} (options: {near})")
+        why = msg("retreat.attacked_from" if pid == d.attacker_from else "retreat.not_free")
+        near = Items(tuple(Prov(p) for p in sorted(d.retreats)))
+        raise Illegal(
+            msg("illegal.cannot_retreat", unit=unit, place=Prov(pid), why=why, options=near)
+        )
     if unit.type is UnitType.FLEET:
         return fleet_dest(idx, rules, unit.location, dest, "retreat")  # DATC 6.H.15
     if pid in idx.sea:
-        raise Illegal("an army cannot retreat to sea")
+        raise Illegal(msg("illegal.army_retreat_sea"))
     return Location(pid)
 
 
@@ -55,7 +58,7 @@ def adjudicate_retreats(
             dest = _check(order, d, idx, rules)
         except Illegal as exc:
             entry = Entry(order, order.power)
-            entry.fail(Reason.ILLEGAL, str(exc))
+            entry.fail(Reason.ILLEGAL, exc.message)
             entries.append(entry)
             continue
         assert d is not None
@@ -70,11 +73,11 @@ def adjudicate_retreats(
             keep = cands[-1]
         else:
             for i, _ in cands:
-                entries[i].fail(Reason.ILLEGAL, "several orders for this unit")
+                entries[i].fail(Reason.ILLEGAL, msg("retreat.several"))
             continue
         for c in cands:
             if c is not keep:
-                entries[c[0]].fail(Reason.ILLEGAL, "another order is used")
+                entries[c[0]].fail(Reason.ILLEGAL, msg("retreat.another_used"))
         plan[prov] = keep
     targets: dict[str, int] = {}
     for _, dest in plan.values():
@@ -92,11 +95,12 @@ def adjudicate_retreats(
         if dest is None:
             removed.append(d.unit)
         elif targets[dest.province] > 1:  # DATC 6.H.7, 6.H.8
-            entries[i].fail(Reason.BOUNCED, "another unit retreated there too")
+            entries[i].fail(Reason.BOUNCED, msg("retreat.clash"))
             removed.append(d.unit)
         else:
             units[dest.province] = Unit(d.unit.power, d.unit.type, dest)
     results = [e.result() for e in entries]
+    gone = msg("retreat.none_ordered")
     for d in position.dislodged:
         if d.unit.province not in plan:
             results.append(
@@ -105,8 +109,9 @@ def adjudicate_retreats(
                     Disband(d.unit.power, UnitRef.of(d.unit)),
                     Verdict.SUCCEEDS,
                     Reason.NONE,
-                    "no retreat ordered: the unit is disbanded",
+                    str(gone),
                     implied=True,
+                    message=gone,
                 )
             )
     nxt = next_position(position.phase, units, position.centers, idx)
