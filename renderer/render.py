@@ -67,6 +67,36 @@ INK: RGB = (25, 25, 30)
 
 PUBLIC = "public"
 
+# Dash patterns (on, off, in map units): supports dotted, convoys long-dashed.
+SUPPORT_DASH = (2.2, 3.0)
+CONVOY_DASH = (8.0, 3.0)
+RETREAT_DASH = (3.0, 4.0)
+BUILD: RGB = (60, 160, 60)
+
+# The legend's key, in the order of _Ctx.key_sample.
+KEY_LABELS: Mapping[str, tuple[str, ...]] = {
+    "en": (
+        "move",
+        "support",
+        "convoy",
+        "hold",
+        "failed",
+        "dislodged",
+        "retreat option",
+        "build / remove",
+    ),
+    "fr": (
+        "mouvement",
+        "soutien",
+        "convoi",
+        "tenir",
+        "échec",
+        "délogée",
+        "retraite possible",
+        "construire / dissoudre",
+    ),
+}
+
 # The mark under a dislodged unit, in the game's language.
 DISLODGED: Mapping[str, str] = {"en": "dislodged", "fr": "délogée"}
 
@@ -145,6 +175,9 @@ class _Draw:
 
     def rectangle(self, xy: object, **kw: object) -> None:
         self.d.rectangle(xy, **self._kw(kw))  # type: ignore[arg-type]
+
+    def arc(self, xy: object, start: float, end: float, **kw: object) -> None:
+        self.d.arc(xy, start, end, **self._kw(kw))  # type: ignore[arg-type]
 
     def rounded_rectangle(self, xy: object, **kw: object) -> None:
         self.d.rounded_rectangle(xy, **self._kw(kw))  # type: ignore[arg-type]
@@ -497,6 +530,7 @@ class _Ctx:
         ]
         self.boxes_px = list((labels or {}).values())
         self.crossed: set[tuple[int, int, int, int]] = set()
+        self.dots: list[tuple[Point, float, RGB]] = []
         self.geo = r.geometry
         self.gm = r.game_map
         self.draw = draw
@@ -595,9 +629,9 @@ class _Ctx:
         key = ("unit", unit.type, colour, round(r * 10))
         self.draw.sprite(self.r.sprite(key, r * 3.0, paint), p)
 
-    def dislodged_mark(self, p: Point) -> None:
+    def dislodged_mark(self, p: Point, *, radius: float | None = None, word: bool = True) -> None:
         """A red ring with a cross around the unit, and the word above it (labels are below)."""
-        r = self.radius
+        r = radius or self.radius
         s = self.s
 
         def paint(d: ImageDraw.ImageDraw, c: float, k: float) -> None:
@@ -617,16 +651,18 @@ class _Ctx:
                 d.line([(x0 + a[0], y0 + a[1]), (x0 + b[0], y0 + b[1])], fill=FAIL, width=w)
 
         self.draw.sprite(self.r.sprite(("dislodged", round(r * 10)), r * 4.0, paint), p)
-        word = DISLODGED.get(self.lang, DISLODGED["en"])
+        if not word:
+            return
+        name = DISLODGED.get(self.lang, DISLODGED["en"])
         font = self.r._font(8.5 * s)
-        tw = font.getlength(word)
+        tw = font.getlength(name)
         x, y = p[0], p[1] - r * 1.45 - 12 * s
         halo = max(1, round(1.1 * s))
 
-        def text(d: ImageDraw.ImageDraw) -> None:
+        def paint_word(d: ImageDraw.ImageDraw) -> None:
             d.text(
                 (tw / 2 + 3 * s, 1 * s),
-                word,
+                name,
                 font=font,
                 fill=FAIL,
                 anchor="ma",
@@ -634,7 +670,7 @@ class _Ctx:
                 stroke_fill=(255, 255, 255),
             )
 
-        self.draw.panel((x - tw / 2 - 3 * s, y, x + tw / 2 + 3 * s, y + 13 * s), text)
+        self.draw.panel((x - tw / 2 - 3 * s, y, x + tw / 2 + 3 * s, y + 13 * s), paint_word)
 
     # --- orders --------------------------------------------------------------------------
 
@@ -647,54 +683,49 @@ class _Ctx:
         for o in orders:
             if isinstance(o, Convoy):
                 convoy_fleets.setdefault((o.target.province, o.dest), []).append(o.unit.province)
-        # Supports and convoys first, so moves are drawn on top of them.
+        # Supports and convoys first, so moves are drawn on top of them. Styles (see the
+        # legend): a support is a thin dotted line ending in a dot on the supported move's arrow
+        # or on the held unit; a convoy is a dashed ring on the fleet (and a dash-dot route when
+        # the army's move is not drawn); a failed order is faded and crossed in red.
         for o in orders:
             res = result_of.get(o)
             failed = res is not None and not res.succeeded
-            colour = self.order_colour(o)
+            colour = self.order_colour(o, failed=failed)
             if isinstance(o, SupportMove):
                 a = self.unit_point(o.target.location)
                 b = self.at(o.dest)
+                mv = moves.get(o.target.province)
+                if mv is not None and mv.dest.province == o.dest.province:
+                    # On the supported arrow's last leg (a convoyed move goes via its fleets).
+                    fleets = convoy_fleets.get((mv.unit.province, mv.dest), [])
+                    route = self.convoy_route(mv, fleets)
+                    if route:
+                        a = route[-1]
                 mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
                 start = self.unit_point(o.unit.location)
-                self.line(start, mid, colour, dash=(5, 4), width=1.4, head="arrow", failed=failed)
+                self.support_line(start, mid, colour, failed=failed, shorten=0.0)
             elif isinstance(o, SupportHold):
                 start = self.unit_point(o.unit.location)
                 end = self.unit_point(o.target.location)
-                rr = self.radius * 1.5
-                self.line(
-                    start, end, colour, dash=(5, 4), width=1.4, head=None, shorten=rr, failed=failed
-                )
-                x, y = end
-                self.draw.ellipse(
-                    (x - rr, y - rr, x + rr, y + rr),
-                    outline=colour,
-                    width=max(2, round(1.4 * self.s)),
-                )
+                self.support_line(start, end, colour, failed=failed, shorten=self.radius * 1.15)
             elif isinstance(o, Convoy):
-                key = (o.target.province, o.dest)
                 mv = moves.get(o.target.province)
+                f = self.unit_point(o.unit.location)
                 if mv is None or mv.dest != o.dest:
                     a = self.unit_point(o.target.location)
-                    f = self.unit_point(o.unit.location)
                     b = self.at(o.dest)
-                    self.line(a, f, colour, dash=(2, 3), width=1.4, head=None, failed=False)
-                    self.line(f, b, colour, dash=(2, 3), width=1.4, head="arrow", failed=failed)
-                else:
-                    _ = key
-                    x, y = self.unit_point(o.unit.location)
-                    rr = self.radius * 1.45
-                    self.draw.ellipse(
-                        (x - rr, y - rr, x + rr, y + rr),
-                        outline=colour,
-                        width=max(2, round(1.4 * self.s)),
+                    self.line(a, f, colour, dash=CONVOY_DASH, width=1.6, head=None, failed=False)
+                    self.line(
+                        f, b, colour, dash=CONVOY_DASH, width=1.6, head="arrow", failed=failed
                     )
-                    if failed:
-                        self.cross((x + rr * 0.7, y - rr * 0.7))
+                self.convoy_ring(f, colour)
+                if failed:
+                    rr = self.radius * 1.5
+                    self.cross((f[0] + rr * 0.7, f[1] - rr * 0.7))
         for o in orders:
             res = result_of.get(o)
             failed = res is not None and not res.succeeded
-            colour = self.order_colour(o)
+            colour = self.order_colour(o, failed=failed)
             if isinstance(o, Move):
                 start = self.unit_point(o.unit.location)
                 end = self.at(o.dest)
@@ -715,7 +746,7 @@ class _Ctx:
                         pts[i],
                         pts[i + 1],
                         colour,
-                        dash=(9, 5) if failed else None,
+                        dash=None,
                         width=2.4,
                         head="arrow" if last else None,
                         failed=failed and last,
@@ -728,9 +759,9 @@ class _Ctx:
                 pts = [
                     (x + rr * math.cos(a), y + rr * math.sin(a)) for a in _angles(8, math.pi / 8)
                 ]
-                self.draw.polygon(
-                    pts, outline=FAIL if failed else colour, width=max(2, round(1.8 * self.s))
-                )
+                self.draw.polygon(pts, outline=colour, width=max(2, round(1.8 * self.s)))
+                if failed:
+                    self.cross((x + rr * 0.7, y - rr * 0.7))
             elif isinstance(o, Retreat):
                 start = self.at(o.unit.location)
                 if self.position.dislodged_in(o.unit.province) is not None:
@@ -739,7 +770,7 @@ class _Ctx:
                     start,
                     self.at(o.dest),
                     colour,
-                    dash=(9, 5) if failed else None,
+                    dash=None,
                     width=2.4,
                     head="arrow",
                     failed=failed,
@@ -759,7 +790,7 @@ class _Ctx:
                     self.unit_icon(Unit(o.power, o.unit.type, o.unit.location), p, ghost=failed)
                 rr = self.radius * 1.55
                 x, y = p
-                ring = (60, 160, 60) if not failed else FAIL
+                ring = BUILD if not failed else FAIL
                 self.draw.ellipse(
                     (x - rr, y - rr, x + rr, y + rr), outline=ring, width=max(2, round(2 * self.s))
                 )
@@ -772,8 +803,16 @@ class _Ctx:
                 and isinstance(o, UnitOrder)
                 and o.unit.province in self.position.units
             ):
-                # Dislodged by this phase's moves: ringed, struck through and named.
+                # Dislodged by this phase's moves: ringed, crossed and named.
                 self.dislodged_mark(self.unit_point(o.unit.location))
+        self.flush_dots()
+
+    def flush_dots(self) -> None:
+        for (x, y), rd, colour in self.dots:
+            self.draw.ellipse(
+                (x - rd, y - rd, x + rd, y + rd), fill=colour, outline=(255, 255, 255), width=1
+            )
+        self.dots.clear()
 
     def convoy_route(self, move: Move, fleets: Sequence[str]) -> list[Point]:
         """The convoying fleets in order from the army to its destination (shortest chain)."""
@@ -822,15 +861,49 @@ class _Ctx:
                 ]
                 dest = near[0] if near else Location(pid)
                 self.line(
-                    start, self.at(dest), colour, dash=(3, 4), width=1.2, head="arrow", failed=False
+                    start,
+                    self.at(dest),
+                    colour,
+                    dash=RETREAT_DASH,
+                    width=1.2,
+                    head="arrow",
+                    failed=False,
                 )
 
-    def order_colour(self, o: Order) -> RGB:
+    def order_colour(self, o: Order, *, failed: bool = False) -> RGB:
+        """The power's colour, darkened; a failed order's is faded towards white."""
         power = o.power
         if power is None and isinstance(o, UnitOrder):
             unit = self.position.units.get(o.unit.province)
             power = unit.power if unit else None
-        return _dark(self.colours[power], 0.45) if power else INK
+        colour = _dark(self.colours[power], 0.45) if power else INK
+        return _mix(colour, (255, 255, 255), 0.55) if failed else colour
+
+    def support_line(
+        self, a: Point, b: Point, colour: RGB, *, failed: bool, shorten: float
+    ) -> None:
+        self.line(
+            a,
+            b,
+            colour,
+            dash=SUPPORT_DASH,
+            width=1.8,
+            head="dot",
+            failed=failed,
+            shorten=shorten,
+            clip_labels=False,
+        )
+
+    def convoy_ring(self, p: Point, colour: RGB, rr: float | None = None) -> None:
+        """A dashed ring around a convoying fleet: eight arcs."""
+        x, y = p
+        rr = rr or self.radius * 1.5
+        w = max(2, round(1.6 * self.s))
+        for k in range(8):
+            a0 = k * 45.0
+            box = (x - rr, y - rr, x + rr, y + rr)
+            self.draw.arc(box, a0, a0 + 28.0, fill=(255, 255, 255), width=w + 2)
+            self.draw.arc(box, a0, a0 + 28.0, fill=colour, width=w)
 
     # --- primitives ----------------------------------------------------------------------
 
@@ -847,6 +920,7 @@ class _Ctx:
         shorten: float | None = None,
         shorten_start: bool = True,
         clip_labels: bool = True,
+        track_labels: bool = True,
     ) -> None:
         s = self.s
         dx, dy = b[0] - a[0], b[1] - a[1]
@@ -862,7 +936,7 @@ class _Ctx:
         b = (b[0] - ux * end_cut, b[1] - uy * end_cut)
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         w = max(1, round(width * s))
-        hl = (6.0 + width * 2.2) * s if head else 0.0
+        hl = (6.0 + width * 2.2) * s if head == "arrow" else 0.0
         if clip_labels:
             # Stop where the line would enter a label box near its end (NWG, NTH, BLA...).
             reach = hl + 6 * s
@@ -875,7 +949,7 @@ class _Ctx:
                     length = t0 * length
                     b = (a[0] + ux * length, a[1] + uy * length)
         for box, pixels in zip(self.label_boxes, self.boxes_px, strict=True):
-            if _enter_exit(a, b, box) is not None:
+            if track_labels and _enter_exit(a, b, box) is not None:
                 self.crossed.add(pixels)
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
         casing = (255, 255, 255)
@@ -902,6 +976,9 @@ class _Ctx:
                 (b[0] - ux * hl - px * hw, b[1] - uy * hl - py * hw),
             ]
             self.draw.polygon(tri, fill=colour, outline=casing)
+        elif head == "dot":
+            # Drawn after the moves (see orders()), so it sits on top of the supported arrow.
+            self.dots.append((b, (2.4 + width) * s, colour))
         if failed:
             self.cross(b)
 
@@ -924,7 +1001,10 @@ class _Ctx:
         powers = list(self.gm.powers)
         line_h = 15 * s
         box_w = 215 * s
-        box_h = (34 + line_h / s * len(powers) + 8) * s
+        keys = KEY_LABELS.get(lang, KEY_LABELS["en"])
+        key_y = (34 + line_h / s * len(powers) + 6) * s  # the key's first row, from the top
+        key_rows = (len(keys) + 1) // 2
+        box_h = key_y + key_rows * line_h + 6 * s
         title = self.position.phase.describe(lang)
         rows = []
         for p in powers:
@@ -935,7 +1015,9 @@ class _Ctx:
             box_w,
             title_font.getlength(title) + 18 * s,
             max(font.getlength(n) + font.getlength(c) for _, n, c in rows) + 44 * s,
+            2 * (max(font.getlength(k) for k in keys) + 44 * s),
         )
+        col_w = box_w / 2
 
         def paint(d: ImageDraw.ImageDraw) -> None:
             d.rounded_rectangle(
@@ -951,6 +1033,11 @@ class _Ctx:
                 d.text((24 * s, y), name, font=font, fill=INK)
                 d.text((box_w - 10 * s, y), counts, font=font, fill=INK, anchor="ra")
                 y += line_h
+            d.line((8 * s, key_y - 4 * s, box_w - 8 * s, key_y - 4 * s), fill=(190, 185, 170))
+            for k, text in enumerate(keys):
+                tx = (k // key_rows) * col_w + 36 * s
+                ty = key_y + (k % key_rows) * line_h
+                d.text((tx, ty), text, font=font, fill=INK)
 
         self.draw.panel((x0, y0, x0 + box_w, y0 + box_h), paint)
         # Swatches after the panel, in the exact power colours.
@@ -962,6 +1049,67 @@ class _Ctx:
                 fill=self.colours[p],
                 outline=INK,
             )
+        for k in range(len(keys)):
+            cx = x0 + (k // key_rows) * col_w + 6 * s
+            cy = y0 + key_y + (k % key_rows) * line_h + 7 * s
+            self.key_sample(k, cx, cy)
+
+    def key_sample(self, k: int, x: float, y: float) -> None:
+        """The k-th legend sample (KEY_LABELS order), drawn with the map's own primitives in a
+        box 24 units wide starting at x, centred on y."""
+        s = self.s
+        ink = _dark((90, 110, 150), 0.3)
+        a, b = (x, y), (x + 22 * s, y)
+
+        def sample(
+            colour: RGB, dash: tuple[float, float] | None, width: float, head: str, failed: bool
+        ) -> None:
+            self.line(
+                a,
+                b,
+                colour,
+                dash=dash,
+                width=width,
+                head=head,
+                failed=failed,
+                shorten=0.0,
+                shorten_start=False,
+                clip_labels=False,
+                track_labels=False,
+            )
+
+        if k == 0:  # move
+            sample(ink, None, 2.4, "arrow", False)
+        elif k == 1:  # support
+            sample(ink, SUPPORT_DASH, 1.8, "dot", False)
+            self.flush_dots()
+        elif k == 2:  # convoy
+            sample(ink, CONVOY_DASH, 1.6, "arrow", False)
+            self.convoy_ring((x + 9 * s, y), ink, rr=5.5 * s)
+        elif k == 3:  # hold
+            rr = 6 * s
+            c = (x + 13 * s, y)
+            pts = [
+                (c[0] + rr * math.cos(t), c[1] + rr * math.sin(t)) for t in _angles(8, math.pi / 8)
+            ]
+            self.draw.polygon(pts, outline=ink, width=max(2, round(1.8 * s)))
+        elif k == 4:  # failed
+            b = (x + 15 * s, y)
+            sample(_mix(ink, (255, 255, 255), 0.55), None, 2.4, "arrow", False)
+            self.cross((x + 21 * s, y), size=3.5 * s)
+        elif k == 5:  # dislodged
+            self.dislodged_mark((x + 11 * s, y), radius=5.2 * s, word=False)
+        elif k == 6:  # retreat option
+            sample(ink, RETREAT_DASH, 1.2, "arrow", False)
+        elif k == 7:  # build / remove
+            rr = 5.5 * s
+            c = (x + 7 * s, y)
+            self.draw.ellipse(
+                (c[0] - rr, c[1] - rr, c[0] + rr, c[1] + rr),
+                outline=BUILD,
+                width=max(2, round(2 * s)),
+            )
+            self.cross((x + 21 * s, y), size=4 * s)
 
 
 def legend_counts(centres: int, units: int, lang: str) -> str:
