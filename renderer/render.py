@@ -133,13 +133,18 @@ class _Palette:
         i = self.index.get(rgb)
         if i is None:
             if len(self.colours) >= 256:
-                # Full: the nearest existing colour (never reached by the standard drawing).
-                return min(
+                # Full: the nearest existing colour, remembered for the rest of the picture.
+                r, g, b = rgb
+                i = min(
                     range(len(self.colours)),
-                    key=lambda k: sum(
-                        (a - b) ** 2 for a, b in zip(self.colours[k], rgb, strict=True)
+                    key=lambda k: (
+                        (self.colours[k][0] - r) ** 2
+                        + (self.colours[k][1] - g) ** 2
+                        + (self.colours[k][2] - b) ** 2
                     ),
                 )
+                self.index[rgb] = i
+                return i
             i = len(self.colours)
             self.colours.append(rgb)
             self.index[rgb] = i
@@ -237,20 +242,21 @@ class _Sprite:
 _SUPERSAMPLE = 4
 
 
-def _make_sprite(size: float, paint: object, colours: int = 12) -> _Sprite:
-    """Paint at 4x on a transparent square `size` px wide, centred on (0, 0), then reduce."""
+def _make_sprite(size: float, paint: object, keys: Sequence[RGB]) -> _Sprite:
+    """Paint at 4x on a transparent square `size` px wide, centred on (0, 0), then reduce to
+    the key colours and their midpoints (a fixed small set: a letter keeps its contrast)."""
     n = max(4, math.ceil(size))
     big = Image.new("RGBA", (n * _SUPERSAMPLE, n * _SUPERSAMPLE), (0, 0, 0, 0))
     c = n * _SUPERSAMPLE / 2
     paint(ImageDraw.Draw(big), c, float(_SUPERSAMPLE))  # type: ignore[operator]
     small = big.resize((n, n), Image.Resampling.LANCZOS)
     mask = small.getchannel("A").point(lambda a: 255 if a >= 110 else 0)
-    q = small.convert("RGB").quantize(
-        colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE
-    )
-    qp = q.getpalette() or []
-    pal = tuple((qp[3 * k], qp[3 * k + 1], qp[3 * k + 2]) for k in range(len(qp) // 3))
-    return _Sprite(Image.frombytes("L", q.size, q.tobytes()), pal, mask, (n // 2, n // 2))
+    pal = list(dict.fromkeys(keys))
+    pal += [_mix(a, b, 0.5) for i, a in enumerate(pal) for b in pal[i + 1 :]]
+    ref = Image.new("P", (1, 1))
+    ref.putpalette([v for col in pal for v in col] + [0] * (768 - 3 * len(pal)))
+    q = small.convert("RGB").quantize(palette=ref, dither=Image.Dither.NONE)
+    return _Sprite(Image.frombytes("L", q.size, q.tobytes()), tuple(pal), mask, (n // 2, n // 2))
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,11 +300,15 @@ class Renderer:
         path: Path = self._bold if bold else self._regular
         return ImageFont.truetype(str(path), max(6, round(size)))
 
-    def sprite(self, key: tuple[object, ...], size: float, paint: object) -> _Sprite:
-        """A cached sprite (unit icons, marks): drawn and reduced once per key."""
+    def sprite(
+        self, key: tuple[object, ...], size: float, paint: object, keys: Sequence[RGB]
+    ) -> _Sprite:
+        """A cached sprite (unit icons, marks): drawn and reduced once per key, to its key
+        colours and their midpoints (a picture has 256 colours: the unit icons of 7 powers must
+        leave room for the orders)."""
         sp = self._sprites.get(key)
         if sp is None:
-            sp = self._sprites[key] = _make_sprite(size, paint)
+            sp = self._sprites[key] = _make_sprite(size, paint, keys)
         return sp
 
     def label(self, pid: str, lang: str) -> str:
@@ -627,7 +637,7 @@ class _Ctx:
             d.text((c, c + 0.3 * rr), "F", font=font, fill=letter_ink, anchor="mm")
 
         key = ("unit", unit.type, colour, round(r * 10))
-        self.draw.sprite(self.r.sprite(key, r * 3.0, paint), p)
+        self.draw.sprite(self.r.sprite(key, r * 3.0, paint, (colour, INK, letter_ink)), p)
 
     def dislodged_mark(self, p: Point, *, radius: float | None = None, word: bool = True) -> None:
         """A red ring with a cross around the unit, and the word above it (labels are below)."""
@@ -650,7 +660,9 @@ class _Ctx:
             for a, b in (((-q, -q), (q, q)), ((-q, q), (q, -q))):
                 d.line([(x0 + a[0], y0 + a[1]), (x0 + b[0], y0 + b[1])], fill=FAIL, width=w)
 
-        self.draw.sprite(self.r.sprite(("dislodged", round(r * 10)), r * 4.0, paint), p)
+        self.draw.sprite(
+            self.r.sprite(("dislodged", round(r * 10)), r * 4.0, paint, (FAIL, (255, 255, 255))), p
+        )
         if not word:
             return
         name = DISLODGED.get(self.lang, DISLODGED["en"])
