@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from bot.core.messages import Message
+from bot.core.messages import Message, render
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
 
@@ -47,6 +47,15 @@ class OrderResult:
     @property
     def succeeded(self) -> bool:
         return self.verdict is Verdict.SUCCEEDS
+
+
+def describe(result: OrderResult, lang: str = "en") -> str:
+    """Why the order failed (or a note on it), in the game's language ("" if nothing to say).
+
+    A result without a message (read back from an older record) shows its English detail."""
+    if result.message is not None:
+        return render(result.message, lang)
+    return result.detail
 
 
 def _slot_setters(

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.jsonio import position_from_json, position_to_json
-from bot.core.model import DislodgedUnit, Location, Phase, Power, Unit, UnitType
+from bot.core.messages import Items, Message, Name, OneOf, Param, Prov
+from bot.core.model import Coast, DislodgedUnit, Location, Phase, Power, Unit, UnitType
 from bot.core.orders import (
     Build,
     Convoy,
@@ -117,6 +118,68 @@ def _unit_from(d: dict[str, str]) -> Unit:
     return Unit.parse(Power(d["power"]), d["unit"])
 
 
+def message_to_json(m: Message) -> dict[str, Any]:
+    """A core message as JSON: its key and typed parameters (shown later in any language)."""
+    return {"key": m.key, "params": {k: _param_to(v) for k, v in m.params}}
+
+
+def message_from_json(doc: dict[str, Any]) -> Message:
+    return Message(str(doc["key"]), tuple((k, _param_from(v)) for k, v in doc["params"].items()))
+
+
+def _param_to(v: Param) -> dict[str, Any]:
+    if isinstance(v, Message):
+        return {"msg": message_to_json(v)}
+    if isinstance(v, Power):
+        return {"power": v.value}
+    if isinstance(v, UnitType):
+        return {"type": v.value}
+    if isinstance(v, Coast):
+        return {"coast": v.value}
+    if isinstance(v, bool | int):
+        return {"int": int(v)}
+    if isinstance(v, str):
+        return {"str": v}
+    if isinstance(v, Prov):
+        return {"prov": v.pid}
+    if isinstance(v, Name):
+        return {"name": v.pid}
+    if isinstance(v, OneOf):
+        return {"or": [_param_to(i) for i in v.items]}
+    if isinstance(v, Items):
+        return {"items": [_param_to(i) for i in v.items], "sep": v.sep}
+    if isinstance(v, Location):
+        return {"loc": str(v)}
+    if isinstance(v, Unit):
+        return {"unit": _unit_to(v)}
+    return {"order": order_to_json(v)}
+
+
+def _param_from(d: dict[str, Any]) -> Param:
+    (tag, value), *_ = d.items()
+    simple: dict[str, Any] = {
+        "power": Power,
+        "type": UnitType,
+        "coast": Coast,
+        "int": int,
+        "str": str,
+        "prov": Prov,
+        "name": Name,
+        "loc": Location.parse,
+    }
+    if tag in simple:
+        return simple[tag](value)  # type: ignore[no-any-return]
+    if tag == "msg":
+        return message_from_json(value)
+    if tag == "or":
+        return OneOf(tuple(_param_from(i) for i in value))
+    if tag == "items":
+        return Items(tuple(_param_from(i) for i in value), str(d.get("sep", ", ")))
+    if tag == "unit":
+        return _unit_from(value)
+    return order_from_json(value)
+
+
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     return {
         "phase": str(outcome.phase),
@@ -128,6 +191,7 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
                 "reason": r.reason.value,
                 "detail": r.detail,
                 "implied": r.implied,
+                **({"message": message_to_json(r.message)} if r.message is not None else {}),
             }
             for r in outcome.results
         ],
@@ -155,6 +219,7 @@ def outcome_from_json(doc: dict[str, Any]) -> Outcome:
                 Reason(r.get("reason", "")),
                 str(r.get("detail", "")),
                 bool(r.get("implied", False)),
+                message_from_json(r["message"]) if r.get("message") else None,
             )
             for r in doc["results"]
         ),

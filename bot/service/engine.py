@@ -12,6 +12,7 @@ from typing import Protocol
 
 from bot.core import interpret, presets
 from bot.core.map import GameMap, MapError, load_map
+from bot.core.messages import render as render_message
 from bot.core.model import Position, Power
 from bot.core.orders import Order
 from bot.core.outcome import Outcome
@@ -39,7 +40,12 @@ class Engine(Protocol):
     ) -> Parsed: ...
 
     def check(
-        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+        self,
+        position: Position,
+        orders: list[Order],
+        rules: RuleSet,
+        game_map: GameMap,
+        lang: str = "en",
     ) -> list[str]: ...
 
     def render_order(self, order: Order, lang: str) -> str: ...
@@ -91,9 +97,16 @@ class CoreEngine:
         )
 
     def check(
-        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+        self,
+        position: Position,
+        orders: list[Order],
+        rules: RuleSet,
+        game_map: GameMap,
+        lang: str = "en",
     ) -> list[str]:
-        return [str(p) for p in interpret.check_submission(position, orders, rules, game_map)]
+        """The rule set's refusals of this set (Stabbeurfou), in the game's language."""
+        problems = interpret.submission_problems(position, orders, rules, game_map)
+        return [render_message(p, lang) for p in problems]
 
     def render_order(self, order: Order, lang: str) -> str:
         return render_order(order, lang)

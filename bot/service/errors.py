@@ -1,14 +1,38 @@
-"""Service errors. Every one carries a message fit to show a user or an operator as is."""
+"""Service errors. Every one carries a message fit to show a user or an operator as is.
+
+`XError.of(key, lang, **fields)` makes one from a sentence of `bot.service.texts`: `str(exc)` is
+the English text (logs, operators), `.message` the text in the game's language `lang`, and
+`.localized(lang)` any other language (e.g. the user's locale when no game is known).
+"""
 
 from __future__ import annotations
+
+from typing import Any, Self
+
+from bot.service.texts import t
 
 
 class ServiceError(Exception):
     """Base of every error the table service raises on purpose."""
 
+    key: str | None = None
+    lang: str = "en"
+    fields: dict[str, Any] | None = None
+
+    @classmethod
+    def of(cls, key: str, lang: str = "en", **fields: Any) -> Self:
+        exc = cls(t(key, "en", **fields))
+        exc.key, exc.lang, exc.fields = key, lang, fields
+        return exc
+
+    def localized(self, lang: str) -> str:
+        if self.key is None:
+            return str(self)
+        return t(self.key, lang, **(self.fields or {}))
+
     @property
     def message(self) -> str:
-        return str(self)
+        return self.localized(self.lang)
 
 
 class StoreError(ServiceError):

@@ -19,7 +19,7 @@ import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -40,6 +40,7 @@ from bot.core.model import (
 from bot.core.names import NameTable, load_names
 from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
+from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
 from bot.service import codec
 from bot.service.clock import ClockPreset, SystemClock, load_clock
@@ -204,7 +205,7 @@ def _power(value: Power | str) -> Power:
     try:
         return Power.parse(value)
     except ModelError:
-        raise ServiceError(f"unknown power {value!r}") from None
+        raise ServiceError.of("unknown_power", value=value) from None
 
 
 def _dumps(doc: Any) -> str:
@@ -466,9 +467,10 @@ class TableService:
     async def _game_row(self, game_id: int) -> Any:
         row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
-            raise NotFoundError(f"no game #{game_id}")
+            raise NotFoundError.of("no_game", game=game_id)
         if game_id in self._broken:
-            raise CorruptGameError(f"game #{game_id} cannot be read: {self._broken[game_id]}")
+            why = self._broken[game_id]
+            raise CorruptGameError.of("game_unreadable", row["lang"], game=game_id, why=why)
         return row
 
     async def _load_ctx(self, game_id: int) -> _Ctx:
@@ -477,7 +479,7 @@ class TableService:
             return ctx
         row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
-            raise NotFoundError(f"no game #{game_id}")
+            raise NotFoundError.of("no_game", game=game_id)
         try:
             clock = ClockPreset.from_json(json.loads(row["clock_json"]))
             options = json.loads(row["options_json"])
@@ -543,13 +545,22 @@ class TableService:
             "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
         )
         if row is None:
-            raise PermissionDeniedError(f"you do not play in game #{game_id}")
+            lang = await self._lang_of(game_id)
+            raise PermissionDeniedError.of("not_player", lang, game=game_id)
         return Power(row["power"])
+
+    async def _lang_of(self, game_id: int) -> str:
+        """The game's language for an error message ("en" for a game that does not exist)."""
+        ctx = self._ctx.get(game_id)
+        if ctx is not None:
+            return ctx.lang
+        row = await self.store.fetchone("SELECT lang FROM games WHERE id = ?", (game_id,))
+        return str(row["lang"]) if row is not None else "en"
 
     async def _require_gm(self, game_id: int, user: str) -> Any:
         row = await self._game_row(game_id)
         if row["gm"] != user:
-            raise PermissionDeniedError(f"only the GM of game #{game_id} can do that")
+            raise PermissionDeniedError.of("gm_only", row["lang"], game=game_id)
         return row
 
     @staticmethod
@@ -611,7 +622,7 @@ class TableService:
         meta: dict[str, Any] | None = None,
     ) -> GameStatus:
         if lang not in ("en", "fr"):
-            raise ServiceError(f"unknown nomenclature {lang!r}: choose en or fr")
+            raise ServiceError.of("unknown_lang", value=lang)
         preset = load_clock(clock)
         if clock_overrides:
             preset = preset.with_overrides(clock_overrides)
@@ -659,25 +670,25 @@ class TableService:
         """Take a power (by name, or None / "random" for a random free one)."""
         row = await self._game_row(game_id)
         if row["status"] == "over":
-            raise InvalidStateError(f"game #{game_id} is over")
+            raise InvalidStateError.of("game_over", row["lang"], game=game_id)
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
         async with self.store.tx() as tx:
             taken = await self._players(tx, game_id)
             if user in taken.values():
                 mine = next(p for p, u in taken.items() if u == user)
-                raise InvalidStateError(f"you already play {mine} in game #{game_id}")
+                raise InvalidStateError.of("already_play", ctx.lang, power=mine, game=game_id)
             free = [p for p in ctx.game_map.powers if p not in taken]
             if not free:
-                raise InvalidStateError(f"every power of game #{game_id} is taken")
+                raise InvalidStateError.of("all_taken", ctx.lang, game=game_id)
             if power is None or (isinstance(power, str) and power.lower() == "random"):
                 chosen = random.choice(free)
             else:
                 chosen = _power(power)
                 if chosen in taken:
-                    raise InvalidStateError(f"{chosen} is already taken in game #{game_id}")
+                    raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
                 if chosen not in ctx.game_map.powers:
-                    raise InvalidStateError(f"{chosen} does not play in this variant")
+                    raise InvalidStateError.of("power_not_in_variant", ctx.lang, power=chosen)
             await tx.execute(
                 "INSERT INTO players (game_id, power, user_id, joined_at) VALUES (?,?,?,?)",
                 (game_id, chosen.value, user, now),
@@ -687,7 +698,7 @@ class TableService:
 
     async def assign(self, game_id: int, gm: str, user: str, power: Power | str) -> Power:
         """GM: give `power` to `user` (moving them from another power if they had one)."""
-        await self._require_gm(game_id, gm)
+        row = await self._require_gm(game_id, gm)
         chosen = _power(power)
         now = self.clock.now()
         async with self.store.tx() as tx:
@@ -696,9 +707,7 @@ class TableService:
                 (game_id, chosen.value),
             )
             if holder is not None and holder["user_id"] != user:
-                raise InvalidStateError(
-                    f"{chosen} is played by someone else; use replace_player to swap"
-                )
+                raise InvalidStateError.of("played_by_other", row["lang"], power=chosen)
             await tx.execute(
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
             )
@@ -724,7 +733,7 @@ class TableService:
     async def start_game(self, game_id: int, gm: str) -> GameStatus:
         row = await self._require_gm(game_id, gm)
         if row["status"] != "forming":
-            raise InvalidStateError(f"game #{game_id} has already started")
+            raise InvalidStateError.of("already_started", row["lang"], game=game_id)
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
         async with self.store.tx() as tx:
@@ -762,7 +771,7 @@ class TableService:
     async def status(self, game_id: int) -> GameStatus:
         row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
-            raise NotFoundError(f"no game #{game_id}")
+            raise NotFoundError.of("no_game", game=game_id)
         players = await self._players(self.store, game_id)
         base: dict[str, Any] = {
             "id": game_id,
@@ -895,6 +904,7 @@ class TableService:
                 if given < -n:
                     out.append(t("removals_missing", lang, n=-n - given))
             mine = {u.province for u in position.units_of(power)}
+        out += self._build_coasts(ctx, names, orders)
         for o in orders:
             key = _order_key(o)
             if key is not None and not isinstance(o, Build) and key not in mine:
@@ -907,6 +917,30 @@ class TableService:
                     )
                 )
         out += self._several_orders(ctx, names, orders)
+        return out
+
+    def _build_coasts(self, ctx: _Ctx, names: NameTable, orders: list[Order]) -> list[str]:
+        """`F STP B`: a fleet built in a province with two coasts must name one (DATC 6.B.14,
+        4.B.7); the order parses and would fail at the deadline, so the player is told now."""
+        out: list[str] = []
+        for o in orders:
+            if not isinstance(o, Build) or o.unit.type is not UnitType.FLEET:
+                continue
+            loc = o.unit.location
+            coasts = ctx.game_map.province(loc.province).coasts
+            if loc.coast is not None or len(coasts) < 2:
+                continue
+            refs = [replace(o.unit, location=Location(loc.province, c)) for c in coasts]
+            ways = [self.engine.render_order(replace(o, unit=r), ctx.lang) for r in refs]
+            out.append(
+                t(
+                    "build_coast",
+                    ctx.lang,
+                    name=names.full_name(loc.province, ctx.lang),
+                    n=len(ways),
+                    ways=t("or", ctx.lang).join(ways),
+                )
+            )
         return out
 
     def _several_orders(self, ctx: _Ctx, names: NameTable, orders: list[Order]) -> list[str]:
@@ -962,15 +996,12 @@ class TableService:
     async def _open_phase_for_orders(self, game_id: int) -> tuple[Any, _Ctx, _Phase]:
         row = await self._game_row(game_id)
         if row["status"] in ("forming", "over"):
-            raise InvalidStateError(
-                f"game #{game_id} has not started"
-                if row["status"] == "forming"
-                else f"game #{game_id} is over"
-            )
+            key = "not_started" if row["status"] == "forming" else "game_over"
+            raise InvalidStateError.of(key, row["lang"], game=game_id)
         ctx = await self._load_ctx(game_id)
         ph = await self._current_phase(game_id)
         if ph is None:
-            raise InvalidStateError(f"game #{game_id} has no phase open")
+            raise InvalidStateError.of("no_phase_open", ctx.lang, game=game_id)
         return row, ctx, ph
 
     def _late_error(self, ctx: _Ctx, ph: _Phase) -> LateSubmissionError:
@@ -995,7 +1026,7 @@ class TableService:
             orders = list(parsed.orders)
             errors = [f"{src}: {why}" if src else why for src, why in parsed.errors]
             if not errors:
-                problems = self.engine.check(position, orders, ctx.rules, ctx.game_map)
+                problems = self.engine.check(position, orders, ctx.rules, ctx.game_map, lang)
                 if ctx.rules.reject_inaccurate_order_sets:
                     refused_strict = problems
         accepted = not errors and not refused_strict
@@ -1199,7 +1230,7 @@ class TableService:
         )
         own = Power(prow["power"]) if prow else None
         if not is_gm and own is None:
-            raise PermissionDeniedError(f"you do not play in game #{game_id}")
+            raise PermissionDeniedError.of("not_player", row["lang"], game=game_id)
         want = _power(power) if power is not None else None
         rows = await self.store.fetchall(
             "SELECT s.*, p.phase, EXISTS (SELECT 1 FROM results r WHERE r.phase_id = p.id)"
@@ -1274,7 +1305,7 @@ class TableService:
                 "order": self.engine.render_order(r.order, ctx.lang),
                 "succeeded": r.succeeded,
                 "reason": r.reason.value,
-                "detail": r.detail,
+                "detail": describe_result(r, ctx.lang),
                 "implied": r.implied,
             }
             for r in outcome.results
@@ -1958,7 +1989,7 @@ class TableService:
             async with self.store.tx() as tx:
                 ph = await self._current_phase(game_id, tx)
                 if ph is None:
-                    raise InvalidStateError(f"game #{game_id} has no phase")
+                    raise InvalidStateError.of("no_phase", ctx.lang, game=game_id)
                 book = await self._votebook(tx, game_id, ctx)
                 try:
                     book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
@@ -1981,11 +2012,11 @@ class TableService:
         from bot.core.votes import VoteKind  # noqa: PLC0415
 
         power = await self._player_power(game_id, user)
-        await self._open_phase_for_orders(game_id)
+        row, _ctx, _ph = await self._open_phase_for_orders(game_id)
         try:
             vote_kind = VoteKind(kind)
         except ValueError:
-            raise VoteRefusedError(f"unknown vote {kind!r}: draw or concede") from None
+            raise VoteRefusedError.of("unknown_vote", row["lang"], kind=kind) from None
         named = [_power(p) for p in powers]
 
         async def step(tx: Tx, ph: _Phase, book: Any, moment: Any) -> Any:
@@ -2003,11 +2034,11 @@ class TableService:
         from bot.core.votes import Ballot  # noqa: PLC0415
 
         power = await self._player_power(game_id, user)
-        await self._open_phase_for_orders(game_id)
+        row, _ctx, _ph = await self._open_phase_for_orders(game_id)
         try:
             choice = Ballot(ballot)
         except ValueError:
-            raise VoteRefusedError(f"unknown ballot {ballot!r}: yes, no or abstain") from None
+            raise VoteRefusedError.of("unknown_ballot", row["lang"], ballot=ballot) from None
 
         async def step(_tx: Tx, _ph: _Phase, book: Any, moment: Any) -> Any:
             return book.cast(vote_id, power, choice, moment=moment)
@@ -2067,7 +2098,9 @@ class TableService:
     async def pause(self, game_id: int, gm: str) -> None:
         row = await self._require_gm(game_id, gm)
         if row["status"] != "active":
-            raise InvalidStateError(f"game #{game_id} is not running (it is {row['status']})")
+            raise InvalidStateError.of(
+                "not_running_is", row["lang"], game=game_id, status=row["status"]
+            )
         async with self._lock(game_id):
             now = self.clock.now()
             async with self.store.tx() as tx:
@@ -2082,7 +2115,7 @@ class TableService:
         """Resume a paused game; the clock restarts with the time that was left."""
         row = await self._require_gm(game_id, gm)
         if row["status"] != "paused":
-            raise InvalidStateError(f"game #{game_id} is not paused")
+            raise InvalidStateError.of("not_paused", row["lang"], game=game_id)
         async with self._lock(game_id):
             now = self.clock.now()
             shift = now - float(row["paused_at"])
@@ -2112,13 +2145,13 @@ class TableService:
 
     async def extend(self, game_id: int, gm: str, seconds: float) -> float | None:
         """Give the current window `seconds` more (negative shortens); returns the deadline."""
-        await self._require_gm(game_id, gm)
+        row = await self._require_gm(game_id, gm)
         async with self._lock(game_id):
             now = self.clock.now()
             async with self.store.tx() as tx:
                 ph = await self._current_phase(game_id, tx)
                 if ph is None or ph.status not in ("pending", "open"):
-                    raise InvalidStateError(f"game #{game_id} has no window to extend")
+                    raise InvalidStateError.of("no_window", row["lang"], game=game_id)
                 if ph.status == "pending":
                     await tx.execute(
                         "UPDATE phases SET opens_at=opens_at+? WHERE id=?", (seconds, ph.id)
@@ -2159,13 +2192,13 @@ class TableService:
         """Close the open phase now and adjudicate it (or open a pending one now)."""
         row = await self._require_gm(game_id, gm)
         if row["status"] not in ("active", "paused"):
-            raise InvalidStateError(f"game #{game_id} is not running")
+            raise InvalidStateError.of("not_running", row["lang"], game=game_id)
         ctx = await self._load_ctx(game_id)
         async with self._lock(game_id):
             now = self.clock.now()
             ph = await self._current_phase(game_id)
             if ph is None:
-                raise InvalidStateError(f"game #{game_id} has no phase")
+                raise InvalidStateError.of("no_phase", row["lang"], game=game_id)
             async with self.store.tx() as tx:
                 await self._gm_event(
                     tx, game_id, now, gm, "adjudicate_now", None, {"phase": ph.name}
@@ -2181,22 +2214,22 @@ class TableService:
 
     async def rollback(self, game_id: int, gm: str) -> str:
         """Reopen the last adjudicated phase (its standing orders carried over); returns it."""
-        await self._require_gm(game_id, gm)
+        row = await self._require_gm(game_id, gm)
         async with self._lock(game_id):
             now = self.clock.now()
             async with self.store.tx() as tx:
                 cur = await self._current_phase(game_id, tx)
                 if cur is None:
-                    raise InvalidStateError(f"game #{game_id} has no phase to roll back")
+                    raise InvalidStateError.of("no_rollback", row["lang"], game=game_id)
                 if cur.status == "adjudicating":
-                    raise InvalidStateError("the phase is being adjudicated; try again")
+                    raise InvalidStateError.of("adjudicating", row["lang"])
                 prev = await tx.fetchone(
                     "SELECT * FROM phases WHERE game_id=? AND id<? AND status='done'"
                     " ORDER BY id DESC LIMIT 1",
                     (game_id, cur.id),
                 )
                 if prev is None:
-                    raise InvalidStateError(f"game #{game_id} has no adjudicated phase yet")
+                    raise InvalidStateError.of("nothing_adjudicated", row["lang"], game=game_id)
                 await tx.execute(
                     "UPDATE phases SET status='rolled_back', window='closed'"
                     " WHERE game_id=? AND id>=?",
@@ -2244,7 +2277,7 @@ class TableService:
         return str(prev["phase"])
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
-        await self._require_gm(game_id, gm)
+        row = await self._require_gm(game_id, gm)
         chosen = _power(power)
         now = self.clock.now()
         async with self.store.tx() as tx:
@@ -2252,7 +2285,7 @@ class TableService:
                 "SELECT power FROM players WHERE game_id=? AND user_id=?", (game_id, user)
             )
             if other is not None and other["power"] != chosen.value:
-                raise InvalidStateError(f"that user already plays {other['power']}")
+                raise InvalidStateError.of("user_plays", row["lang"], power=Power(other["power"]))
             old = await tx.fetchone(
                 "SELECT user_id FROM players WHERE game_id=? AND power=?", (game_id, chosen.value)
             )
@@ -2281,7 +2314,7 @@ class TableService:
     async def end_game(self, game_id: int, gm: str, reason: str = "ended by the GM") -> None:
         row = await self._require_gm(game_id, gm)
         if row["status"] == "over":
-            raise InvalidStateError(f"game #{game_id} is already over")
+            raise InvalidStateError.of("game_already_over", row["lang"], game=game_id)
         async with self._lock(game_id):
             now = self.clock.now()
             async with self.store.tx() as tx:

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.core.messages import catalogue
+from bot.core.model import Power
+
 _TEXTS: dict[str, dict[str, str]] = {
     "no_order": {
         "en": "{unit}: no order (it will hold)",
@@ -66,6 +69,108 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Too late: the deadline for {phase} has passed; these orders were not taken.",
         "fr": "Trop tard : l'heure limite de {phase} est passée ; ces ordres ne sont pas pris.",
     },
+    "build_coast": {
+        "en": "{name} has {n} coasts: write {ways}",
+        "fr": "{name} a {n} côtes : écrivez {ways}",
+    },
+    "or": {"en": " or ", "fr": " ou "},
+    # --- errors (bot/service/errors.py `XError.of`) ---
+    "unknown_power": {"en": "unknown power {value!r}", "fr": "puissance inconnue : {value!r}"},
+    "unknown_lang": {
+        "en": "unknown nomenclature {value!r}: choose en or fr",
+        "fr": "nomenclature inconnue {value!r} : choisissez en ou fr",
+    },
+    "no_game": {"en": "no game #{game}", "fr": "pas de partie n°{game}"},
+    "game_unreadable": {
+        "en": "game #{game} cannot be read: {why}",
+        "fr": "la partie n°{game} est illisible : {why}",
+    },
+    "not_player": {
+        "en": "you do not play in game #{game}",
+        "fr": "vous ne jouez pas dans la partie n°{game}",
+    },
+    "gm_only": {
+        "en": "only the GM of game #{game} can do that",
+        "fr": "seul le MJ de la partie n°{game} peut faire cela",
+    },
+    "game_over": {"en": "game #{game} is over", "fr": "la partie n°{game} est terminée"},
+    "game_already_over": {
+        "en": "game #{game} is already over",
+        "fr": "la partie n°{game} est déjà terminée",
+    },
+    "not_started": {
+        "en": "game #{game} has not started",
+        "fr": "la partie n°{game} n'a pas commencé",
+    },
+    "already_started": {
+        "en": "game #{game} has already started",
+        "fr": "la partie n°{game} a déjà commencé",
+    },
+    "already_play": {
+        "en": "you already play {power} in game #{game}",
+        "fr": "vous jouez déjà {power} dans la partie n°{game}",
+    },
+    "all_taken": {
+        "en": "every power of game #{game} is taken",
+        "fr": "toutes les puissances de la partie n°{game} sont prises",
+    },
+    "power_taken": {
+        "en": "{power} is already taken in game #{game}",
+        "fr": "{power} est déjà prise dans la partie n°{game}",
+    },
+    "power_not_in_variant": {
+        "en": "{power} does not play in this variant",
+        "fr": "{power} ne joue pas dans cette variante",
+    },
+    "played_by_other": {
+        "en": "{power} is played by someone else; use replace_player to swap",
+        "fr": "{power} est jouée par quelqu'un d'autre ; le MJ peut remplacer le joueur",
+    },
+    "user_plays": {
+        "en": "that user already plays {power}",
+        "fr": "ce joueur joue déjà {power}",
+    },
+    "no_phase_open": {
+        "en": "game #{game} has no phase open",
+        "fr": "la partie n°{game} n'a pas de phase ouverte",
+    },
+    "no_phase": {"en": "game #{game} has no phase", "fr": "la partie n°{game} n'a pas de phase"},
+    "unknown_vote": {
+        "en": "unknown vote {kind!r}: draw or concede",
+        "fr": "vote inconnu {kind!r} : draw (nulle) ou concede (abandon)",
+    },
+    "unknown_ballot": {
+        "en": "unknown ballot {ballot!r}: yes, no or abstain",
+        "fr": "bulletin inconnu {ballot!r} : yes (oui), no (non) ou abstain (abstention)",
+    },
+    "not_running_is": {
+        "en": "game #{game} is not running (it is {status})",
+        "fr": "la partie n°{game} n'est pas en cours (état : {status})",
+    },
+    "not_running": {
+        "en": "game #{game} is not running",
+        "fr": "la partie n°{game} n'est pas en cours",
+    },
+    "not_paused": {
+        "en": "game #{game} is not paused",
+        "fr": "la partie n°{game} n'est pas en pause",
+    },
+    "no_window": {
+        "en": "game #{game} has no window to extend",
+        "fr": "la partie n°{game} n'a pas de fenêtre à prolonger",
+    },
+    "no_rollback": {
+        "en": "game #{game} has no phase to roll back",
+        "fr": "la partie n°{game} n'a pas de phase à annuler",
+    },
+    "adjudicating": {
+        "en": "the phase is being adjudicated; try again",
+        "fr": "la phase est en cours d'arbitrage ; réessayez",
+    },
+    "nothing_adjudicated": {
+        "en": "game #{game} has no adjudicated phase yet",
+        "fr": "la partie n°{game} n'a encore aucune phase arbitrée",
+    },
     "not_open": {
         "en": "Orders for {phase} are not open yet (they open when the reading ends).",
         "fr": "Les ordres pour {phase} ne sont pas encore ouverts (après la lecture).",
@@ -73,6 +178,22 @@ _TEXTS: dict[str, dict[str, str]] = {
 }
 
 
+def _local(value: Any, lang: str) -> Any:
+    """A power by its name in French (`Angleterre`); English texts keep what they showed."""
+    if isinstance(value, Power) and lang == "fr":
+        return catalogue("fr")[f"power.{value.value}"]
+    return value
+
+
 def t(key: str, lang: str, **kw: Any) -> str:
     forms = _TEXTS[key]
-    return forms.get(lang, forms["en"]).format(**kw)
+    lang = "fr" if lang.lower().startswith("fr") else "en"
+    return forms.get(lang, forms["en"]).format(**{k: _local(v, lang) for k, v in kw.items()})
+
+
+def keys() -> tuple[str, ...]:
+    return tuple(_TEXTS)
+
+
+def forms(key: str) -> dict[str, str]:
+    return dict(_TEXTS[key])

@@ -56,7 +56,12 @@ class SimpleEngine:
         return Parsed(orders, errors)
 
     def check(
-        self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
+        self,
+        position: Position,
+        orders: list[Order],
+        rules: RuleSet,
+        game_map: GameMap,
+        lang: str = "en",
     ) -> list[str]:
         return [
             f"{o.canonical()}: no such unit"
