@@ -11,8 +11,10 @@ from PIL import Image, ImageChops
 
 from bot.core.map import load_map
 from bot.core.model import Position, Power
+from bot.core.orders import Move
 from bot.core.outcome import OrderResult, Reason, Verdict
 from renderer import PUBLIC, Renderer, render, render_gif
+from renderer.render import DISLODGED, FAIL, KEY_LABELS
 from tests.renderer import scenes
 
 GM = load_map("standard")
@@ -159,3 +161,82 @@ def test_legend_counts_agree_in_number(centres: int, units: int, lang: str, expe
     from renderer.render import legend_counts  # noqa: PLC0415
 
     assert legend_counts(centres, units, lang) == expected
+
+
+def _label_pixels(rend: Renderer, img: Image.Image, pid: str) -> list[object]:
+    """The opaque pixels of a province's label (text and halo) in a picture."""
+    st = rend.static("en", 900)
+    box = st.label_boxes[pid]
+    mask = st.label_mask.crop(box)
+    crop = img.crop(box)
+    return [
+        crop.getpixel((x, y))
+        for y in range(crop.size[1])
+        for x in range(crop.size[0])
+        if mask.getpixel((x, y))
+    ]
+
+
+def test_arrows_leave_destination_labels_readable(rend: Renderer) -> None:
+    # F EDI - NWG, F SEV/ANK - BLA, F STP - BOT...: every label of an empty destination (an
+    # arrow into an occupied one stops at the unit) is drawn exactly as on the bare map.
+    pos, orders, results = scenes.movement()
+    bare = _img(rend.render(pos))
+    drawn = _img(rend.render(pos, orders, results))
+    dests = {o.dest.province for o in orders if isinstance(o, Move)} - set(pos.units)
+    assert {"NWG", "BLA", "BOT"} <= dests
+    for pid in sorted(dests):
+        assert _label_pixels(rend, drawn, pid) == _label_pixels(rend, bare, pid), pid
+
+
+def _count(img: Image.Image, colour: tuple[int, int, int], box: tuple[int, int, int, int]) -> int:
+    crop = img.crop(box)
+    return sum(
+        1
+        for y in range(crop.size[1])
+        for x in range(crop.size[0])
+        if crop.getpixel((x, y)) == colour
+    )
+
+
+def test_a_failed_move_is_crossed_in_red_and_a_support_is_not(rend: Renderer) -> None:
+    pos, orders, _ = scenes.movement()
+    move = next(o for o in orders if o.canonical() == "A MUN - BUR")
+    support = next(o for o in orders if o.canonical() == "A MAR S A PAR - BUR")
+    failed = _img(
+        rend.render(pos, [move], [OrderResult(move.power, move, Verdict.FAILS, Reason.BOUNCED)])
+    )
+    ok = [OrderResult(support.power, support, Verdict.SUCCEEDS)]
+    supported = _img(rend.render(pos, [support], ok))
+    whole = (0, 0, failed.size[0], failed.size[1])
+    assert _count(failed, FAIL, whole) > _count(supported, FAIL, whole) + 10
+
+
+def test_a_dislodged_unit_is_ringed_and_named(rend: Renderer) -> None:
+    pos, _, _ = scenes.retreat()
+    bare = Position(pos.phase, pos.units, pos.centers)
+    s = 900 / rend.geometry.width
+    x, y = rend.geometry.provinces["BUR"].anchor
+    # The word sits above the unit, which sits up and to the right of the anchor.
+    box = (round((x - 10) * s), round((y - 45) * s), round((x + 40) * s), round((y + 5) * s))
+    fr = _img(rend.render(pos, lang="fr"))
+    assert _count(fr, FAIL, box) > 40
+    assert _count(_img(rend.render(bare, lang="fr")), FAIL, box) == 0
+    assert _differs(rend.render(pos, lang="fr"), rend.render(pos, lang="en"))
+
+
+def test_the_legend_keys_every_style_in_each_language() -> None:
+    assert set(KEY_LABELS) == {"en", "fr"}
+    for lang, labels in KEY_LABELS.items():
+        assert len(labels) == 8, lang
+        assert len(set(labels)) == 8, lang
+    assert KEY_LABELS["fr"][1] == "soutien"
+    assert DISLODGED["fr"] == "délogée"
+
+
+def test_the_legend_key_is_drawn(rend: Renderer) -> None:
+    # The key's samples are in the legend box, under the powers: the failed sample's red cross.
+    img = _img(rend.render(GM.start))
+    s = 900 / rend.geometry.width
+    legend = (0, round(130 * s), round(300 * s), round(260 * s))
+    assert _count(img, FAIL, legend) > 10
