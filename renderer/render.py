@@ -994,10 +994,17 @@ class _Ctx:
         if failed:
             self.cross(b)
 
-    def cross(self, p: Point, size: float | None = None, colour: RGB = FAIL) -> None:
+    def cross(
+        self, p: Point, size: float | None = None, colour: RGB = FAIL, *, track: bool = True
+    ) -> None:
         x, y = p
         c = size if size is not None else self.radius * 0.6
         w = max(2, round(2.2 * self.s))
+        if track:
+            # A label the cross overlaps is pasted back on top (see Renderer.image).
+            for (x0, y0, x1, y1), pixels in zip(self.label_boxes, self.boxes_px, strict=True):
+                if x - c < x1 and x + c > x0 and y - c < y1 and y + c > y0:
+                    self.crossed.add(pixels)
         for q in (((x - c, y - c), (x + c, y + c)), ((x - c, y + c), (x + c, y - c))):
             self.draw.line(q, fill=(255, 255, 255), width=w + 2)
         for q in (((x - c, y - c), (x + c, y + c)), ((x - c, y + c), (x + c, y - c))):
@@ -1108,7 +1115,7 @@ class _Ctx:
         elif k == 4:  # failed
             b = (x + 15 * s, y)
             sample(_mix(ink, (255, 255, 255), 0.55), None, 2.4, "arrow", False)
-            self.cross((x + 21 * s, y), size=3.5 * s)
+            self.cross((x + 21 * s, y), size=3.5 * s, track=False)
         elif k == 5:  # dislodged
             self.dislodged_mark((x + 11 * s, y), radius=5.2 * s, word=False)
         elif k == 6:  # retreat option
@@ -1121,7 +1128,7 @@ class _Ctx:
                 outline=BUILD,
                 width=max(2, round(2 * s)),
             )
-            self.cross((x + 21 * s, y), size=4 * s)
+            self.cross((x + 21 * s, y), size=4 * s, track=False)
 
 
 def legend_counts(centres: int, units: int, lang: str) -> str:
