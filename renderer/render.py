@@ -450,6 +450,8 @@ class Renderer:
         for box in ctx.crossed:
             # Labels an order line crossed are pasted back on top, so they stay readable.
             img.paste(st.index.crop(box), box[:2], st.label_mask.crop(box))
+        for word_box, paint_word in ctx.words:
+            draw.panel(word_box, paint_word)
         ctx.title_and_legend(lang)
         img.putpalette(pal.flat())
         return img
@@ -541,6 +543,7 @@ class _Ctx:
         self.boxes_px = list((labels or {}).values())
         self.crossed: set[tuple[int, int, int, int]] = set()
         self.dots: list[tuple[Point, float, RGB]] = []
+        self.words: list[tuple[tuple[float, float, float, float], object]] = []
         self.geo = r.geometry
         self.gm = r.game_map
         self.draw = draw
@@ -666,7 +669,7 @@ class _Ctx:
         if not word:
             return
         name = DISLODGED.get(self.lang, DISLODGED["en"])
-        font = self.r._font(8.5 * s)
+        font = self.r._font(9.5 * s)
         tw = font.getlength(name)
         x, y = p[0], p[1] - r * 1.45 - 12 * s
         halo = max(1, round(1.1 * s))
@@ -682,7 +685,8 @@ class _Ctx:
                 stroke_fill=(255, 255, 255),
             )
 
-        self.draw.panel((x - tw / 2 - 3 * s, y, x + tw / 2 + 3 * s, y + 13 * s), paint_word)
+        # Pasted after the orders (see Renderer.image): no retreat line runs over the word.
+        self.words.append(((x - tw / 2 - 3 * s, y, x + tw / 2 + 3 * s, y + 14 * s), paint_word))
 
     # --- orders --------------------------------------------------------------------------
 
