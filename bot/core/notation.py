@@ -43,7 +43,7 @@ from bot.core.orders import (
     UnitRef,
     Waive,
 )
-from bot.core.outcome import OrderResult, Outcome, Reason
+from bot.core.outcome import OrderResult, Outcome, Reason, describe
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +150,7 @@ def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str =
     if not result.succeeded:
         if reason in (Reason.VOID, Reason.ILLEGAL):
             notes.append(w.invalid)
-            bracket = _matched_order(result, outcome, lang) or result.detail
+            bracket = _matched_order(result, outcome, lang) or describe(result, lang)
         elif reason is Reason.PARADOX:
             notes.append(w.paradox)
         elif isinstance(order, (Move, Retreat, Build, Disband, Waive)):

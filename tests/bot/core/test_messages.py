@@ -194,3 +194,14 @@ def test_stabbeurfou_adjustment_refusals_in_french():
         "A MOS B: MOS is occupied",
         "Russia may build 1, not 2",
     ]
+
+
+def test_the_results_notation_explains_an_illegal_order_in_french():
+    from bot.core.notation import result_line  # noqa: PLC0415
+
+    pos = board({G: ["A KIE"]})
+    outcome = adjudicate(pos, read(pos, {G: ["A KIE - LON"]}))
+    r = result_of(outcome, "A KIE - LON")
+    line = result_line(r, outcome, "fr")
+    assert "[Londres n'est pas voisin de Kiel" in line
+    assert "[London is not next to Kiel" in result_line(r, outcome, "en")
