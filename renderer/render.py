@@ -2,8 +2,9 @@
 
 `Renderer` keeps the static layers per (language, width): an index image of the provinces (one
 palette entry per province, so re-colouring a position is a palette swap) and a transparent
-overlay with borders, coastlines and labels. A render copies them, draws centres, units, orders,
-title and legend, and encodes the PNG. `render()` and `render_gif()` wrap a default Renderer.
+overlay with borders, coastlines and labels. A render copies them, draws centres, units (antialiased
+sprites made once per power and type), orders, title and legend with its key, pastes back the
+labels an order crossed, and encodes the PNG. `render()` and `render_gif()` wrap a default Renderer.
 """
 
 from __future__ import annotations
@@ -187,9 +188,9 @@ class _Draw:
     def rounded_rectangle(self, xy: object, **kw: object) -> None:
         self.d.rounded_rectangle(xy, **self._kw(kw))  # type: ignore[arg-type]
 
-    def sprite(self, sp: _Sprite, p: Point, recolour: Mapping[RGB, RGB] | None = None) -> None:
+    def sprite(self, sp: _Sprite, p: Point) -> None:
         """Paste a sprite centred on `p`, its colours mapped into the picture's palette."""
-        lut = [self.pal.ink((recolour or {}).get(c, c)) for c in sp.colours]
+        lut = [self.pal.ink(c) for c in sp.colours]
         lut += [0] * (256 - len(lut))
         mapped = sp.indices.point(lut)
         if self.img.mode == "P":
