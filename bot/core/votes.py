@@ -26,16 +26,22 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.core.map import load_map
+from bot.core.messages import Message, msg, render
 from bot.core.model import ModelError, Phase, PhaseKind, Power, Season
 from bot.core.rules import RuleSet
 
 
 class VoteError(ValueError):
-    """A proposal or ballot the rules do not allow; `.message` is for the player."""
+    """A proposal or ballot the rules do not allow; `.message` is for the player (English),
+    `.localized(lang)` in the game's language."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | Message) -> None:
+        super().__init__(str(message))
+        self.message = str(message)
+        self.note = message if isinstance(message, Message) else None
+
+    def localized(self, lang: str) -> str:
+        return render(self.note, lang) if self.note is not None else self.message
 
 
 class VoteKind(StrEnum):
@@ -301,7 +307,7 @@ class VoteBook:
         for v in self.votes:
             if v.id == vote_id:
                 return v
-        raise VoteError(f"there is no vote #{vote_id}")
+        raise VoteError(msg("vote.no_such", id=vote_id))
 
     def _replace_vote(self, vote: Vote) -> VoteBook:
         return replace(self, votes=tuple(vote if v.id == vote.id else v for v in self.votes))
@@ -331,39 +337,37 @@ class VoteBook:
         pol = self.policy
         voters = frozenset(survivors)
         if author not in voters:
-            raise VoteError("only a player still in the game can propose a vote")
+            raise VoteError(msg("vote.not_in_game_author"))
         if kind not in pol.kinds:
             raise VoteError(
-                f"{pol.name} rules: the only vote is a draw of all survivors (edc-2023 E)"
+                msg("vote.only_full_draw", rules=pol.name)
                 if pol.name == "edc2023"
-                else f"{pol.name} rules do not allow a {kind.value} vote"
+                else msg(f"vote.no_{kind.value}", rules=pol.name)
             )
         if self.open_vote is not None:
-            raise VoteError("a vote is already open: wait for its result")
+            raise VoteError(msg("vote.already_open"))
         named = frozenset(powers)
         for p in named:
             if p not in voters:
-                raise VoteError(f"{p.value.title()} is not in the game")
+                raise VoteError(msg("vote.power_not_in_game", power=p))
         if kind is VoteKind.CONCEDE:
             if len(named) != 1:
-                raise VoteError("a win is conceded to exactly one player (house-rules IX(1))")
+                raise VoteError(msg("vote.concede_one"))
         elif not named:
             named = voters
         elif named != voters and not pol.non_dias_draws:
-            raise VoteError(f"{pol.name} rules: a draw includes all survivors")
+            raise VoteError(msg("vote.draw_all", rules=pol.name))
         last = self.last_year
         if pol.closed_in_last_year and last is not None and moment.phase.year >= last:
-            raise VoteError("no vote in the last year of the game (edc-2023 E)")
+            raise VoteError(msg("vote.last_year"))
         if pol.closed_in_fall_adjudication and moment.in_fall_adjudication:
-            raise VoteError(
-                "no vote from the reading of the Fall orders to the adjustments (edc-2023 E)"
-            )
+            raise VoteError(msg("vote.fall_reading"))
         if pol.one_per_season:
             season = (moment.phase.year, _vote_season(moment.phase))
             if any((v.opened.year, _vote_season(v.opened)) == season for v in self.votes):
-                raise VoteError("there was already a vote this season (edc-2023 E)")
+                raise VoteError(msg("vote.one_per_season"))
         if pol.once_per_player and any(v.author is author for v in self.votes):
-            raise VoteError("you have already requested a vote in this game (edc-2023 E)")
+            raise VoteError(msg("vote.once_per_player"))
         ballots: dict[Power, Ballot] = {}
         if kind is VoteKind.CONCEDE and pol.concede_target_votes_yes:
             # house IX(1): "a player for whom a conceded win is proposed will be held to have
@@ -389,15 +393,15 @@ class VoteBook:
         vote = self.get(vote_id)
         pol = self.policy
         if not vote.is_open:
-            raise VoteError(f"vote #{vote_id} is closed")
+            raise VoteError(msg("vote.closed", id=vote_id))
         if voter not in vote.voters:
-            raise VoteError("you do not vote on this proposal")
+            raise VoteError(msg("vote.not_a_voter"))
         if ballot is Ballot.ABSTAIN and not pol.abstentions:
-            raise VoteError(f"{pol.name} rules: no abstention, vote yes or no")
+            raise VoteError(msg("vote.no_abstention", rules=pol.name))
         if vote.kind is VoteKind.CONCEDE and pol.concede_target_votes_yes and voter in vote.powers:
-            raise VoteError("the player a win is conceded to is held to vote for it")
+            raise VoteError(msg("vote.concede_target"))
         if voter in vote.ballots and not pol.revisable:
-            raise VoteError("you have already voted")
+            raise VoteError(msg("vote.already_voted"))
         vote = replace(vote, ballots={**vote.ballots, voter: ballot})
         vote = self._settle(vote, moment.phase)
         return self._replace_vote(vote), vote
@@ -429,10 +433,10 @@ class VoteBook:
     def refuse(self, vote_id: int, reason: str, *, phase: Phase) -> tuple[VoteBook, Vote]:
         """The GM declines a repetitive or humorous proposal (house IX(5))."""
         if not self.policy.gm_may_refuse:
-            raise VoteError(f"{self.policy.name} rules: the GM cannot refuse a vote")
+            raise VoteError(msg("vote.gm_cannot_refuse", rules=self.policy.name))
         vote = self.get(vote_id)
         if not vote.is_open:
-            raise VoteError(f"vote #{vote_id} is closed")
+            raise VoteError(msg("vote.closed", id=vote_id))
         vote = replace(vote, status=VoteStatus.REFUSED, closed=phase, note=reason)
         return self._replace_vote(vote), vote
 

@@ -25,9 +25,16 @@ class ServiceError(Exception):
         exc.key, exc.lang, exc.fields = key, lang, fields
         return exc
 
+    @classmethod
+    def rendered(cls, english: str, text: str, lang: str) -> Self:
+        """From a text already in the game's language `lang` (e.g. a core vote message)."""
+        exc = cls(english)
+        exc.lang, exc.fields = lang, {lang: text}
+        return exc
+
     def localized(self, lang: str) -> str:
         if self.key is None:
-            return str(self)
+            return str((self.fields or {}).get(lang, self))
         return t(self.key, lang, **(self.fields or {}))
 
     @property

@@ -1994,7 +1994,8 @@ class TableService:
                 try:
                     book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
                 except VoteError as exc:
-                    raise VoteRefusedError(exc.message) from None
+                    text = exc.localized(ctx.lang)
+                    raise VoteRefusedError.rendered(exc.message, text, ctx.lang) from None
                 await self._save_book(tx, game_id, book, now)
                 await self._audit(tx, game_id, now, actor, action, vote=vote.id, **detail)
                 if action != "vote.ballot" or not vote.is_open:

@@ -63,6 +63,8 @@ def test_every_key_the_core_uses_is_in_the_catalogue():
         "illegal.cannot_support_a_move_to",
         "result.dislodged_by_from",
         "result.cut_by_from",
+        "vote.no_draw",
+        "vote.no_concede",
         *(f"source.{n}" for n in ("datc", "edc2023", "world-masters", "house", "stabbeurfou")),
     }
     assert len(used) > 90

@@ -124,3 +124,18 @@ async def test_fleet_build_without_coast_is_warned(opener, lang, text, expected)
     assert not parsed.errors
     warnings = svc._warnings(ctx, pos, Power.RUSSIA, list(parsed.orders))
     assert [w for w in warnings if "côtes" in w or "coasts" in w] == expected
+
+
+async def test_a_vote_refusal_is_in_the_game_language(opener):
+    from bot.service.errors import VoteRefusedError  # noqa: PLC0415
+
+    svc = await opener()
+    gid = await seven_player_game(svc, rules="edc2023", lang="fr")
+    rec = await svc.propose_vote(gid, "user-france", "draw")
+    with pytest.raises(VoteRefusedError) as info:
+        await svc.cast_ballot(gid, "user-italy", rec["id"], "abstain")
+    assert info.value.message == "règles edc2023 : pas d'abstention, votez oui ou non"
+    assert str(info.value) == "edc2023 rules: no abstention, vote yes or no"
+    with pytest.raises(VoteRefusedError) as info:
+        await svc.cast_ballot(gid, "user-italy", rec["id"], "peut-être")
+    assert info.value.message.startswith("bulletin inconnu 'peut-être'")
