@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.core.map import GameMap
+from bot.core.messages import Items, Message, msg
 from bot.core.model import DislodgedUnit, Position, Power, Season, Unit
 from bot.core.rules import RuleSet
 from bot.core.scoring import centers_from_position
@@ -97,6 +98,7 @@ class EndState:
     winner: Power | None = None
     powers: tuple[Power, ...] = ()  # the survivors, or the draw's members
     reason: str = ""
+    message: Message | None = None  # `reason`, to show in the game's language
 
     @property
     def ended(self) -> bool:
@@ -145,39 +147,48 @@ def check_end(history: Sequence[Position], rules: EndRules, game_map: GameMap) -
     total = len(game_map.supply_centers)
     for power, n in sorted(centers_from_position(last).items()):
         if n >= threshold:
-            return EndState(
+            return _end(
                 EndKind.SOLO,
                 year,
                 winner=power,
                 powers=(power,),
-                reason=f"{power.value.title()} holds {n} of the {total} centres "
-                f"(a solo needs {threshold}, more than half)",
+                why=msg("end.solo", power=power, n=n, total=total, threshold=threshold),
             )
     if rules.last_year is not None and year >= rules.last_year:
-        return EndState(
+        return _end(
             EndKind.YEAR_LIMIT,
             year,
             powers=alive,
-            reason=f"the last game year, {rules.last_year}, has been played",
+            why=msg("end.last_year", year=rules.last_year),
         )
     still = _unchanged_years(history)
     if rules.stalemate_years is not None and still >= rules.stalemate_years:
-        return EndState(
+        return _end(
             EndKind.STALEMATE,
             year,
             powers=alive,
-            reason=f"no centre changed owner for {still} years in a row "
-            "(stabbeurfou 2(a): the game is stopped)",
+            why=msg("end.stalemate", years=still),
         )
     if rules.draw_offer_years is not None and still >= rules.draw_offer_years:
-        return EndState(
+        return _end(
             EndKind.DRAW_AVAILABLE,
             year,
             powers=alive,
-            reason=f"no centre changed owner for {still} years: after a warning, the GM may "
-            "declare a draw of all survivors if nobody can still win (house-rules IX(2))",
+            why=msg("end.draw_available", years=still),
         )
-    return EndState(EndKind.ONGOING, year, powers=alive, reason="the game goes on")
+    return _end(EndKind.ONGOING, year, powers=alive, why=msg("end.ongoing"))
+
+
+def _end(
+    kind: EndKind,
+    year: int | None,
+    *,
+    why: Message,
+    winner: Power | None = None,
+    powers: tuple[Power, ...] = (),
+) -> EndState:
+    """An EndState whose `reason` is the English text of `why` (as before)."""
+    return EndState(kind, year, winner, powers, str(why), why)
 
 
 def declare_draw(
@@ -190,10 +201,8 @@ def declare_draw(
         raise EndgameError(f"no draw may be declared now: {state.reason}")
     if not warned:
         raise EndgameError("warn the players first (house-rules IX(2): 'after a warning')")
-    names = ", ".join(p.value.title() for p in state.powers)
-    return EndState(
-        EndKind.DRAW, state.year, powers=state.powers, reason=f"draw declared by the GM: {names}"
-    )
+    names = Items(state.powers)
+    return _end(EndKind.DRAW, state.year, powers=state.powers, why=msg("end.gm_draw", names=names))
 
 
 def end_by_vote(vote: Vote, year: int | None) -> EndState:
@@ -201,16 +210,16 @@ def end_by_vote(vote: Vote, year: int | None) -> EndState:
     house-rules IX(2)) or a conceded win."""
     if vote.status is not VoteStatus.PASSED:
         raise EndgameError(f"vote #{vote.id} did not pass")
-    names = ", ".join(p.value.title() for p in vote.powers)
+    names = Items(vote.powers)
     if vote.kind is VoteKind.CONCEDE:
-        return EndState(
+        return _end(
             EndKind.CONCESSION,
             year,
             winner=vote.powers[0],
             powers=vote.powers,
-            reason=f"the table conceded the game to {names}",
+            why=msg("end.conceded", names=names),
         )
-    return EndState(EndKind.DRAW, year, powers=vote.powers, reason=f"draw voted: {names}")
+    return _end(EndKind.DRAW, year, powers=vote.powers, why=msg("end.draw_voted", names=names))
 
 
 # --- stabbeurfou section 3: expedited removal of players ----------------------------------

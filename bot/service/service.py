@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap
+from bot.core.messages import render as render_message
 from bot.core.model import (
     Location,
     ModelError,
@@ -1758,11 +1759,12 @@ class TableService:
         history.append(nxt)
         rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
         state = check_end(history, rules, ctx.game_map)
+        why = render_message(state.message, ctx.lang) if state.message else state.reason
         if state.kind is EndKind.DRAW_AVAILABLE:
-            return None, None, state.reason
+            return None, None, why
         if not state.ended:
             return None, None, ""
-        return state.kind.value, state.winner.value if state.winner else None, state.reason
+        return state.kind.value, state.winner.value if state.winner else None, why
 
     async def _finish(  # noqa: PLR0917 - internal helper
         self,
@@ -1968,7 +1970,7 @@ class TableService:
             state.winner.value if state.winner else None,
             centers,
             "vote",
-            state.reason,
+            render_message(state.message, ctx.lang) if state.message else state.reason,
         )
 
     async def _vote_step(

@@ -207,3 +207,17 @@ def test_the_results_notation_explains_an_illegal_order_in_french():
     line = result_line(r, outcome, "fr")
     assert "[Londres n'est pas voisin de Kiel" in line
     assert "[London is not next to Kiel" in result_line(r, outcome, "en")
+
+
+def test_the_end_of_the_game_is_explained_in_french():
+    from bot.core.endgame import EndKind, EndRules, check_end  # noqa: PLC0415
+
+    centers = sorted(MAP.supply_centers)
+    pos = Position.build(Phase.parse("W1905A"), [], dict.fromkeys(centers[:18], F))
+    state = check_end([pos], EndRules("test"), MAP)
+    assert state.kind is EndKind.SOLO
+    assert state.reason == "France holds 18 of the 34 centres (a solo needs 18, more than half)"
+    assert state.message is not None
+    assert render(state.message, "fr") == (
+        "France détient 18 des 34 centres (une victoire en solo en demande 18, plus de la moitié)"
+    )
