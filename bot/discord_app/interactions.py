@@ -106,13 +106,14 @@ def require_gm(game: GameStatus, interaction: discord.Interaction) -> None:
         raise Refusal(t("gm.only_gm", game.lang))
 
 
-def parse_power(text: str | None) -> Power | None:
+def parse_power(text: str | None, lang: str = "en") -> Power | None:
+    """A power named in either language; an unknown one is refused in `lang` (the game's)."""
     if not text:
         return None
     try:
         return Power.parse(text)
-    except ModelError as exc:
-        raise Refusal(str(exc)) from None
+    except ModelError:
+        raise Refusal(t("error.unknown_power", lang, value=text)) from None
 
 
 def power_choices(

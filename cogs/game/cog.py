@@ -119,7 +119,9 @@ class GameCog(
         self, interaction: discord.Interaction, game: int | None = None, power: str | None = None
     ) -> None:
         status = await resolve_game(self.bot, interaction, game, states=("forming",))
-        got = await self.bot.service.join(status.id, user_key(interaction.user), parse_power(power))
+        got = await self.bot.service.join(
+            status.id, user_key(interaction.user), parse_power(power, status.lang)
+        )
         text = t(
             "game.joined",
             status.lang,

@@ -98,7 +98,7 @@ class GmCog(
         game: int | None = None,
     ) -> None:
         found = await self._gm_game(interaction, game, ("forming", *RUNNING))
-        chosen = parse_power(power)
+        chosen = parse_power(power, found.lang)
         assert chosen is not None
         await self.bot.service.replace_player(
             found.id, user_key(interaction.user), chosen, user_key(user)
@@ -118,7 +118,7 @@ class GmCog(
         self, interaction: discord.Interaction, power: str, text: str, game: int | None = None
     ) -> None:
         found = await self._gm_game(interaction, game)
-        chosen = parse_power(power)
+        chosen = parse_power(power, found.lang)
         assert chosen is not None
         reply = await self.bot.service.submit_for(
             found.id, user_key(interaction.user), chosen, text

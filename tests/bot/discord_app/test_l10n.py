@@ -1,0 +1,30 @@
+"""What the bot says itself about a bad power name or a service refusal, in the game's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.model import Power
+from bot.discord_app.interactions import Refusal, describe_refusal, parse_power
+from bot.service.errors import NotFoundError, PermissionDeniedError
+
+
+@pytest.mark.parametrize(
+    ("lang", "start"),
+    [("en", "Unknown power 'Prusse'"), ("fr", "Puissance inconnue « Prusse »")],
+)
+def test_an_unknown_power_is_refused_in_the_game_language(lang, start):
+    with pytest.raises(Refusal) as info:
+        parse_power("Prusse", lang)
+    assert info.value.message.startswith(start)
+
+
+def test_a_power_is_read_in_either_language():
+    assert parse_power("Allemagne", "en") is Power.GERMANY
+    assert parse_power("germany", "fr") is Power.GERMANY
+
+
+def test_a_service_refusal_is_shown_in_the_game_language():
+    exc = PermissionDeniedError.of("gm_only", "fr", game=3)
+    assert describe_refusal(exc) == "seul le MJ de la partie n°3 peut faire cela"
+    assert describe_refusal(NotFoundError.of("no_game", game=9)) == "no game #9"
