@@ -12,8 +12,10 @@ from __future__ import annotations
 import functools
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from operator import attrgetter
+from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from bot.core.model import Coast, Location, Power, Unit, UnitType
@@ -82,8 +84,17 @@ Param: TypeAlias = (
 )
 
 
+_set_key = Message.__dict__["key"].__set__
+_set_params = Message.__dict__["params"].__set__
+
+
 def msg(key: str, **params: Param) -> Message:
-    return Message(key, tuple(params.items()))
+    """`Message(key, tuple(params.items()))`, filling the slots directly: the adjudicator
+    makes one per failed order, and a frozen dataclass's __init__ costs twice as much."""
+    m: Message = object.__new__(Message)
+    _set_key(m, key)
+    _set_params(m, tuple(params.items()))
+    return m
 
 
 @functools.cache
@@ -115,6 +126,12 @@ def _lang(lang: str) -> str:
 
 
 def render(message: Message, lang: str = "en") -> str:
+    if lang == "en":  # the adjudicator's `detail`, once per failed order: the short way
+        en = catalogue("en")[message.key]
+        fast = _EN_FAST
+        return en.format(
+            **{k: f(v) if (f := fast.get(type(v))) else _param(v, "en") for k, v in message.params}
+        )
     lang = _lang(lang)
     texts = catalogue(lang)
     template = texts.get(message.key) or catalogue("en")[message.key]
@@ -168,3 +185,15 @@ def _param(value: Param, lang: str) -> str:
     from bot.core.parser import render_order  # noqa: PLC0415 - the parser imports the core
 
     return render_order(value, lang)
+
+
+# English forms that need no table (the others go through _param).
+_EN_FAST: Mapping[type, Callable[[Any], str]] = MappingProxyType(
+    {
+        str: str,
+        int: str,
+        Unit: str,
+        Location: str,
+        Prov: attrgetter("pid"),
+    }
+)
