@@ -107,25 +107,25 @@ _UNIT = {None: 1, "s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 def parse_duration(value: object) -> float:
     """Seconds from a number or a string such as `8m`, `90s`, `48h`, `1d`."""
     if isinstance(value, bool):
-        raise ConfigError(f"not a duration: {value!r}")
+        raise ConfigError.of("not_duration", value=value)
     if isinstance(value, int | float):
         if value < 0:
-            raise ConfigError(f"negative duration: {value!r}")
+            raise ConfigError.of("negative_duration", value=value)
         return float(value)
     if isinstance(value, str):
         total = 0.0
         pos = 0
         text = value.strip()
         if not text:
-            raise ConfigError("empty duration")
+            raise ConfigError.of("empty_duration")
         while pos < len(text):
             m = _DURATION.match(text, pos)
             if not m or m.end() == pos:
-                raise ConfigError(f"not a duration: {value!r} (write e.g. 8m, 90s, 48h)")
+                raise ConfigError.of("not_duration_hint", value=value)
             total += float(m.group(1)) * _UNIT[m.group(2)]
             pos = m.end()
         return total
-    raise ConfigError(f"not a duration: {value!r}")
+    raise ConfigError.of("not_duration", value=value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +173,7 @@ class ClockPreset:
             elif key in ("years", "reminders", "early_adjudication", "title"):
                 doc[key] = value
             else:
-                raise ConfigError(f"unknown clock setting {key!r}")
+                raise ConfigError.of("unknown_clock_setting", setting=key)
         return replace(_build(self.name, doc), name=f"{self.name}+custom")
 
 
@@ -215,13 +215,13 @@ def clocks_dir() -> Path:
 def load_clock(name: str) -> ClockPreset:
     """Load `data/clocks/NAME.toml`; a missing or broken file is a ConfigError."""
     if not re.fullmatch(r"[a-z0-9_-]+", name):
-        raise ConfigError(f"bad clock preset name {name!r}")
+        raise ConfigError.of("bad_clock_name", name=name)
     path = clocks_dir() / f"{name}.toml"
     try:
         doc = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         known = ", ".join(clock_names()) or "none"
-        raise ConfigError(f"clock preset {name!r} not found ({path}); known: {known}") from None
+        raise ConfigError.of("clock_not_found", name=name, path=path, known=known) from None
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"clock preset {path} is not valid TOML: {exc}") from None
     return _build(name, doc)

@@ -20,7 +20,7 @@ class ServiceError(Exception):
     fields: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, key: str, lang: str = "en", **fields: Any) -> Self:
+    def of(cls, key: str, lang: str = "en", /, **fields: Any) -> Self:
         exc = cls(t(key, "en", **fields))
         exc.key, exc.lang, exc.fields = key, lang, fields
         return exc

@@ -624,9 +624,13 @@ class TableService:
     ) -> GameStatus:
         if lang not in ("en", "fr"):
             raise ServiceError.of("unknown_lang", value=lang)
-        preset = load_clock(clock)
-        if clock_overrides:
-            preset = preset.with_overrides(clock_overrides)
+        try:
+            preset = load_clock(clock)
+            if clock_overrides:
+                preset = preset.with_overrides(clock_overrides)
+        except ServiceError as exc:
+            exc.lang = lang  # the new game's language
+            raise
         game_map = self.engine.load_map(variant)
         _cached_rules(self.engine, rules)
         options: dict[str, Any] = {"first_year": game_map.start.phase.year}

@@ -74,6 +74,29 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": "{name} a {n} côtes : écrivez {ways}",
     },
     "or": {"en": " or ", "fr": " ou "},
+    # --- clock settings given at game creation (bot/service/clock.py) ---
+    "not_duration": {"en": "not a duration: {value!r}", "fr": "durée illisible : {value!r}"},
+    "not_duration_hint": {
+        "en": "not a duration: {value!r} (write e.g. 8m, 90s, 48h)",
+        "fr": "durée illisible : {value!r} (écrivez par exemple 8m, 90s, 48h)",
+    },
+    "negative_duration": {
+        "en": "negative duration: {value!r}",
+        "fr": "durée négative : {value!r}",
+    },
+    "empty_duration": {"en": "empty duration", "fr": "durée vide"},
+    "unknown_clock_setting": {
+        "en": "unknown clock setting {setting!r}",
+        "fr": "réglage d'horloge inconnu : {setting!r}",
+    },
+    "bad_clock_name": {
+        "en": "bad clock preset name {name!r}",
+        "fr": "nom d'horloge invalide : {name!r}",
+    },
+    "clock_not_found": {
+        "en": "clock preset {name!r} not found ({path}); known: {known}",
+        "fr": "horloge {name!r} introuvable ({path}) ; connues : {known}",
+    },
     # --- errors (bot/service/errors.py `XError.of`) ---
     "unknown_power": {"en": "unknown power {value!r}", "fr": "puissance inconnue : {value!r}"},
     "unknown_lang": {

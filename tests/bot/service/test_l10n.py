@@ -139,3 +139,17 @@ async def test_a_vote_refusal_is_in_the_game_language(opener):
     with pytest.raises(VoteRefusedError) as info:
         await svc.cast_ballot(gid, "user-italy", rec["id"], "peut-être")
     assert info.value.message.startswith("bulletin inconnu 'peut-être'")
+
+
+async def test_a_bad_clock_at_creation_is_refused_in_the_new_game_language(opener):
+    from bot.service.errors import ConfigError  # noqa: PLC0415
+
+    svc = await opener()
+    with pytest.raises(ConfigError) as info:
+        await svc.create_game("gm", name="t", lang="fr", clock="lente")
+    assert info.value.message.startswith("horloge 'lente' introuvable")
+    assert "edc2023" in info.value.message
+    assert str(info.value).startswith("clock preset 'lente' not found")
+    with pytest.raises(ConfigError) as info:
+        await svc.create_game("gm", name="t", lang="en", clock="slow")
+    assert info.value.message.startswith("clock preset 'slow' not found")
