@@ -939,7 +939,7 @@ class TableService:
             ways = [self.engine.render_order(replace(o, unit=r), ctx.lang) for r in refs]
             out.append(
                 t(
-                    "build_coast",
+                    "build_coast" if len(ways) == 2 else "build_coasts",
                     ctx.lang,
                     name=names.full_name(loc.province, ctx.lang),
                     n=len(ways),

@@ -70,6 +70,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": "Trop tard : l'heure limite de {phase} est passée ; ces ordres ne sont pas pris.",
     },
     "build_coast": {
+        "en": "{name} has two coasts: write {ways}",
+        "fr": "{name} a deux côtes : écrivez {ways}",
+    },
+    "build_coasts": {
         "en": "{name} has {n} coasts: write {ways}",
         "fr": "{name} a {n} côtes : écrivez {ways}",
     },

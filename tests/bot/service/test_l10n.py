@@ -104,9 +104,9 @@ def test_a_result_message_survives_the_stored_outcome():
 @pytest.mark.parametrize(
     ("lang", "text", "expected"),
     [
-        ("en", "F STP B", ["St Petersburg has 2 coasts: write F STP/NC B or F STP/SC B"]),
-        ("fr", "F STP B", ["Saint-Pétersbourg a 2 côtes : écrivez F STP/CN B ou F STP/CS B"]),
-        ("fr", "F ESP B", ["Espagne a 2 côtes : écrivez F ESP/CN B ou F ESP/CS B"]),
+        ("en", "F STP B", ["St Petersburg has two coasts: write F STP/NC B or F STP/SC B"]),
+        ("fr", "F STP B", ["Saint-Pétersbourg a deux côtes : écrivez F STP/CN B ou F STP/CS B"]),
+        ("fr", "F ESP B", ["Espagne a deux côtes : écrivez F ESP/CN B ou F ESP/CS B"]),
         ("en", "F STP/NC B", []),
         ("en", "A STP B", []),
     ],
