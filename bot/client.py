@@ -96,7 +96,7 @@ class ParleyBot(commands.Bot):
     ) -> None:
         original = getattr(error, "original", error)
         command = interaction.command.qualified_name if interaction.command else "?"
-        refusal = describe_refusal(original)
+        refusal = describe_refusal(original, locale_lang(interaction))
         if refusal is None and isinstance(error, app_commands.NoPrivateMessage):
             refusal = t("gm.guild_only", locale_lang(interaction))
         if refusal is not None:

@@ -143,7 +143,11 @@ async def game_choices(
     ][:25]
 
 
-def describe_refusal(exc: BaseException) -> str | None:
+def describe_refusal(exc: BaseException, fallback_lang: str = "en") -> str | None:
+    """A refusal's text: in the game's language, or `fallback_lang` (the user's locale) for a
+    service error that knows no game (e.g. "no game #12")."""
+    if isinstance(exc, ServiceError) and exc.lang is None:
+        return exc.localized(fallback_lang)
     if isinstance(exc, Refusal | ServiceError):
         return exc.message
     return None

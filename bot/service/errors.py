@@ -2,7 +2,8 @@
 
 `XError.of(key, lang, **fields)` makes one from a sentence of `bot.service.texts`: `str(exc)` is
 the English text (logs, operators), `.message` the text in the game's language `lang`, and
-`.localized(lang)` any other language (e.g. the user's locale when no game is known).
+`.localized(lang)` any other language (e.g. the user's locale when no game is known: then
+`.lang` is None).
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ class ServiceError(Exception):
     """Base of every error the table service raises on purpose."""
 
     key: str | None = None
-    lang: str = "en"
+    lang: str | None = None  # the game's language; None: no game known (e.g. no such game)
     fields: dict[str, Any] | None = None
 
     @classmethod
-    def of(cls, key: str, lang: str = "en", /, **fields: Any) -> Self:
+    def of(cls, key: str, lang: str | None = None, /, **fields: Any) -> Self:
         exc = cls(t(key, "en", **fields))
         exc.key, exc.lang, exc.fields = key, lang, fields
         return exc
@@ -39,7 +40,7 @@ class ServiceError(Exception):
 
     @property
     def message(self) -> str:
-        return self.localized(self.lang)
+        return self.localized(self.lang or "en")
 
 
 class StoreError(ServiceError):

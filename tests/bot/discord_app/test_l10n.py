@@ -28,3 +28,8 @@ def test_a_service_refusal_is_shown_in_the_game_language():
     exc = PermissionDeniedError.of("gm_only", "fr", game=3)
     assert describe_refusal(exc) == "seul le MJ de la partie n°3 peut faire cela"
     assert describe_refusal(NotFoundError.of("no_game", game=9)) == "no game #9"
+    # no game known: the user's own language
+    assert describe_refusal(NotFoundError.of("no_game", game=9), "fr") == "pas de partie n°9"
+    assert describe_refusal(PermissionDeniedError.of("gm_only", "en", game=3), "fr") == (
+        "only the GM of game #3 can do that"
+    )
