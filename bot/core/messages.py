@@ -22,8 +22,6 @@ from bot.core.model import Coast, Location, Power, Unit, UnitType
 from bot.core.orders import Order
 from bot.paths import data_dir
 
-LANGS = ("en", "fr")
-
 
 @dataclass(frozen=True, slots=True)
 class Prov:
@@ -61,9 +59,6 @@ class Message:
 
     def __str__(self) -> str:
         return render(self, "en")
-
-    def get(self, name: str) -> Param | None:
-        return dict(self.params).get(name)
 
 
 # What a message's parameter may be: each is shown in the game's language and nomenclature.
