@@ -189,7 +189,9 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
                 "order": order_to_json(r.order),
                 "verdict": r.verdict.value,
                 "reason": r.reason.value,
+                # The English text too, for anyone reading the database by hand.
                 "detail": r.detail,
+                "note": r.note,
                 "implied": r.implied,
                 **({"message": message_to_json(r.message)} if r.message is not None else {}),
             }
@@ -217,7 +219,8 @@ def outcome_from_json(doc: dict[str, Any]) -> Outcome:
                 order_from_json(r["order"]),
                 Verdict(r["verdict"]),
                 Reason(r.get("reason", "")),
-                str(r.get("detail", "")),
+                # Rows written before "note" existed kept the text only as "detail".
+                str(r["note"] if "note" in r else "" if r.get("message") else r.get("detail", "")),
                 bool(r.get("implied", False)),
                 message_from_json(r["message"]) if r.get("message") else None,
             )

@@ -140,7 +140,6 @@ def adjudicate_adjustments(
                         Waive(power),
                         Verdict.SUCCEEDS,
                         Reason.NONE,
-                        "no build ordered",
                         implied=True,
                         message=msg("build.none_ordered"),
                     )
@@ -174,7 +173,6 @@ def adjudicate_adjustments(
                         Disband(power, UnitRef.of(gone)),
                         Verdict.SUCCEEDS,
                         Reason.CIVIL_DISORDER,
-                        "not enough removals ordered: removed by the civil-disorder rule",
                         implied=True,
                         message=msg("build.civil_disorder_removal"),
                     )

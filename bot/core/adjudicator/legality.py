@@ -41,34 +41,33 @@ def hold_eff(unit: Unit) -> Eff:
 class Entry:
     """A retreat or adjustment order on its way to an OrderResult (mutable while judged)."""
 
-    __slots__ = ("detail", "message", "order", "power", "reason", "verdict")
+    __slots__ = ("message", "order", "power", "reason", "verdict")
 
     def __init__(self, order: Order, power: Power | None) -> None:
         self.order = order
         self.power = power
         self.verdict = Verdict.SUCCEEDS
         self.reason = Reason.NONE
-        self.detail = ""
         self.message: Message | None = None
 
     def fail(self, reason: Reason, message: Message) -> None:
         self.verdict = Verdict.FAILS
         self.reason = reason
-        self.detail = str(message)
         self.message = message
 
     def result(self) -> OrderResult:
-        return OrderResult(
-            self.power, self.order, self.verdict, self.reason, self.detail, message=self.message
-        )
+        return OrderResult(self.power, self.order, self.verdict, self.reason, message=self.message)
 
 
 class Illegal(Exception):  # noqa: N818 - a verdict, not a crash
     """Raised inside the checks; `message` says why (its English text is the `detail`)."""
 
     def __init__(self, message: Message) -> None:
-        super().__init__(str(message))
+        super().__init__(message.key)
         self.message = message
+
+    def __str__(self) -> str:
+        return str(self.message)
 
 
 def _name(idx: MapIndex, pid: str) -> Name | str:

@@ -68,9 +68,7 @@ def adjudicate_movement(
             if by is not None:
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 why = _by(r, by, "result.dislodged_by")
-                implied.append(
-                    order_result(u.power, hold, F, Reason.DISLODGED, str(why), True, why)
-                )
+                implied.append(order_result(u.power, hold, F, Reason.DISLODGED, "", True, why))
                 continue
             try:  # the implied hold that succeeds: built once per map
                 implied.append(held[p][u.power, u.type, u.location.coast])
@@ -86,13 +84,12 @@ def adjudicate_movement(
     at, mode = r.unit_at, r.mode
     for order, unit, detail in check.entries:
         if detail is not None or unit is None:
-            text = str(detail) if detail is not None else ""
-            results.append(order_result(order.power, order, F, Reason.ILLEGAL, text, False, detail))
+            results.append(order_result(order.power, order, F, Reason.ILLEGAL, "", False, detail))
             continue
         i = at[unit.location.province]
         if effs[i][2] is not order:
             results.append(
-                order_result(order.power, order, F, Reason.ILLEGAL, "not used", False, _NOT_USED)
+                order_result(order.power, order, F, Reason.ILLEGAL, "", False, _NOT_USED)
             )
             continue
         k = kind[i]
@@ -130,21 +127,18 @@ def _result(r: Resolver, i: int, order: Order, dislodger: int | None) -> OrderRe
     kind = r.kind[i]
     dislodged = dislodger is not None
     gone = _by(r, dislodger, "result.dislodged_by") if dislodger is not None else None
-    why = str(gone) if gone is not None else ""
     if kind == HOLD:
         if dislodged:
-            return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
+            return order_result(power, order, F, Reason.DISLODGED, "", False, gone)
         return order_result(power, order, S, NONE, "", False)
     if kind == MOVE:
         if r.result[i]:
             return order_result(power, order, S, NONE, "", False)
         if r.mode[i] != LAND and not r.result[r.n + i] and r.mode[i] == 1:
             if r.n + i in r.paradox:
-                return order_result(power, order, F, Reason.PARADOX, str(_PARADOX), False, _PARADOX)
+                return order_result(power, order, F, Reason.PARADOX, "", False, _PARADOX)
             if i in r.no_route:
-                return order_result(
-                    power, order, F, Reason.NO_CONVOY, str(_NO_CONVOY), False, _NO_CONVOY
-                )
+                return order_result(power, order, F, Reason.NO_CONVOY, "", False, _NO_CONVOY)
             return order_result(
                 power,
                 order,
@@ -155,28 +149,26 @@ def _result(r: Resolver, i: int, order: Order, dislodger: int | None) -> OrderRe
                 _FLEET_DISLODGED,
             )
         if dislodged:
-            return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
+            return order_result(power, order, F, Reason.DISLODGED, "", False, gone)
         return order_result(power, order, F, Reason.BOUNCED, "", False)
     void = r.voids.get(i)
     if void is not None:
-        return order_result(power, order, F, Reason.VOID, str(void), False, void)
+        return order_result(power, order, F, Reason.VOID, "", False, void)
     if kind == CONVOY:
         if dislodged:
-            return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
+            return order_result(power, order, F, Reason.DISLODGED, "", False, gone)
         army = r.convoyed_by[i]
         if r.n + army in r.paradox:
-            return order_result(power, order, F, Reason.PARADOX, str(_PARADOX), False, _PARADOX)
+            return order_result(power, order, F, Reason.PARADOX, "", False, _PARADOX)
         if not r.result[r.n + army]:
-            return order_result(
-                power, order, F, Reason.CONVOY_BROKEN, str(_ROUTE_BROKEN), False, _ROUTE_BROKEN
-            )
+            return order_result(power, order, F, Reason.CONVOY_BROKEN, "", False, _ROUTE_BROKEN)
         return order_result(power, order, S, NONE, "", False)
     if r.result[i]:
         return order_result(power, order, S, NONE, "", False)
     if dislodged:
-        return order_result(power, order, F, Reason.DISLODGED, why, False, gone)
+        return order_result(power, order, F, Reason.DISLODGED, "", False, gone)
     k = r.cutter(i)
     if k is None:
         return order_result(power, order, F, Reason.CUT, "", False)
     cut = _by(r, k, "result.cut_by")
-    return order_result(power, order, F, Reason.CUT, str(cut), False, cut)
+    return order_result(power, order, F, Reason.CUT, "", False, cut)

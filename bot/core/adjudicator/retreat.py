@@ -109,7 +109,6 @@ def adjudicate_retreats(
                     Disband(d.unit.power, UnitRef.of(d.unit)),
                     Verdict.SUCCEEDS,
                     Reason.NONE,
-                    str(gone),
                     implied=True,
                     message=gone,
                 )

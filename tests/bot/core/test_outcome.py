@@ -2,6 +2,7 @@
 
 import pytest
 
+from bot.core.messages import msg
 from bot.core.model import Location, Power, UnitType
 from bot.core.orders import Hold, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict, order_result
@@ -22,4 +23,14 @@ def test_order_result_equals_the_dataclass() -> None:
 def test_order_result_stays_frozen() -> None:
     r = order_result(Power.FRANCE, HOLD, Verdict.SUCCEEDS)
     with pytest.raises(AttributeError):
-        r.detail = "changed"  # type: ignore[misc]
+        r.note = "changed"  # type: ignore[misc]
+
+
+def test_detail_is_the_note_or_the_message_in_english() -> None:
+    plain = OrderResult(Power.FRANCE, HOLD, Verdict.FAILS, Reason.ILLEGAL, "written by hand")
+    assert plain.detail == "written by hand"
+    coded = order_result(
+        Power.FRANCE, HOLD, Verdict.FAILS, Reason.ILLEGAL, "", False, msg("result.not_used")
+    )
+    assert coded.detail == "not used"
+    assert OrderResult(Power.FRANCE, HOLD, Verdict.SUCCEEDS).detail == ""
