@@ -2,6 +2,7 @@ from bot.client import ParleyBot
 
 
 async def setup(bot: ParleyBot) -> None:
-    from cogs.orders.cog import OrdersCog  # noqa: PLC0415 - the package only holds setup()
+    from cogs.orders.cog import GamePicker, OrdersCog  # noqa: PLC0415 - only setup() here
 
     await bot.add_cog(OrdersCog(bot))
+    bot.add_dynamic_items(GamePicker)  # a game menu sent before a restart still works

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from typing import Any, Self
 
 import discord
 from discord import app_commands
@@ -34,37 +35,89 @@ async def _reply(channel: discord.abc.Messageable, lines: list[str]) -> None:
         await channel.send(part, allowed_mentions=NO_PINGS)  # echoes user text: no mentions
 
 
-class GamePicker(discord.ui.View):
-    """For a player in several games: which one a DM's orders are for."""
+class GamePicker(
+    discord.ui.DynamicItem[discord.ui.Select[discord.ui.View]],
+    template=r"parley:pick:(?P<message>[0-9]+)",
+):
+    """For a player in several games: which one a DM's orders are for.
 
-    def __init__(self, cog: OrdersCog, user: str, text: str, games: list[GameStatus]) -> None:
-        super().__init__(timeout=600)
-        self.cog, self.user, self.text = cog, user, text
+    The custom_id names the player's DM (`parley:pick:<message id>`), so a pick made after a
+    restart still finds the orders: kept in memory, else read back from Discord, else the
+    player is asked to send them again with `#<id>` (an order is never dropped silently).
+    """
+
+    def __init__(self, message_id: int, select: discord.ui.Select[discord.ui.View]) -> None:
+        self.message_id = message_id
+        select.custom_id = f"parley:pick:{message_id}"
+        super().__init__(select)
+
+    @classmethod
+    def menu(cls, message_id: int, games: list[GameStatus]) -> discord.ui.View:
         options = [
             discord.SelectOption(label=f"#{g.id} {g.name}"[:100], value=str(g.id)) for g in games
         ]
-        select: discord.ui.Select[GamePicker] = discord.ui.Select(
+        select: discord.ui.Select[discord.ui.View] = discord.ui.Select(
             placeholder=t("orders.pick_game", games[0].lang), options=options[:25]
         )
-        select.callback = self._picked  # type: ignore[method-assign]
-        self.select = select
-        self.add_item(select)
+        view = discord.ui.View(timeout=None)
+        view.add_item(cls(message_id, select))
+        return view
 
-    async def _picked(self, interaction: discord.Interaction) -> None:
-        if user_key(interaction.user) != self.user:
-            return
-        game_id = int(self.select.values[0])
-        await interaction.response.defer(thinking=True)
-        lines = await self.cog.submit_lines(game_id, self.user, self.text)
-        for part in chunks(lines):
-            await interaction.followup.send(part, allowed_mentions=NO_PINGS)
-        self.stop()
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],  # noqa: ARG003 - the id says it all
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        select = item if isinstance(item, discord.ui.Select) else discord.ui.Select()
+        return cls(int(match["message"]), select)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        bot: ParleyBot = interaction.client
+        cog = bot.get_cog(OrdersCog.__cog_name__)
+        assert isinstance(cog, OrdersCog)
+        await cog.picked(interaction, self.message_id, int(self.item.values[0]))
 
 
 class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret orders"):
     def __init__(self, bot: ParleyBot) -> None:
         self.bot = bot
+        self.pending: dict[int, tuple[str, str]] = {}  # DM message id -> (user, orders text)
         super().__init__()
+
+    async def picked(self, interaction: discord.Interaction, message_id: int, game_id: int) -> None:
+        """The game picked for the orders of DM `message_id` (see `GamePicker`)."""
+        user = user_key(interaction.user)
+        await interaction.response.defer(thinking=True)
+        text = await self._pending_text(interaction, message_id, user)
+        if text is None:
+            game = await self.bot.service.status(game_id)
+            log.warning("orders of DM %s lost for %s: asked to resend", message_id, user)
+            lines = [t("orders.pick_lost", game.lang, id=game_id)]
+        else:
+            lines = await self.submit_lines(game_id, user, text)
+            self.pending.pop(message_id, None)
+        for part in chunks(lines):
+            await interaction.followup.send(part, allowed_mentions=NO_PINGS)
+
+    async def _pending_text(
+        self, interaction: discord.Interaction, message_id: int, user: str
+    ) -> str | None:
+        kept = self.pending.get(message_id)
+        if kept is not None:
+            return kept[1] if kept[0] == user else None
+        channel = interaction.channel  # after a restart: read the DM again
+        if not isinstance(channel, discord.abc.Messageable):
+            return None
+        try:
+            message = await channel.fetch_message(message_id)
+        except discord.HTTPException:
+            return None
+        if user_key(message.author) != user or not message.content.strip():
+            return None
+        return message.content
 
     async def submit_lines(self, game_id: int, user: str, text: str) -> list[str]:
         """Submit and describe the service's reading; refusals become the reply."""
@@ -105,7 +158,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         if len(games) == 1:
             await _reply(message.channel, await self.submit_lines(games[0].id, user, text))
             return
-        view = GamePicker(self, user, text, games)
+        self.pending[message.id] = (user, text)
+        view = GamePicker.menu(message.id, games)
         await message.channel.send(
             t("orders.pick_game", games[0].lang), view=view, allowed_mentions=NO_PINGS
         )

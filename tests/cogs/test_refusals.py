@@ -98,3 +98,28 @@ async def test_player_in_two_games_picks_one_from_a_menu(table: Table) -> None:
     prefixed = await table.fake.dm_reply(france, welcomes + 2)  # after the menu and its answer
     assert "F BRE - MAO" in prefixed.content
     assert (await table.service.status(first)).submitted == [Power.FRANCE]
+
+
+async def test_the_game_menu_works_after_a_restart(table: Table) -> None:
+    first = await table.create_started_game()
+    second = await table.create_started_game(name="Berlin")
+    await table.settle()
+    france, italy = table.players[Power.FRANCE], table.players[Power.ITALY]
+    welcomes = len(table.fake.state.dms_to(france.id))
+    await table.fake.send_dm(france, "A PAR - BUR")
+    menu = await table.fake.dm_reply(france, welcomes)
+    italy_welcomes = len(table.fake.state.dms_to(italy.id))
+    await table.fake.send_dm(italy, "A ROM - APU")
+    italy_menu = await table.fake.dm_reply(italy, italy_welcomes)
+    await table.kill()
+    await table.boot()  # the orders are gone from memory: read back from the DM
+    answer = await table.fake.reply_to(await table.fake.click(france, menu, [str(second)]))
+    assert "Berlin" in answer.content
+    assert "A PAR - BUR" in answer.content
+    assert (await table.service.status(second)).submitted == [Power.FRANCE]
+
+    # A DM Discord cannot give back: the player is told to resend, nothing is submitted.
+    table.fake.state.user_messages.clear()
+    answer = await table.fake.reply_to(await table.fake.click(italy, italy_menu, [str(first)]))
+    assert f"send them again, starting with #{first}" in answer.content
+    assert (await table.service.status(first)).submitted == []

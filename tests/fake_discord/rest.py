@@ -128,6 +128,7 @@ class Rest:
             r.get(API + "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
             r.get(API + "/channels/{channel_id}", self.get_channel),
             r.post(API + "/channels/{channel_id}/messages", self.post_message),
+            r.get(API + "/channels/{channel_id}/messages/{message_id}", self.get_message),
             r.patch(API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             r.post(API + "/channels/{channel_id}/typing", self.no_content),
             r.put(API + "/channels/{channel_id}/permissions/{target_id}", self.put_permission),
@@ -190,6 +191,13 @@ class Rest:
         if channel is None:
             return error(404, 10003, "Unknown Channel")
         return json_response(channel.payload(self.state.users))
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        """Only what users wrote (the bot re-reads a DM's orders after a restart)."""
+        found = self.state.user_messages.get(int(request.match_info["message_id"]))
+        if found is None or found[0].channel_id != int(request.match_info["channel_id"]):
+            return error(404, 10008, "Unknown Message")
+        return json_response(self.state.message_payload(*found))
 
     async def post_message(self, request: web.Request) -> web.Response:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))

@@ -240,6 +240,7 @@ class FakeState:
         self.channels: dict[int, FakeChannel] = {}
         self.dm_channels: dict[int, FakeChannel] = {}  # by recipient
         self.messages: list[SentMessage] = []
+        self.user_messages: dict[int, tuple[SentMessage, FakeUser]] = {}  # what users wrote
         self.permission_changes: list[PermissionChange] = []
         self.interactions: dict[int, InteractionRecord] = {}
         self.interactions_by_token: dict[str, InteractionRecord] = {}
@@ -338,6 +339,7 @@ class FakeState:
     def user_message(self, user: FakeUser, channel: FakeChannel, content: str) -> dict[str, Any]:
         """A MESSAGE_CREATE payload for something a user wrote."""
         msg = SentMessage(self.snowflake(), channel.id, content, [], [], None)
+        self.user_messages[msg.id] = (msg, user)
         return self.message_payload(msg, user)
 
     # -- queries for tests -----------------------------------------------------------------
