@@ -127,16 +127,22 @@ class DiscordNotifier:
                 log.error("cannot post in channel %s (%s): %s", channel_id, key, exc)
                 return
 
-    async def dm(self, user: str, text: str, key: str) -> bool:
-        """DM a user; False if their DMs are closed to the bot."""
+    async def dm(
+        self, user: str, text: str, key: str, *, view: discord.ui.View | None = None
+    ) -> bool:
+        """DM a user (with the `view`'s buttons, if any); False if their DMs are closed."""
         try:
             channel_id = self._dm_channels.get(user)
             if channel_id is None:
                 data = await self.bot.http.start_private_message(int(user))
                 channel_id = self._dm_channels[user] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+            extra: dict[str, Any] = {} if view is None else {"view": view}
             await channel.send(
-                text, nonce=nonce(key, user), allowed_mentions=discord.AllowedMentions.none()
+                text,
+                nonce=nonce(key, user),
+                allowed_mentions=discord.AllowedMentions.none(),
+                **extra,
             )
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:

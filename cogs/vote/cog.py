@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import re
 
 import discord
@@ -11,6 +13,7 @@ from discord.ext import commands
 from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.discord_app.ballots import ballot_view
+from bot.discord_app.format import power_name
 from bot.discord_app.interactions import (
     RUNNING,
     Refusal,
@@ -27,6 +30,8 @@ from bot.discord_app.interactions import (
 )
 from bot.i18n import t
 from bot.service import GameStatus
+
+log = logging.getLogger("parley.discord")
 
 
 def parse_powers(text: str | None) -> list[Power]:
@@ -61,6 +66,31 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
             found.id, user_key(interaction.user), kind, powers
         )
         await self._ballot(interaction, found, record)
+        if record.get("status") == "open":
+            await self._dm_ballots(found, record, proposer=user_key(interaction.user))
+
+    async def _dm_ballots(self, game: GameStatus, record: dict[str, object], proposer: str) -> None:
+        """Each other player gets their ballot by DM. The text never names the proposer
+        (edc-2023 E, house-rules IX(4)); a closed DM is only logged, since a note at the table
+        naming those not reached would hint at who proposed, and the table's buttons remain."""
+        vote_id = int(str(record["id"]))
+        powers = record.get("powers")
+        listed = powers if isinstance(powers, list) else []
+        names = ", ".join(power_name(str(p), game.lang) for p in listed)
+        what = t(f"vote.what_{record.get('kind')}", game.lang, powers=names)
+        text = t("vote.dm_open", game.lang, name=game.name, game=game.id, id=vote_id, what=what)
+        users = [u for u in dict.fromkeys(game.players.values()) if u != proposer]
+        key = f"{game.id}:vote:{vote_id}:ballot"
+
+        async def one(user: str) -> None:
+            view = ballot_view(game.id, vote_id, game.rules, game.lang)
+            try:
+                if not await self.bot.notifier.dm(user, text, key, view=view):
+                    log.info("vote %s of game %s: DMs of %s closed", vote_id, game.id, user)
+            except discord.HTTPException as exc:  # the table's buttons still work
+                log.warning("vote %s: no ballot DM to %s: %s", vote_id, user, exc)
+
+        await asyncio.gather(*(one(u) for u in users))
 
     async def _ballot(
         self, interaction: discord.Interaction, game: GameStatus, record: dict[str, object]

@@ -190,3 +190,35 @@ def test_the_powers_of_a_draw_are_read_in_either_language() -> None:
     assert parse_powers("France, Allemagne") == [Power.FRANCE, Power.GERMANY]
     assert parse_powers("ITALY italy; Turkey") == [Power.ITALY, Power.TURKEY]
     assert parse_powers("") == []
+
+
+async def test_a_vote_sends_each_other_player_a_secret_ballot_by_dm(table: Table) -> None:
+    fake = table.fake
+    italy = table.players[Power.ITALY]
+    italy.dms_open = False  # closed DMs change nothing for the vote
+    game_id = await table.create_started_game(rules="edc2023")
+    await table.settle()
+    france = table.players[Power.FRANCE]
+    before = {p: len(fake.state.dms_to(u.id)) for p, u in table.players.items()}
+    fake.state.refused_dms.clear()
+    await table.command(france, "vote draw")
+    await vote_post(table)
+    others = [p for p in table.players if p not in (Power.FRANCE, Power.ITALY)]
+    for power in others:
+        user = table.players[power]
+        dm = await fake.dm_reply(user, before[power])
+        assert f"Vienna (#{game_id}): vote #1 is open, a draw between Austria" in dm.content
+        assert set(buttons(dm)) == {"Yes", "No"}
+        assert "France proposed" not in dm.content
+        assert "<@" not in dm.content  # nobody named: the proposer stays secret
+    await fake.wait_for(lambda: italy.id in fake.state.refused_dms, what="Italy's closed DM")
+    assert len(fake.state.dms_to(france.id)) == before[Power.FRANCE]  # the proposer: no DM
+    notes = [m for m in fake.state.messages_in(table.table.id) if "Privacy" in m.content]
+    assert len(notes) == 1  # the one at the start; none that would hint at the proposer
+
+    # A DM ballot counts like the table's buttons.
+    germany = table.players[Power.GERMANY]
+    dm = await fake.dm_reply(germany, before[Power.GERMANY])
+    answer = await press(table, germany, dm, "No")
+    assert "recorded: No" in answer.content
+    await fake.wait_for(lambda: "Vote failed" in text_of(table, table.table))
