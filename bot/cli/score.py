@@ -2,7 +2,8 @@
 
 Reads `{"centers": {"FRANCE": 7, ...}, "total_centers": 34}` from FILE or stdin (optional
 keys: `"draw": [powers]`, `"survivors": [powers]`; `total_centers` defaults to the variant's)
-and prints `{"scores": {"FRANCE": 50.0, ...}}`, one entry per power of the variant.
+and prints `{"scores": {"FRANCE": 50.0, ...}}`, one entry per power of the variant, each
+rounded to 2 decimals (33.33).
 """
 
 from __future__ import annotations
@@ -87,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     except (_InputError, InputFileError, ScoringError, MapError) as exc:
         print(f"parley score: {exc}", file=sys.stderr)
         return 2
-    out = {"scores": {p.value: scores[p] for p in game_map.powers}}
+    # Printed to the hundredth (100 / 3 -> 33.33); the systems keep exact values.
+    out = {"scores": {p.value: round(scores[p], 2) for p in game_map.powers}}
     print(json.dumps(out))
     return 0

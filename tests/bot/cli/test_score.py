@@ -90,3 +90,17 @@ def test_unknown_variant_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[s
     code, _, err = run(capsys, ["score", "--system", "edc2023", "--variant", "nowhere", str(f)])
     assert code == 2
     assert "map file not found" in err
+
+
+def test_scores_are_printed_rounded_to_two_decimals(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # draw-size: a three-way draw shares 100 points, 100 / 3 each.
+    f = tmp_path / "t.json"
+    draw = ["FRANCE", "ITALY", "RUSSIA"]
+    f.write_text(json.dumps({"centers": {"FRANCE": 12, "ITALY": 11, "RUSSIA": 11}, "draw": draw}))
+    code, out, err = run(capsys, ["score", "--system", "draw-size", str(f)])
+    assert code == 0, err
+    assert '"FRANCE": 33.33,' in out
+    assert "33.333" not in out
+    assert json.loads(out)["scores"]["ITALY"] == 33.33
