@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.model import Power
 from tests.cogs.conftest import Table
 from tests.cogs.test_table_flow import SPRING, WRITING, maps_in
 
@@ -26,3 +27,18 @@ async def test_a_french_user_is_refused_in_french(table: Table) -> None:
     reply = await table.command(table.outsider, "orders show")
     assert reply.ephemeral
     assert "Aucune partie ne correspond" in reply.content
+
+
+async def test_a_vote_ballot_dm_is_in_the_game_language(table: Table) -> None:
+    game_id = await table.create_started_game(language="fr", rules="house")
+    await table.settle()
+    italy = table.players[Power.ITALY]
+    before = len(table.fake.state.dms_to(italy.id))
+    proposed = await table.command(table.players[Power.FRANCE], "vote concede", {"power": "RUSSIA"})
+    assert "bulletin" in proposed.content, proposed.content
+    dm = await table.fake.dm_reply(italy, before)
+    assert f"Vienna (#{game_id}) : le vote n° 1 est ouvert, concéder la victoire à Russie" in (
+        dm.content
+    )
+    labels = {c["label"] for row in dm.components for c in row.get("components", [])}
+    assert labels == {"Pour", "Contre", "Abstention"}  # house-rules IX: abstentions
