@@ -7,7 +7,7 @@ PNG bytes: one line per power, years across, centres up, the solo line dashed.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -15,17 +15,10 @@ from bot.core.endgame import centre_counts_by_year, solo_threshold
 from bot.core.map import GameMap, load_map
 from bot.core.model import Position, Power
 from bot.paths import data_dir
+from renderer.render import PALETTES
 
-# The board's usual power colours, darkened where they would vanish on white.
-POWER_COLOURS: dict[Power, tuple[int, int, int]] = {
-    Power.AUSTRIA: (200, 40, 40),
-    Power.ENGLAND: (60, 40, 160),
-    Power.FRANCE: (40, 150, 220),
-    Power.GERMANY: (70, 70, 70),
-    Power.ITALY: (40, 150, 60),
-    Power.RUSSIA: (150, 90, 170),
-    Power.TURKEY: (220, 170, 20),
-}
+# The map's own colours, so a power reads the same on the chart as on the board.
+POWER_COLOURS: Mapping[Power, tuple[int, int, int]] = PALETTES["default"]
 
 WIDTH, HEIGHT = 800, 480
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 40, 48

@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -20,8 +19,6 @@ from bot.core.parser import parse_orders, render_order
 from bot.core.rules import RuleSet
 from bot.service.errors import ConfigError
 from renderer import render
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
