@@ -411,6 +411,20 @@ class Renderer:
         s = st.scale
         gm = self.game_map
 
+        shown_orders, result_of = self._select(orders, results, view)
+        if visible is not None:
+            # Filtered before the fills: a hidden unit must not tint its province either.
+            seen = frozenset(visible)
+            position = Position(
+                position.phase,
+                {p: u for p, u in position.units.items() if p in seen},
+                position.centers,
+                tuple(d for d in position.dislodged if d.unit.province in seen),
+            )
+            shown_orders = [
+                o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
+            ]
+
         # Fills: a palette swap on the index image; drawing allocates further entries.
         pal = st.palette.copy()
         for i, pid in enumerate(self.pids):
@@ -431,18 +445,6 @@ class Renderer:
         img = st.index.copy()
         draw = _Draw(img, pal)
 
-        shown_orders, result_of = self._select(orders, results, view)
-        if visible is not None:
-            seen = frozenset(visible)
-            position = Position(
-                position.phase,
-                {p: u for p, u in position.units.items() if p in seen},
-                position.centers,
-                tuple(d for d in position.dislodged if d.unit.province in seen),
-            )
-            shown_orders = [
-                o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
-            ]
         ctx = _Ctx(self, draw, s, colours, position, lang=lang, labels=st.label_boxes)
         ctx.centres()
         ctx.units()

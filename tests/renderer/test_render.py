@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from bot.core.map import load_map
-from bot.core.model import Position, Power
+from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import Move
 from bot.core.outcome import OrderResult, Reason, Verdict
 from renderer import PUBLIC, Renderer, render, render_gif
@@ -240,3 +240,12 @@ def test_the_legend_key_is_drawn(rend: Renderer) -> None:
     s = 900 / rend.geometry.width
     legend = (0, round(130 * s), round(300 * s), round(260 * s))
     assert _count(img, FAIL, legend) > 10
+
+
+def test_a_hidden_unit_does_not_tint_its_province(rend: Renderer) -> None:
+    # Burgundy is no supply centre: a unit there tints it in its power's colour when seen.
+    hidden = Unit(Power.GERMANY, UnitType.ARMY, Location("BUR"))
+    pos = Position(GM.start.phase, {**GM.start.units, "BUR": hidden}, GM.start.centers)
+    sight = set(GM.provinces) - {"BUR"}
+    assert _differs(rend.render(pos), rend.render(GM.start))
+    assert not _differs(rend.render(pos, visible=sight), rend.render(GM.start, visible=sight))
