@@ -233,6 +233,9 @@ class Resolver:
             and self.rules.support_requires_coast
             and loc is not None
             and loc.coast is not None
+            # stabbeurfou 4.B.4 / gm-order-correction II(3)c: only "when two coasts are
+            # possible"; F MAO S F GAS - SPA names the one coast GAS can reach.
+            and len(self.idx.fleet_reach.get(self.units[j].location, {}).get(loc.province, ())) > 1
         ):
             return msg("void.name_coast", place=loc)  # 4.B.4 strict
         return None

@@ -183,3 +183,21 @@ def test_cut_and_dislodged_details_name_the_unit() -> None:
     )
     assert result(out, "A PAR S A MAR - GAS").detail == "cut by A PIC from PIC"
     assert result(out, "A BUR H").detail == "dislodged by A MUN from MUN"
+
+
+def test_coastless_support_stands_when_the_fleet_reaches_one_coast() -> None:
+    # stabbeurfou 4.B.4: a coast is required "when two coasts are possible"; Gascony reaches
+    # only SPA/NC, so F MAO S F GAS - SPA is good support and France beats Italy's single move.
+    strict = DATC.with_options(support_requires_coast=True)
+    pos = board("S1901M", {FR: ["F MAO", "F GAS"], IT: ["F WES"]})
+    out = run(pos, {FR: ["F MAO S F GAS - SPA", "F GAS - SPA"], IT: ["F WES - SPA/SC"]}, strict)
+    assert result(out, "F MAO S F GAS - SPA").verdict is Verdict.SUCCEEDS
+    assert result(out, "F GAS - SPA/NC").verdict is Verdict.SUCCEEDS
+
+
+def test_coastless_support_is_void_when_the_fleet_could_reach_two_coasts() -> None:
+    strict = DATC.with_options(support_requires_coast=True)
+    pos = board("S1901M", {FR: ["F POR", "F MAO"], IT: ["F WES"]})
+    out = run(pos, {FR: ["F POR S F MAO - SPA", "F MAO - SPA/NC"], IT: ["F WES - SPA/SC"]}, strict)
+    assert result(out, "F POR S F MAO - SPA").reason is Reason.VOID
+    assert result(out, "F MAO - SPA/NC").verdict is Verdict.FAILS
