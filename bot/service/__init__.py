@@ -37,8 +37,11 @@ Games
 Orders (secret)
     await svc.submit(game_id, user, text, merge=False) -> SubmitReply(accepted, phase, power,
         orders [canonical readings in the game's language], errors, warnings, message, ...)
-        A set with an unreadable order, or refused by the rule set (Stabbeurfou), is not saved
-        and the previous orders stand. After the deadline: LateSubmissionError (nothing saved).
+        A set with an unreadable order, an order for another power's unit (by the board at
+        submission; rules with `proxy_orders` a/b allow it), or refused by the rule set
+        (Stabbeurfou), is not saved and the previous orders stand. After the deadline:
+        LateSubmissionError (nothing saved). More than 100 orders or 20,000 characters:
+        ServiceError, nothing saved (`bot.service.intake`); the set is read in a thread.
     await svc.clear_orders(game_id, user) -> SubmitReply
     await svc.my_orders(game_id, user) -> OrdersView(orders, submitted_at, warnings)
     await svc.set_ready(game_id, user, ready=True) -> bool (True: adjudicated early)

@@ -43,7 +43,7 @@ from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
-from bot.service import codec
+from bot.service import codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.engine import CoreEngine, Engine
 from bot.service.errors import (
@@ -1025,15 +1025,12 @@ class TableService:
         orders: list[Order] = []
         refused_strict: list[str] = []
         if kind != "clear":
-            parsed = self.engine.parse(
-                text, lang=lang, power=power, position=position, game_map=ctx.game_map
+            intake.check_size(text, lang)
+            # Reading is pure and CPU-bound: off the event loop.
+            read = await asyncio.to_thread(
+                intake.read_set, self.engine, text, lang, power, position, ctx.game_map, ctx.rules
             )
-            orders = list(parsed.orders)
-            errors = [f"{src}: {why}" if src else why for src, why in parsed.errors]
-            if not errors:
-                problems = self.engine.check(position, orders, ctx.rules, ctx.game_map, lang)
-                if ctx.rules.reject_inaccurate_order_sets:
-                    refused_strict = problems
+            orders, errors, refused_strict = read.orders, read.errors, read.refused
         accepted = not errors and not refused_strict
         if merge and accepted and kind != "clear":
             standing = await self._standing(ph.id)
