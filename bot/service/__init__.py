@@ -25,13 +25,17 @@ Games
         "reminders": ["5m"], "early_adjudication": True}, early_adjudication=None,
         meta={...}) -> GameStatus
     await svc.join(game_id, user, power=None|"random"|Power|"france") -> Power
+        (forming games only: after the start only the GM seats someone, replace_player)
     await svc.assign(game_id, gm, user, power) -> Power          (GM)
-    await svc.leave(game_id, user) -> Power    (after the start the power is in civil disorder)
+    await svc.leave(game_id, user) -> Power    (after the start the power is in civil
+        disorder, its standing orders stay; refused once the game is over)
     await svc.start_game(game_id, gm) -> GameStatus              (GM)
     await svc.status(game_id) -> GameStatus    (phase, window, deadline, press_open, players,
         submitted [who, never what], ready, to_order, centers, units, broken...)
     await svc.list_games(include_over=False) / await svc.games_of(user) -> list[GameStatus]
-    await svc.set_meta(game_id, key, value)   (free data for the bot: channel ids, ...)
+    await svc.set_meta(game_id, key, value, by=user)   (free data for the bot: channel ids,
+        ...; `by` the GM: any key, a player: "spectators", `bot.service.access.BOT` (the
+        default): only the bot's own "press_lock"; else PermissionDeniedError)
     clock_names() (bot.service.clock), and bot.core.presets.list_presets() for autocomplete.
 
 Orders (secret)

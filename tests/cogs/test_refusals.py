@@ -123,3 +123,31 @@ async def test_the_game_menu_works_after_a_restart(table: Table) -> None:
     answer = await table.fake.reply_to(await table.fake.click(italy, italy_menu, [str(first)]))
     assert f"send them again, starting with #{first}" in answer.content
     assert (await table.service.status(first)).submitted == []
+
+
+async def test_a_stranger_cannot_take_a_seat_in_a_started_game(table: Table) -> None:
+    game_id = await table.create_started_game()
+    france = table.players[Power.FRANCE]
+    await table.command(france, "game leave", {"game": game_id})
+    for power in ("FRANCE", ""):  # the seat France left, or any
+        options = {"game": game_id, **({"power": power} if power else {})}
+        reply = await table.command(table.outsider, "game join", options)
+        assert reply.ephemeral
+        assert f"game #{game_id} has already started" in reply.content
+    players = (await table.service.status(game_id)).players
+    assert str(table.outsider.id) not in players.values()
+    assert Power.FRANCE not in players
+
+
+async def test_a_stranger_cannot_make_another_channel_follow_a_game(table: Table) -> None:
+    game_id = await table.create_started_game()
+    reply = await table.command(
+        table.outsider, "spectate", {"game": game_id}, channel=table.spectators
+    )
+    assert reply.ephemeral
+    assert "only the GM and the players" in reply.content
+    assert (await table.service.status(game_id)).meta["spectators"] == []
+    # A player may (the results are public).
+    france = table.players[Power.FRANCE]
+    await table.command(france, "spectate", {"game": game_id}, channel=table.spectators)
+    assert (await table.service.status(game_id)).meta["spectators"] == [table.spectators.id]
