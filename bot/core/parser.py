@@ -183,8 +183,9 @@ MAX_ORDER_LENGTH = 300
 # List bullets and numbers, and chat quote markers ("> ", ">>> " in Discord).
 _LIST_MARKER_RE = re.compile(r"^(?:\d{1,2}[.)]|[-*•]|>{1,3})\s+")
 # Invisible characters that phones and web pages slip into copied text (zero-width spaces
-# and joiners, the byte-order mark): an error pointing at them shows nothing.
-_INVISIBLE_RE = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
+# and joiners, the byte-order mark, and the bidi direction marks, embeddings, overrides and
+# isolates a phone inserts around a word): an error pointing at them shows nothing.
+_INVISIBLE_RE = re.compile("[\u200b-\u200f\u2060\ufeff\u061c\u202a-\u202e\u2066-\u2069]")
 
 
 def _clean(text: str) -> str:
@@ -807,6 +808,18 @@ def _read(
 _SPLIT_RE = re.compile(r"[;\n]")
 
 
+def count_orders(text: str) -> int:
+    """How many orders `parse_orders` would read in `text` (a power header line counts too):
+    cheap next to reading them, so an oversized set can be refused before it is read."""
+    return sum(1 for part in _SPLIT_RE.split(text) if _piece(part))
+
+
+def _piece(part: str) -> str:
+    """One part of an order set, cleaned; empty for a blank line or a code fence."""
+    piece = _clean(part)
+    return "" if _FENCE_RE.match(piece) else piece
+
+
 def parse_orders(
     text: str,
     *,
@@ -824,8 +837,8 @@ def parse_orders(
     errors: list[ParseError] = []
     current = power
     for part in _SPLIT_RE.split(text):
-        piece = _clean(part)
-        if not piece or _FENCE_RE.match(piece):
+        piece = _piece(part)
+        if not piece:
             continue
         header = _POWER_WORDS.get(fold_word(piece.rstrip(":").strip()))
         if header is not None and power is None:

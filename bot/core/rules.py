@@ -102,7 +102,9 @@ class RuleSet:
     poorly_written_orders: Choice = Choice.A  # 4.E.2 a: judge each order by itself
     implicit_orders: bool = False  # 4.E.3 b (EDC: inferred orders allowed)
     perpetual_orders: bool = False  # 4.E.4 b
-    proxy_orders: Choice = Choice.C  # 4.E.5 c: not allowed
+    # 4.E.5 c: not allowed; the table service then refuses a set ordering another power's unit
+    # at submission (a, b: such an order is saved with a warning, the adjudicator rules on it).
+    proxy_orders: Choice = Choice.C
     # Seed conventions
     reject_inaccurate_order_sets: bool = False  # Stabbeurfou: refuse a whole set at submission
     # Stabbeurfou 4.C.1: the ordered unit's type (A/F) is mandatory in a move/hold/support/

@@ -25,20 +25,27 @@ Games
         "reminders": ["5m"], "early_adjudication": True}, early_adjudication=None,
         meta={...}) -> GameStatus
     await svc.join(game_id, user, power=None|"random"|Power|"france") -> Power
+        (forming games only: after the start only the GM seats someone, replace_player)
     await svc.assign(game_id, gm, user, power) -> Power          (GM)
-    await svc.leave(game_id, user) -> Power    (after the start the power is in civil disorder)
+    await svc.leave(game_id, user) -> Power    (after the start the power is in civil
+        disorder, its standing orders stay; refused once the game is over)
     await svc.start_game(game_id, gm) -> GameStatus              (GM)
     await svc.status(game_id) -> GameStatus    (phase, window, deadline, press_open, players,
         submitted [who, never what], ready, to_order, centers, units, broken...)
     await svc.list_games(include_over=False) / await svc.games_of(user) -> list[GameStatus]
-    await svc.set_meta(game_id, key, value)   (free data for the bot: channel ids, ...)
+    await svc.set_meta(game_id, key, value, by=user)   (free data for the bot: channel ids,
+        ...; `by` the GM: any key, a player: "spectators", `bot.service.access.BOT` (the
+        default): only the bot's own "press_lock"; else PermissionDeniedError)
     clock_names() (bot.service.clock), and bot.core.presets.list_presets() for autocomplete.
 
 Orders (secret)
     await svc.submit(game_id, user, text, merge=False) -> SubmitReply(accepted, phase, power,
         orders [canonical readings in the game's language], errors, warnings, message, ...)
-        A set with an unreadable order, or refused by the rule set (Stabbeurfou), is not saved
-        and the previous orders stand. After the deadline: LateSubmissionError (nothing saved).
+        A set with an unreadable order, an order for another power's unit (by the board at
+        submission; rules with `proxy_orders` a/b allow it), or refused by the rule set
+        (Stabbeurfou), is not saved and the previous orders stand. After the deadline:
+        LateSubmissionError (nothing saved). More than 100 orders or 20,000 characters:
+        ServiceError, nothing saved (`bot.service.intake`); the set is read in a thread.
     await svc.clear_orders(game_id, user) -> SubmitReply
     await svc.my_orders(game_id, user) -> OrdersView(orders, submitted_at, warnings)
     await svc.set_ready(game_id, user, ready=True) -> bool (True: adjudicated early)

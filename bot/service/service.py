@@ -43,7 +43,7 @@ from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
-from bot.service import codec
+from bot.service import access, codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.engine import CoreEngine, Engine
 from bot.service.errors import (
@@ -672,13 +672,18 @@ class TableService:
         return await self.status(gid)
 
     async def join(self, game_id: int, user: str, power: Power | str | None = None) -> Power:
-        """Take a power (by name, or None / "random" for a random free one)."""
+        """Take a power (by name, or None / "random" for a random free one) in a forming game.
+        After the start only the GM seats a player (`replace_player`)."""
         row = await self._game_row(game_id)
         if row["status"] == "over":
             raise InvalidStateError.of("game_over", row["lang"], game=game_id)
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
         async with self.store.tx() as tx:
+            # Checked in the transaction: a start committed meanwhile is seen.
+            state = await tx.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
+            if state is None or state["status"] != "forming":
+                raise InvalidStateError.of("join_started", ctx.lang, game=game_id)
             taken = await self._players(tx, game_id)
             if user in taken.values():
                 mine = next(p for p, u in taken.items() if u == user)
@@ -724,8 +729,12 @@ class TableService:
         return chosen
 
     async def leave(self, game_id: int, user: str) -> Power:
-        """Leave a game; once it has started the power is left in civil disorder."""
-        await self._game_row(game_id)
+        """Leave a game; once it has started the power is left in civil disorder (its standing
+        orders stay) until the GM seats someone. Refused once the game is over: the record
+        keeps who played what."""
+        row = await self._game_row(game_id)
+        if row["status"] == "over":
+            raise InvalidStateError.of("game_over", row["lang"], game=game_id)
         power = await self._player_power(game_id, user)
         now = self.clock.now()
         async with self.store.tx() as tx:
@@ -855,10 +864,18 @@ class TableService:
         )
         return [await self.status(int(r["id"])) for r in rows]
 
-    async def set_meta(self, game_id: int, key: str, value: Any) -> None:
-        """Free key-value data for the bot (channel ids...), kept with the game."""
-        await self._game_row(game_id)
+    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str = access.BOT) -> None:
+        """Free key-value data for the bot (channel ids...), kept with the game. `by` asks:
+        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`, the
+        default: only its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
+        row = await self._game_row(game_id)
+        players = set((await self._players(self.store, game_id)).values())
+        refusal = access.meta_refusal(key, by, gm=row["gm"], players=players)
+        if refusal is not None:
+            raise PermissionDeniedError.of(refusal, row["lang"], game=game_id)
         async with self.store.tx() as tx:
+            if by != access.BOT:  # the bot's own bookkeeping is not a decision to audit
+                await self._audit(tx, game_id, self.clock.now(), by, "meta", key=key)
             row = await tx.fetchone("SELECT meta_json FROM games WHERE id = ?", (game_id,))
             meta = json.loads(row["meta_json"] or "{}") if row else {}
             meta[key] = value
@@ -1025,15 +1042,12 @@ class TableService:
         orders: list[Order] = []
         refused_strict: list[str] = []
         if kind != "clear":
-            parsed = self.engine.parse(
-                text, lang=lang, power=power, position=position, game_map=ctx.game_map
+            intake.check_size(text, lang)
+            # Reading is pure and CPU-bound: off the event loop.
+            read = await asyncio.to_thread(
+                intake.read_set, self.engine, text, lang, power, position, ctx.game_map, ctx.rules
             )
-            orders = list(parsed.orders)
-            errors = [f"{src}: {why}" if src else why for src, why in parsed.errors]
-            if not errors:
-                problems = self.engine.check(position, orders, ctx.rules, ctx.game_map, lang)
-                if ctx.rules.reject_inaccurate_order_sets:
-                    refused_strict = problems
+            orders, errors, refused_strict = read.orders, read.errors, read.refused
         accepted = not errors and not refused_strict
         if merge and accepted and kind != "clear":
             standing = await self._standing(ph.id)

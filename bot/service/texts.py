@@ -20,6 +20,22 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "{order}: you have no unit in {province}",
         "fr": "{order} : vous n'avez pas d'unité en {province}",
     },
+    "foreign_unit": {
+        "en": "{order}: {unit} is {owner}; you can only order your own units",
+        "fr": "{order} : {unit} est {owner} ; vous ne pouvez donner d'ordres qu'à vos unités",
+    },
+    "too_many_orders": {
+        "en": "Not saved: at most {max} orders in one message (this one has {n}); "
+        "your previous orders are unchanged.",
+        "fr": "Non enregistré : {max} ordres au plus par message (celui-ci en a {n}) ; "
+        "vos ordres précédents sont inchangés.",
+    },
+    "orders_too_long": {
+        "en": "Not saved: at most {max} characters in one message (this one has {n}); "
+        "your previous orders are unchanged.",
+        "fr": "Non enregistré : {max} caractères au plus par message (celui-ci en a {n}) ; "
+        "vos ordres précédents sont inchangés.",
+    },
     "several_orders": {
         "en": "{unit} has {n} orders ({orders}): under these rules {then}; send one order per unit",
         "fr": "{unit} a {n} ordres ({orders}) : avec ces règles, {then} ; un seul ordre par unité",
@@ -136,6 +152,18 @@ _TEXTS: dict[str, dict[str, str]] = {
     "already_play": {
         "en": "you already play {power} in game #{game}",
         "fr": "vous jouez déjà {power} dans la partie n°{game}",
+    },
+    "join_started": {
+        "en": "game #{game} has already started: only its GM can give you a power",
+        "fr": "la partie n°{game} a déjà commencé : seul son MJ peut vous confier une puissance",
+    },
+    "meta_denied": {
+        "en": "only the GM of game #{game} can change that",
+        "fr": "seul le MJ de la partie n°{game} peut modifier cela",
+    },
+    "players_only": {
+        "en": "only the GM and the players of game #{game} can do that",
+        "fr": "seuls le MJ et les joueurs de la partie n°{game} peuvent faire cela",
     },
     "all_taken": {
         "en": "every power of game #{game} is taken",

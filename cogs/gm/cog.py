@@ -76,8 +76,9 @@ class GmCog(
     @app_commands.describe(game="Game number (#)")
     async def adjudicate(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self._gm_game(interaction, game)
-        await self.bot.service.adjudicate_now(found.id, user_key(interaction.user))
+        # Acknowledged before the work: the results are posted while the service adjudicates.
         await send(interaction, [t("gm.adjudicated", found.lang)])
+        await self.bot.service.adjudicate_now(found.id, user_key(interaction.user))
 
     @app_commands.command(name="rollback", description="Roll back one phase")
     @app_commands.describe(game="Game number (#)")

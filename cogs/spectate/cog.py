@@ -7,7 +7,13 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
-from bot.discord_app.interactions import game_choices, guild_only_check, resolve_game, send
+from bot.discord_app.interactions import (
+    game_choices,
+    guild_only_check,
+    resolve_game,
+    send,
+    user_key,
+)
 from bot.i18n import t
 
 
@@ -33,7 +39,9 @@ class SpectateCog(commands.Cog):
         following = [int(c) for c in found.meta.get("spectators", []) if int(c) != channel]
         if not stop:
             following.append(int(channel or 0))
-        await self.bot.service.set_meta(found.id, "spectators", following)
+        await self.bot.service.set_meta(
+            found.id, "spectators", following, by=user_key(interaction.user)
+        )
         key = "spectate.off" if stop else "spectate.on"
         await send(interaction, [t(key, found.lang, name=found.name, id=found.id)], ephemeral=False)
 

@@ -124,3 +124,19 @@ async def test_everyone_ready_adjudicates_early(table: Table) -> None:
     assert all("Everyone" not in r.content for r in replies[:-1])
     await table.fake.wait_for(lambda: maps_in(table, table.table) == 1, what="early results")
     assert (await table.service.status(game_id)).phase == "F1901M"
+
+
+async def test_adjudicate_is_acknowledged_before_the_results(table: Table) -> None:
+    await table.create_started_game()
+    await table.settle()
+    before = len(table.fake.state.messages)
+    record = await table.fake.slash(table.gm, "gm adjudicate", channel=table.table)
+    await table.fake.wait_for(lambda: maps_in(table, table.table) == 1, what="results")
+    await table.settle()
+    after = list(enumerate(table.fake.state.messages))[before:]
+    ack = next(i for i, m in after if m.interaction_id == record.id)
+    posted = [i for i, m in after if m.channel_id == table.table.id and m.interaction_id is None]
+    assert table.fake.state.messages[ack].content == "Adjudicating now."
+    assert record.response_types == [5]  # deferred first, then the acknowledgement
+    assert posted  # the results, their map...
+    assert ack < min(posted)

@@ -123,3 +123,52 @@ async def test_the_game_menu_works_after_a_restart(table: Table) -> None:
     answer = await table.fake.reply_to(await table.fake.click(italy, italy_menu, [str(first)]))
     assert f"send them again, starting with #{first}" in answer.content
     assert (await table.service.status(first)).submitted == []
+
+
+async def test_a_stranger_cannot_take_a_seat_in_a_started_game(table: Table) -> None:
+    game_id = await table.create_started_game()
+    france = table.players[Power.FRANCE]
+    await table.command(france, "game leave", {"game": game_id})
+    for power in ("FRANCE", ""):  # the seat France left, or any
+        options = {"game": game_id, **({"power": power} if power else {})}
+        reply = await table.command(table.outsider, "game join", options)
+        assert reply.ephemeral
+        assert f"game #{game_id} has already started" in reply.content
+    players = (await table.service.status(game_id)).players
+    assert str(table.outsider.id) not in players.values()
+    assert Power.FRANCE not in players
+
+
+async def test_a_stranger_cannot_make_another_channel_follow_a_game(table: Table) -> None:
+    game_id = await table.create_started_game()
+    reply = await table.command(
+        table.outsider, "spectate", {"game": game_id}, channel=table.spectators
+    )
+    assert reply.ephemeral
+    assert "only the GM and the players" in reply.content
+    assert (await table.service.status(game_id)).meta["spectators"] == []
+    # A player may (the results are public).
+    france = table.players[Power.FRANCE]
+    await table.command(france, "spectate", {"game": game_id}, channel=table.spectators)
+    assert (await table.service.status(game_id)).meta["spectators"] == [table.spectators.id]
+
+
+async def test_dm_orders_for_another_power_or_too_many_are_refused(table: Table) -> None:
+    game_id = await table.create_started_game()
+    await table.settle()
+    england = table.players[Power.ENGLAND]
+
+    async def answer(text: str) -> str:
+        await table.settle()
+        before = len(table.fake.state.dms_to(england.id))
+        await table.fake.send_dm(england, text)
+        return (await table.fake.dm_reply(england, before)).content
+
+    assert "Saved: 3 order(s)" in await answer("F LON - NTH\nF EDI - NWG\nA LVP - YOR")
+    refused = await answer("A Par - Pic")
+    assert "A PAR is French" in refused
+    assert "previous orders still stand" in refused
+    capped = await answer("\n".join(["A LVP H"] * 101))
+    assert "at most 100 orders in one message" in capped
+    view = await table.service.my_orders(game_id, str(england.id))
+    assert view.orders == ["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]

@@ -3,6 +3,8 @@ the orders are not orders, and do not make a whole set fail."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.core.parser import parse_order, parse_orders
 
 
@@ -42,3 +44,30 @@ def test_invisible_characters_are_ignored() -> None:
 
 def test_full_width_text_reads_as_ascii() -> None:
     assert parse_order("Ａ ＰＡＲ － ＢＵＲ").canonical() == "A PAR - BUR"
+
+
+BIDI_CONTROLS = [
+    "\u200e",  # left-to-right mark (what phones insert most)
+    "\u200f",  # right-to-left mark
+    "\u061c",  # Arabic letter mark
+    "\u202a",  # left-to-right embedding
+    "\u202b",  # right-to-left embedding
+    "\u202c",  # pop directional formatting
+    "\u202d",  # left-to-right override
+    "\u202e",  # right-to-left override
+    "\u2066",  # left-to-right isolate
+    "\u2067",  # right-to-left isolate
+    "\u2068",  # first strong isolate
+    "\u2069",  # pop directional isolate
+]
+
+
+@pytest.mark.parametrize("mark", BIDI_CONTROLS, ids=lambda m: f"U+{ord(m):04X}")
+def test_direction_marks_are_folded_away(mark: str) -> None:
+    # Inside a word, between words and around a whole line, as a phone keyboard leaves them.
+    assert parse_order(f"A P{mark}AR - BUR").canonical() == "A PAR - BUR"
+    assert parse_order(f"{mark}F BRE{mark} -{mark} MAO{mark}").canonical() == "F BRE - MAO"
+    result = parse_orders(f"{mark}A PAR - BUR{mark}\n{mark}\nA MAR S A PAR - BUR", lang="en")
+    assert [o.canonical() for o in result.orders] == ["A PAR - BUR", "A MAR S A PAR - BUR"]
+    assert result.errors == []
+    assert parse_order(f"A PAR - B{mark}OU", lang="fr").canonical() == "A PAR - BUR"

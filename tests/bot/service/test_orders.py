@@ -22,15 +22,15 @@ async def test_unreadable_set_is_not_saved_and_previous_orders_stand(opener):
     assert (await svc.my_orders(gid, "user-france")).orders == ["A PAR - BUR"]
 
 
-async def test_warnings_for_units_without_orders_and_orders_for_others_units(opener):
+async def test_warnings_for_units_without_orders_and_orders_for_empty_places(opener):
     svc = await opener()
     gid = await seven_player_game(svc)
-    reply = await svc.submit(gid, "user-france", "A PAR H\nA MUN - RUH")
+    reply = await svc.submit(gid, "user-france", "A PAR H\nA BUR - RUH")
     assert reply.accepted
     assert reply.warnings == [
         "F BRE: no order (it will hold)",
         "A MAR: no order (it will hold)",
-        "A MUN - RUH: you have no unit in MUN",
+        "A BUR - RUH: you have no unit in BUR",
     ]
 
 
@@ -47,13 +47,13 @@ async def test_stabbeurfou_refuses_a_whole_set_with_an_inaccurate_order(opener):
     svc = await opener()
     gid = await seven_player_game(svc, rules="stabbeurfou")
     await svc.submit(gid, "user-france", "A PAR - BUR")
-    reply = await svc.submit(gid, "user-france", "A MAR - GAS\nA KIE - HOL")
+    reply = await svc.submit(gid, "user-france", "A MAR - GAS\nA RUH - HOL")
     assert not reply.accepted
-    assert reply.errors == ["A KIE - HOL: no such unit"]
+    assert reply.errors == ["A RUH - HOL: no such unit"]
     assert (await svc.my_orders(gid, "user-france")).orders == ["A PAR - BUR"]
     # The DATC rule set takes the same set and lets the adjudicator rule on it.
     gid2 = await seven_player_game(svc, rules="datc")
-    assert (await svc.submit(gid2, "user-france", "A MAR - GAS\nA KIE - HOL")).accepted
+    assert (await svc.submit(gid2, "user-france", "A MAR - GAS\nA RUH - HOL")).accepted
 
 
 async def test_merge_replaces_only_the_named_units_and_clear_empties(opener):

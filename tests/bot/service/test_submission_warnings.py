@@ -13,12 +13,12 @@ async def test_french_warnings_name_units_in_french_notation(opener):
     # In French, MAR is North Africa: Marseilles' army must read "A TOU", not "A MAR".
     svc = await opener(engine=CoreEngine())
     gid = await seven_player_game(svc, lang="fr")
-    reply = await svc.submit(gid, "user-france", "A PAR T\nA MUN - RHE")
+    reply = await svc.submit(gid, "user-france", "A PAR T\nA BOU - RHE")
     assert reply.accepted
     assert reply.warnings == [
         "F BRE : pas d'ordre (elle tiendra)",
         "A TOU : pas d'ordre (elle tiendra)",
-        "A MUN - RHE : vous n'avez pas d'unité en MUN",
+        "A BOU - RHE : vous n'avez pas d'unité en BOU",
     ]
 
 
