@@ -24,7 +24,9 @@ def test_missing_token_fails_at_once_with_exit_2(
 
 
 def args(db: Path) -> argparse.Namespace:
-    return argparse.Namespace(db=str(db), message_content=False, no_sync=False, verbose=False)
+    return argparse.Namespace(
+        db=str(db), message_content=False, no_sync=False, verbose=False, init_db=False
+    )
 
 
 async def test_a_wrong_token_is_a_clear_error(tmp_path: Path, capsys) -> None:
