@@ -451,10 +451,12 @@ class TableService:
         for row in rows:
             gid = int(row["id"])
             try:
-                await self._load_ctx(gid)
-                ph = await self._current_phase(gid)
-                if ph is not None:
-                    self._position(ph)
+                # status reads the settings, players, current phase and position, and turns
+                # an unreadable one into `broken`.
+                st = await self.status(gid)
+                if st.broken:
+                    await self._mark_broken(gid, st.broken)
+                    continue
                 await self._reschedule(gid)
             except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
                 await self._mark_broken(gid, unreadable_reason(gid, exc))
