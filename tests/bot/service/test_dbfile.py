@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,8 @@ from bot.service import (
     StoreError,
     StoreUnavailableError,
     TableService,
+    dbfile,
 )
-from bot.service import dbfile
 from bot.service import store as store_mod
 from bot.service.store import Store
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
@@ -30,7 +29,7 @@ from tests.bot.service.conftest import SimpleEngine, seven_player_game
 # --- 10. an empty file ------------------------------------------------------------------
 
 
-async def test_an_existing_empty_file_is_refused_and_left_empty(db_path: Path) -> None:
+async def test_an_existing_empty_file_is_refused_and_left_empty(db_path) -> None:
     db_path.touch()
     with pytest.raises(StoreError) as err:
         await TableService.open(db_path, engine=SimpleEngine(), run=False)
@@ -41,7 +40,7 @@ async def test_an_existing_empty_file_is_refused_and_left_empty(db_path: Path) -
     assert not db_path.with_name(db_path.name + "-wal").exists()
 
 
-async def test_init_db_makes_a_new_database_in_an_empty_file(db_path: Path) -> None:
+async def test_init_db_makes_a_new_database_in_an_empty_file(db_path) -> None:
     db_path.touch()
     svc = await TableService.open(db_path, engine=SimpleEngine(), run=False, init_db=True)
     game = await svc.create_game("gm", name="fresh")
@@ -78,7 +77,7 @@ def _holder(db_path: Path) -> subprocess.Popen[str]:
     return proc
 
 
-async def test_a_second_parley_is_refused_naming_the_first_ones_pid(db_path: Path) -> None:
+async def test_a_second_parley_is_refused_naming_the_first_ones_pid(db_path) -> None:
     proc = _holder(db_path)
     try:
         with pytest.raises(StoreError) as err:
@@ -91,7 +90,7 @@ async def test_a_second_parley_is_refused_naming_the_first_ones_pid(db_path: Pat
     await svc.close()
 
 
-async def test_a_crashed_holder_never_blocks_a_restart(db_path: Path) -> None:
+async def test_a_crashed_holder_never_blocks_a_restart(db_path) -> None:
     proc = _holder(db_path)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
@@ -102,7 +101,7 @@ async def test_a_crashed_holder_never_blocks_a_restart(db_path: Path) -> None:
     await svc.close()
 
 
-async def test_a_second_open_in_the_same_process_is_refused_too(db_path: Path) -> None:
+async def test_a_second_open_in_the_same_process_is_refused_too(db_path) -> None:
     first = await Store.open(db_path)
     try:
         with pytest.raises(StoreError, match=rf"pid {os.getpid()}"):
@@ -142,7 +141,8 @@ async def test_a_damaged_row_stops_its_game_tells_its_gm_and_the_others_run(
         svc2 = await opener(notifier=notifier)
     assert any(f"game {bad} is stopped" in r.getMessage() for r in caplog.records)
     st = await svc2.status(bad)
-    assert st.broken and f"#{bad}" in st.broken
+    assert st.broken
+    assert f"#{bad}" in st.broken
     assert [g.id for g in await svc2.list_games()] == [bad, good]
     with pytest.raises(CorruptGameError, match=f"#{bad}"):
         await svc2.submit(bad, "user-france", "A PAR - BUR")
@@ -165,7 +165,7 @@ async def test_a_damaged_row_stops_its_game_tells_its_gm_and_the_others_run(
 # --- 13. read-only file, full disk ------------------------------------------------------
 
 
-async def test_a_read_only_file_is_refused_at_start(db_path: Path, monkeypatch) -> None:
+async def test_a_read_only_file_is_refused_at_start(db_path, monkeypatch) -> None:
     svc = await TableService.open(db_path, engine=SimpleEngine(), run=False)
     await svc.create_game("gm")
     await svc.close()
@@ -196,7 +196,7 @@ async def test_a_file_turned_read_only_refuses_orders_clearly(
     assert "n'a PAS été enregistré" in err.value.localized("fr")
     assert any("readonly" in r.getMessage() for r in caplog.records)
     await svc.store.fetchone("PRAGMA query_only = OFF")
-    assert [o for o in (await svc.my_orders(gid, "user-france")).orders] == ["A PAR - BUR"]
+    assert (await svc.my_orders(gid, "user-france")).orders == ["A PAR - BUR"]
 
 
 async def test_a_full_disk_refuses_orders_clearly_and_keeps_the_previous_ones(
@@ -238,7 +238,7 @@ def _corrupt_an_index(db_path: Path) -> None:
     con.close()
 
 
-async def _file_with_a_corrupt_index(db_path: Path) -> bytes:
+async def _file_with_a_corrupt_index(db_path) -> bytes:
     svc = await TableService.open(db_path, engine=SimpleEngine(), run=False)
     await seven_player_game(svc)
     await svc.close()
@@ -246,7 +246,15 @@ async def _file_with_a_corrupt_index(db_path: Path) -> bytes:
     return db_path.read_bytes()
 
 
-async def test_a_corrupt_index_is_refused_with_the_checks_own_words(db_path: Path) -> None:
+async def _first_log(caplog: pytest.LogCaptureFixture) -> None:
+    """The background check reports from its thread: wait (up to 20 s) for its line."""
+    for _ in range(400):
+        if caplog.records:
+            return
+        await asyncio.sleep(0.05)
+
+
+async def test_a_corrupt_index_is_refused_with_the_checks_own_words(db_path) -> None:
     before = await _file_with_a_corrupt_index(db_path)
     with pytest.raises(StoreError) as err:
         await TableService.open(db_path, engine=SimpleEngine(), run=False)
@@ -259,15 +267,13 @@ async def test_a_corrupt_index_is_refused_with_the_checks_own_words(db_path: Pat
 
 
 async def test_a_big_file_starts_and_the_full_check_reports_later_in_the_log(
-    db_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+    db_path, monkeypatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     await _file_with_a_corrupt_index(db_path)
     monkeypatch.setattr(dbfile, "FULL_CHECK_MAX_BYTES", 0)
     with caplog.at_level(logging.ERROR, logger="parley.store"):
         svc = await TableService.open(db_path, engine=SimpleEngine(), run=False)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not caplog.records:
-            await asyncio.sleep(0.05)
+        await _first_log(caplog)
     await svc.close()
     messages = [r.getMessage() for r in caplog.records]
     assert any(
@@ -277,16 +283,14 @@ async def test_a_big_file_starts_and_the_full_check_reports_later_in_the_log(
 
 
 async def test_a_big_healthy_file_logs_its_background_check_ok(
-    db_path: Path, monkeypatch, caplog: pytest.LogCaptureFixture
+    db_path, monkeypatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     svc = await TableService.open(db_path, engine=SimpleEngine(), run=False)
     await svc.close()
     monkeypatch.setattr(dbfile, "FULL_CHECK_MAX_BYTES", 0)
     with caplog.at_level(logging.INFO, logger="parley.store"):
         svc = await TableService.open(db_path, engine=SimpleEngine(), run=False)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and not caplog.records:
-            await asyncio.sleep(0.05)
+        await _first_log(caplog)
     await svc.close()
     assert [r.getMessage() for r in caplog.records] == [
         f"background integrity check of {db_path}: ok"
