@@ -44,6 +44,29 @@ async def test_a_corrupt_database_is_a_clear_error(tmp_path: Path, capsys) -> No
     assert db.read_bytes() == b"this is not sqlite" * 100
 
 
+async def test_an_empty_database_file_is_refused_unless_init_db(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "p.db"
+    db.touch()
+    async with FakeDiscord() as fake:
+        assert await run_cmd._serve(args(db), fake.token) == 2
+        err = capsys.readouterr().err
+        assert f"parley run: {db} exists but is empty" in err
+        assert "--init-db" in err
+        assert db.stat().st_size == 0
+        init = argparse.Namespace(**{**vars(args(db)), "init_db": True})
+        task = asyncio.create_task(run_cmd._serve(init, fake.token))
+        await fake.wait_for(lambda: fake.gateway.identifies)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert db.stat().st_size > 0
+
+
+def test_run_has_an_init_db_flag(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "--init-db" in capsys.readouterr().out
+
+
 async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         fake.add_guild("Club", ["table"])
