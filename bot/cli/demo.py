@@ -266,7 +266,8 @@ async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
     clock = FakeClock(start=time.time())
     notifier = FolderNotifier(out, lang)
     try:
-        svc = await TableService.open(db, clock=clock, notifier=notifier, run=False)
+        # The demo owns its file (removed by _prepare), so an empty one is fine.
+        svc = await TableService.open(db, clock=clock, notifier=notifier, run=False, init_db=True)
     except ServiceError as exc:
         print(f"parley demo: {exc.message}", file=sys.stderr)
         return 2

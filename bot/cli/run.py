@@ -1,7 +1,8 @@
 """`parley run`: the Discord bot, on the table service's database.
 
 Needs `DISCORD_TOKEN` (the bot token of your Discord application; see the README). The
-database is `$PARLEY_DB`, or `parley.db` in the working directory, or `--db FILE`.
+database is `$PARLEY_DB`, or `parley.db` in the working directory, or `--db FILE`; a missing
+file is created, an existing empty one is refused unless `--init-db`.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--db", help="SQLite database file (default: $PARLEY_DB or ./parley.db)")
+    p.add_argument(
+        "--init-db",
+        action="store_true",
+        help="accept an existing empty database file and start a new database in it "
+        "(without it, an empty file is refused: it usually means a lost database)",
+    )
     p.add_argument(
         "--message-content",
         action="store_true",
@@ -62,7 +69,7 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
     from bot.service import ServiceError, TableService  # noqa: PLC0415
 
     try:
-        service = await TableService.open(args.db, run=False)
+        service = await TableService.open(args.db, run=False, init_db=args.init_db)
     except ServiceError as exc:
         print(f"parley run: {exc.message}", file=sys.stderr)
         return 2

@@ -75,6 +75,7 @@ class DiscordNotifier:
             EventKind.VOTE_CLOSED: self._vote,
             EventKind.DRAW_AVAILABLE: self._draw_available,
             EventKind.GAME_OVER: self._over,
+            EventKind.GAME_BROKEN: self._broken,
         }
 
     async def notify(self, event: Event) -> None:
@@ -345,6 +346,16 @@ class DiscordNotifier:
             old=mention(p.get("old_user", "")),
         )
         await self.post(game.meta.get("channel"), [text], event.key)
+
+    async def _broken(self, event: Event, game: GameStatus) -> None:
+        """To the GM by DM; in the table channel if their DMs are closed."""
+        why = str(event.payload.get("why", ""))
+        text = t(
+            "event.game_broken", game.lang, gm=mention(game.gm), name=game.name, id=game.id, why=why
+        )
+        if not await self.dm(game.gm, text, event.key):
+            only_gm = discord.AllowedMentions(users=[discord.Object(int(game.gm))])
+            await self.post(game.meta.get("channel"), [text], event.key, mentions=only_gm)
 
     async def _over(self, event: Event, game: GameStatus) -> None:
         lang, p = game.lang, event.payload

@@ -3,17 +3,22 @@ recovery, on SQLite. No Discord here: the bot, the demo and the tests all drive 
 
 Opening
     svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
-                                  executor=None, render=True, run=True)
+                                  executor=None, render=True, run=True, init_db=False)
         path: SQLite file (default `$PARLEY_DB` or ./parley.db); migrated at start-up.
-        Raises StoreError (corrupt/foreign/newer database: nothing is written to it) or
-        ConfigError (missing map, rule or clock preset). `run=True` starts the scheduler
-        (deadlines, reminders, delivery) on the running loop. `await svc.close()` at exit.
+        Raises StoreError (corrupt/foreign/newer database, an existing empty file unless
+        `init_db`, a file held by another Parley [`<db>.lock`], a file that cannot be
+        written: nothing is written to it) or ConfigError (missing map, rule or clock
+        preset). `run=True` starts the scheduler (deadlines, reminders, delivery) on the
+        running loop. `await svc.close()` at exit.
         clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`) and
         then `await svc.run_due()` (does what is due, delivers events); ScaledClock(factor).
         executor: None (threads), "process" (a process pool the service owns: rendering is
         CPU-bound, this uses every core), or any concurrent.futures.Executor.
         A game whose rows cannot be read is reported in `status(id).broken` and its
-        operations raise CorruptGameError; the other games run.
+        operations raise CorruptGameError; the other games run; its GM gets a game_broken
+        event (payload why), the operator an ERROR log.
+        Later storage failures (disk full, read-only, I/O error) raise StoreUnavailableError
+        (a StoreError; `.message`: "nothing was saved") and log an ERROR.
 
 Users are opaque strings (a Discord user id as str). Times are UTC epoch seconds (float).
 Powers are `bot.core.model.Power` (a str enum; names in English or French are accepted).
@@ -83,6 +88,7 @@ game_started, window_opened, reminder_due, results_ready [payload lines/centers/
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
 deadline_changed, phase_rolled_back, player_replaced, vote_opened, vote_closed [payload
 record, text], draw_available [house IX(2)],
+game_broken [payload why: a stored row cannot be read; for the GM],
 game_over [payload reason: "solo" | "year limit" | "stalemate" | "draw" | "concession" |
 the GM's text, winner,
 centers, explanation]), phase, payload, created_at. Payload times are UTC epoch seconds
@@ -98,7 +104,8 @@ next phase, phase_status "pending", window "reading", opens_at = end of reading)
 phase opens. press_locked / press_unlocked come whenever press changes (EDC: locked while
 orders are read, during retreats and adjustments).
 
-Errors (all `ServiceError`, `.message` is fit for users): StoreError, ConfigError,
+Errors (all `ServiceError`, `.message` is fit for users): StoreError (StoreUnavailableError),
+ConfigError,
 NotFoundError, PermissionDeniedError, InvalidStateError, LateSubmissionError,
 VoteRefusedError, CorruptGameError (one game unreadable; the others run).
 """
@@ -113,6 +120,7 @@ from bot.service.errors import (
     PermissionDeniedError,
     ServiceError,
     StoreError,
+    StoreUnavailableError,
     VoteRefusedError,
 )
 from bot.service.events import Event, EventKind, MemoryNotifier, Notifier, NullNotifier
@@ -148,6 +156,7 @@ __all__ = [
     "ScaledClock",
     "ServiceError",
     "StoreError",
+    "StoreUnavailableError",
     "Submission",
     "SubmitReply",
     "SystemClock",

@@ -47,6 +47,11 @@ class StoreError(ServiceError):
     """The database file is corrupt, foreign, or newer than this Parley (start-up)."""
 
 
+class StoreUnavailableError(StoreError):
+    """The database cannot be written or read now (disk full, read-only file, I/O error):
+    the request changed nothing; the operator has the details in the log."""
+
+
 class ConfigError(ServiceError):
     """A map, rule set or clock preset is missing or broken."""
 

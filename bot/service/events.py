@@ -33,6 +33,9 @@ class EventKind(StrEnum):
     VOTE_OPENED = "vote_opened"  # payload: record (public: no author, no voter), text
     VOTE_CLOSED = "vote_closed"  # payload: record (status, counts where published), text
     DRAW_AVAILABLE = "draw_available"  # house IX(2): the GM may declare a draw; payload reason
+    # A stored row of the game cannot be read: the game is stopped, the others run. For its
+    # GM; payload: why (English, for the operator too). Key: one per distinct reason.
+    GAME_BROKEN = "game_broken"
     GAME_OVER = "game_over"  # payload: reason (solo, year limit, stalemate, or the GM's),
     # winner, centers {power: n}, explanation
 

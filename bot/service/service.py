@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import random
+import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -54,11 +55,14 @@ from bot.service.errors import (
     NotFoundError,
     PermissionDeniedError,
     ServiceError,
+    StoreError,
+    StoreUnavailableError,
     VoteRefusedError,
 )
 from bot.service.events import Event, EventKind, Notifier, NullNotifier
 from bot.service.store import Store, Tx
 from bot.service.texts import t
+from bot.service.unreadable import broken_key, unreadable_reason
 
 log = logging.getLogger(__name__)
 
@@ -378,16 +382,18 @@ class TableService:
         render: bool = True,
         run: bool = True,
         faults: FaultHook | None = None,
+        init_db: bool = False,
     ) -> TableService:
         """Open (and migrate) the database, check the data files, recover, and with `run`
-        start the scheduler. Errors: StoreError (bad database), ConfigError (data files)."""
+        start the scheduler. Errors: StoreError (bad database), ConfigError (data files).
+        `init_db`: an existing empty file may become a new database (else it is refused)."""
         engine = engine or CoreEngine()
         # The standard map and the bundled presets must load before anything else happens.
         engine.load_map("standard")
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
-        store = await Store.open(path)
+        store = await Store.open(path, init=init_db)
         svc = cls(
             store,
             clock=clock,
@@ -399,6 +405,12 @@ class TableService:
         )
         try:
             await svc._recover()
+        except StoreUnavailableError as exc:
+            await store.close()
+            raise StoreError(
+                f"{store.path} cannot be read at start-up ({exc.__cause__}); nothing was "
+                "changed: restore the file from a backup or repair it"
+            ) from None
         except BaseException:
             await store.close()
             raise
@@ -425,6 +437,7 @@ class TableService:
     def abandon(self) -> None:
         """Drop the service as a crash would (tests): stop the scheduler, keep nothing."""
         self._closed = True
+        self.store.release_file_lock()  # the OS drops a dead process's lock
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -438,19 +451,29 @@ class TableService:
         for row in rows:
             gid = int(row["id"])
             try:
-                await self._load_ctx(gid)
-                ph = await self._current_phase(gid)
-                if ph is not None:
-                    self._position(ph)
-            except CorruptGameError as exc:
-                self._broken[gid] = exc.message
-                log.error("game %s cannot be read: %s", gid, exc.message)
-                continue
-            except ConfigError as exc:
-                self._broken[gid] = exc.message
-                log.error("game %s: %s", gid, exc.message)
-                continue
-            await self._reschedule(gid)
+                # status reads the settings, players, current phase and position, and turns
+                # an unreadable one into `broken`.
+                st = await self.status(gid)
+                if st.broken:
+                    await self._mark_broken(gid, st.broken)
+                    continue
+                await self._reschedule(gid)
+            except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
+                await self._mark_broken(gid, unreadable_reason(gid, exc))
+
+    async def _mark_broken(self, game_id: int, why: str) -> None:
+        """Stop this game (its commands raise CorruptGameError), tell the operator (log) and
+        its GM (a game_broken event, once per reason); the other games run on."""
+        self._broken[game_id] = why
+        self._due.pop(game_id, None)
+        log.error("game %s is stopped, its data cannot be read: %s", game_id, why)
+        try:
+            async with self.store.tx() as tx:
+                kind = EventKind.GAME_BROKEN
+                key = broken_key(game_id, why)
+                await self._emit(tx, key, game_id, kind, self.clock.now(), {"why": why})
+        except (ServiceError, sqlite3.Error) as exc:
+            log.error("game %s: cannot record the notice to its GM: %s", game_id, exc)
         pending = await self.store.fetchone(
             "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
         )
@@ -786,7 +809,14 @@ class TableService:
         row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise NotFoundError.of("no_game", game=game_id)
-        players = await self._players(self.store, game_id)
+        try:
+            players = await self._players(self.store, game_id)
+            meta = json.loads(row["meta_json"] or "{}")
+            if not isinstance(meta, dict):
+                raise TypeError(f"meta is a {type(meta).__name__}")
+        except (ValueError, TypeError) as exc:
+            self._broken.setdefault(game_id, unreadable_reason(game_id, exc))
+            players, meta = {}, {}
         base: dict[str, Any] = {
             "id": game_id,
             "name": row["name"],
@@ -799,7 +829,7 @@ class TableService:
             "press_open": bool(row["press_open"]),
             "players": players,
             "end_reason": row["end_reason"],
-            "meta": json.loads(row["meta_json"] or "{}"),
+            "meta": meta,
         }
         empty: dict[str, Any] = {
             "phase": None,
@@ -822,9 +852,14 @@ class TableService:
             ctx = await self._load_ctx(game_id)
             ph = await self._current_phase(game_id)
             position = self._position(ph) if ph else None
-        except (CorruptGameError, ConfigError) as exc:
-            self._broken[game_id] = exc.message
-            return GameStatus(**base, **empty, broken=exc.message)
+        except StoreUnavailableError:
+            raise  # the storage, not this game
+        except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
+            why = unreadable_reason(game_id, exc)
+            if game_id not in self._broken:
+                log.error("game %s cannot be read: %s", game_id, why)
+            self._broken[game_id] = why
+            return GameStatus(**base, **empty, broken=why)
         if ph is None or position is None:
             return GameStatus(**base, **{**empty, "early_adjudication": ctx.early})
         standing = await self._standing(ph.id)
@@ -1446,9 +1481,7 @@ class TableService:
             try:
                 await self._advance_locked(game_id)
             except CorruptGameError as exc:
-                self._broken[game_id] = exc.message
-                self._due.pop(game_id, None)
-                log.error("game %s: %s", game_id, exc.message)
+                await self._mark_broken(game_id, exc.message)
                 return
             except Exception as exc:
                 # A bug or a missing file must not spin the scheduler: retry this game

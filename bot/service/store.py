@@ -3,12 +3,16 @@
 
 Opening checks the file before writing anything to it: a file that is not SQLite, or a SQLite
 database that is not Parley's (tables but no `schema_version`), or one migrated by a newer
-Parley, is a `StoreError` and the file is left untouched.
+Parley, or one failing SQLite's integrity check, or an existing empty file (unless `init`),
+or a file another Parley holds (`<db>.lock`), is a `StoreError` and the file is left
+untouched. Then a first write checks that the file can be written at all. Storage failures
+later on (full disk, read-only, I/O error) raise `StoreUnavailableError` (see `dbfile`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import sqlite3
@@ -20,6 +24,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.service import dbfile
 from bot.service.errors import StoreError
 
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
@@ -49,18 +54,37 @@ class Store:
     """A serialised connection: every statement runs under one asyncio lock, so a transaction
     of one task never interleaves with another task's statements."""
 
-    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+    def __init__(
+        self, conn: aiosqlite.Connection, path: Path, file_lock: dbfile.FileLock | None = None
+    ) -> None:
         self._conn = conn
         self.path = path
         self._lock = asyncio.Lock()
+        self._file_lock = file_lock
+        self._full_check_later = False
 
     # --- opening ----------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: str | os.PathLike[str] | None = None) -> Store:
+    async def open(cls, path: str | os.PathLike[str] | None = None, *, init: bool = False) -> Store:
+        """`init`: an existing empty file may start a new database (else it is refused)."""
         db_path = Path(path) if path is not None else default_db_path()
         if db_path.exists() and db_path.is_dir():
             raise StoreError(f"database path {db_path} is a directory")
+        file_lock = dbfile.FileLock(db_path)
+        file_lock.acquire()
+        try:
+            store = await cls._open_locked(db_path, file_lock, init)
+        except BaseException:
+            file_lock.release()
+            raise
+        if store._full_check_later:
+            dbfile.full_check_in_background(db_path)
+        return store
+
+    @classmethod
+    async def _open_locked(cls, db_path: Path, file_lock: dbfile.FileLock, init: bool) -> Store:
+        dbfile.refuse_empty(db_path, init)
         try:
             pending = aiosqlite.connect(db_path, isolation_level=None)
             # aiosqlite's worker thread is not a daemon: a process that dies of an exception
@@ -72,7 +96,7 @@ class Store:
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"cannot open database {db_path}: {exc}") from None
         conn.row_factory = aiosqlite.Row
-        store = cls(conn, db_path)
+        store = cls(conn, db_path, file_lock)
         try:
             await store._check_file()
             await conn.execute("PRAGMA journal_mode=WAL")
@@ -80,6 +104,7 @@ class Store:
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute("PRAGMA busy_timeout=5000")
             await store._migrate()
+            await store._check_writable()
         except sqlite3.DatabaseError as exc:
             await conn.close()
             raise StoreError(f"{db_path} is not a usable SQLite database ({exc})") from None
@@ -105,10 +130,33 @@ class Store:
                 "nothing was changed: set PARLEY_DB to another file"
             )
         if names:
-            cur = await self._conn.execute("PRAGMA quick_check")
-            row = await cur.fetchone()
-            if not row or row[0] != "ok":
-                raise StoreError(f"{self.path} failed SQLite's integrity check: {row}")
+            # The full check also compares every index with its table; on a big file it
+            # runs after start, in the background (see dbfile).
+            size = self.path.stat().st_size
+            full = size <= dbfile.FULL_CHECK_MAX_BYTES
+            check = "integrity_check" if full else "quick_check"
+            cur = await self._conn.execute(f"PRAGMA {check}")
+            rows = list(await cur.fetchall())
+            if [tuple(r) for r in rows] != [("ok",)]:
+                raise dbfile.corrupt_error(self.path, check.replace("_", " "), rows)
+            self._full_check_later = not full
+
+    async def _check_writable(self) -> None:
+        """A read-only file or a full disk fails here, at start, not on a player's orders."""
+        stamp = json.dumps({"pid": os.getpid(), "at": time.time()})
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            await self._conn.execute(
+                "INSERT OR REPLACE INTO parley_meta (key, value) VALUES ('last_open', ?)",
+                (stamp,),
+            )
+            await self._conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            await self._rollback_quietly()
+            raise StoreError(
+                f"{self.path} cannot be written ({exc}): check that the file and its directory "
+                "are writable by the user running Parley and that the disk has free space"
+            ) from None
 
     async def _migrate(self) -> None:
         await self._conn.execute(
@@ -148,6 +196,12 @@ class Store:
     async def close(self) -> None:
         async with self._lock:
             await self._conn.close()
+        self.release_file_lock()
+
+    def release_file_lock(self) -> None:
+        """Let another Parley open the file (close does it; a process death does it too)."""
+        if self._file_lock is not None:
+            self._file_lock.release()
 
     # --- statements -------------------------------------------------------------------
 
@@ -161,29 +215,36 @@ class Store:
         phase whose deadline has passed, marking an event delivered (a repeat carries the
         same key)."""
         async with self._lock:
-            if not durable:
-                await self._conn.execute("PRAGMA synchronous=NORMAL")
-            try:
-                await self._conn.execute("BEGIN IMMEDIATE")
-                try:
-                    yield Tx(self._conn)
-                except BaseException:
-                    await self._rollback_quietly()
-                    raise
-                await self._conn.execute("COMMIT")
-            finally:
+            with dbfile.storage_errors(self.path):
                 if not durable:
-                    await self._conn.execute("PRAGMA synchronous=FULL")
+                    await self._conn.execute("PRAGMA synchronous=NORMAL")
+                try:
+                    await self._conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield Tx(self._conn)
+                    except BaseException:
+                        await self._rollback_quietly()
+                        raise
+                    try:
+                        await self._conn.execute("COMMIT")
+                    except sqlite3.Error:
+                        await self._rollback_quietly()
+                        raise
+                finally:
+                    if not durable:
+                        await self._conn.execute("PRAGMA synchronous=FULL")
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         async with self._lock:
-            cur = await self._conn.execute(sql, tuple(params))
-            return await cur.fetchone()
+            with dbfile.storage_errors(self.path):
+                cur = await self._conn.execute(sql, tuple(params))
+                return await cur.fetchone()
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[sqlite3.Row]:
         async with self._lock:
-            cur = await self._conn.execute(sql, tuple(params))
-            return list(await cur.fetchall())
+            with dbfile.storage_errors(self.path):
+                cur = await self._conn.execute(sql, tuple(params))
+                return list(await cur.fetchall())
 
 
 class Tx:

@@ -128,6 +128,13 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "game #{game} cannot be read: {why}",
         "fr": "la partie n°{game} est illisible : {why}",
     },
+    "store_unavailable": {
+        "en": "The bot cannot save right now (a storage problem on its server): what you just "
+        "sent was NOT saved. Try again later; the operator has been told.",
+        "fr": "Le bot ne peut rien enregistrer pour le moment (problème de stockage sur son "
+        "serveur) : ce que vous venez d'envoyer n'a PAS été enregistré. Réessayez plus tard ; "
+        "l'administrateur est prévenu.",
+    },
     "not_player": {
         "en": "you do not play in game #{game}",
         "fr": "vous ne jouez pas dans la partie n°{game}",

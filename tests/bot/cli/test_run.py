@@ -24,7 +24,9 @@ def test_missing_token_fails_at_once_with_exit_2(
 
 
 def args(db: Path) -> argparse.Namespace:
-    return argparse.Namespace(db=str(db), message_content=False, no_sync=False, verbose=False)
+    return argparse.Namespace(
+        db=str(db), message_content=False, no_sync=False, verbose=False, init_db=False
+    )
 
 
 async def test_a_wrong_token_is_a_clear_error(tmp_path: Path, capsys) -> None:
@@ -40,6 +42,29 @@ async def test_a_corrupt_database_is_a_clear_error(tmp_path: Path, capsys) -> No
         assert await run_cmd._serve(args(db), fake.token) == 2
     assert "parley run:" in capsys.readouterr().err
     assert db.read_bytes() == b"this is not sqlite" * 100
+
+
+async def test_an_empty_database_file_is_refused_unless_init_db(tmp_path: Path, capsys) -> None:
+    db = tmp_path / "p.db"
+    db.touch()
+    async with FakeDiscord() as fake:
+        assert await run_cmd._serve(args(db), fake.token) == 2
+        err = capsys.readouterr().err
+        assert f"parley run: {db} exists but is empty" in err
+        assert "--init-db" in err
+        assert db.stat().st_size == 0
+        init = argparse.Namespace(**{**vars(args(db)), "init_db": True})
+        task = asyncio.create_task(run_cmd._serve(init, fake.token))
+        await fake.wait_for(lambda: fake.gateway.identifies)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+    assert db.stat().st_size > 0
+
+
+def test_run_has_an_init_db_flag(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "--init-db" in capsys.readouterr().out
 
 
 async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
