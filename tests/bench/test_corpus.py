@@ -30,8 +30,9 @@ def _replay(path: Path) -> tuple[int, Counter[str], list[str]]:
         rec: dict[str, Any] = json.loads(line)
         diffs = differences(engine.run_line(line), rec)
         if diffs:
-            by_class[classify(rec)] += 1
-            if classify(rec) == "unflagged":
+            cls = classify(rec)
+            by_class[cls] += 1
+            if cls == "unflagged":
                 unflagged.append(f"game {rec['game']} i {rec['i']}: {diffs}")
     return total, by_class, unflagged
 
@@ -45,7 +46,8 @@ def test_sample_covers_every_flag_class_and_phase_kind():
             kinds[rec["position"]["phase"][-1]] += 1
             flags = rec.get("flags", [])
             classes.update({c for f in flags for c in FLAG_CLASSES if f.startswith(c)})
-            classes["unflagged"] += not flags
+            if not flags:
+                classes["unflagged"] += 1
     assert set(classes) == {*FLAG_CLASSES, "unflagged"}
     assert classes["unflagged"] >= 4000
     assert set(kinds) == {"M", "R", "A"}
