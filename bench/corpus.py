@@ -2,7 +2,8 @@
 
     python3 bench/corpus.py [--limit N] [--rules NAME] [--examples K] [FILE]
 
-FILE defaults to ../shared/games/droidippy.jsonl.gz. Each record's line goes to the same
+FILE defaults to $PARLEY_SHARED/games/droidippy.jsonl.gz, else ../shared/games/ (a 5,352-record
+sample is tests/data/droidippy_sample.jsonl.gz). Each record's line goes to the same
 `Engine.run_line` that `parley adjudicate --jsonl` uses (map, rules and parser loaded once), and
 the output is compared as games/README.md says: `phase`; `units` and `centers` as sets per power;
 the (power, unit) pairs awaiting retreat, then their `attacker_from` and `retreats` sets; for M
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -24,7 +26,8 @@ from typing import Any
 
 from bot.cli.adjudicate import make_engine
 
-DEFAULT = Path(__file__).resolve().parents[2] / "shared" / "games" / "droidippy.jsonl.gz"
+_SHARED = os.environ.get("PARLEY_SHARED") or Path(__file__).resolve().parents[2] / "shared"
+DEFAULT = Path(_SHARED) / "games" / "droidippy.jsonl.gz"
 FLAG_CLASSES = (
     "civil disorder",
     "solo",

@@ -1,5 +1,12 @@
-"""Where the project's spec data lives: `shared/` beside the repository (as in CI's clone),
-or `PARLEY_SHARED`. Tests that need it fail loudly if it is missing; they are never skipped."""
+"""The data the tests read, carried in `tests/data/` (no machine's paths, no sibling folder):
+
+- `datc_v3.0_cases.json`: the DATC v3.0 cases (chapter 6 may be copied freely; see
+  tests/data/README.md);
+- `droidippy_sample.jsonl.gz`: 5,352 records of the Droidippy corpus covering every flag class
+  (made by tools/corpus_sample.py).
+
+Only the opt-in full replay (`pytest -m corpus`) reads the whole corpus, from `PARLEY_SHARED`
+or `shared/` beside the repository."""
 
 from __future__ import annotations
 
@@ -7,18 +14,16 @@ import os
 from pathlib import Path
 
 _REPO = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).resolve().parent / "data"
+DATC_CASES = DATA / "datc_v3.0_cases.json"
+CORPUS = DATA / "droidippy_sample.jsonl.gz"
 
 
-def shared_dir() -> Path:
+def full_corpus() -> Path:
+    """The 200,016-record corpus; a clear error if it is not there (the run asked for it)."""
     override = os.environ.get("PARLEY_SHARED")
-    candidates = [Path(override)] if override else []
-    candidates += [_REPO.parent / "shared", Path("/work/shared")]
-    for c in candidates:
-        if (c / "datc").is_dir():
-            return c
-    raise FileNotFoundError(f"spec data not found; looked in {', '.join(map(str, candidates))}")
-
-
-SHARED = shared_dir()
-DATC_CASES = SHARED / "datc" / "datc_v3.0_cases.json"
-CORPUS = SHARED / "games" / "droidippy.jsonl.gz"
+    root = Path(override) if override else _REPO.parent / "shared"
+    path = root / "games" / "droidippy.jsonl.gz"
+    if not path.is_file():
+        raise FileNotFoundError(f"full corpus not found at {path}; set PARLEY_SHARED")
+    return path

@@ -23,7 +23,7 @@ import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from importlib.resources import files
 from typing import Any
 
 from lark import Lark, Token, Transformer, Tree
@@ -56,7 +56,7 @@ from bot.core.orders import (
     Waive,
 )
 
-_GRAMMAR = Path(__file__).with_name("grammar") / "orders.lark"
+_GRAMMAR = files("bot.core") / "grammar" / "orders.lark"
 
 
 class OrderSyntaxError(ValueError):

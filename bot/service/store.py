@@ -19,6 +19,8 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager, suppress
+from importlib.resources import files
+from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +29,7 @@ import aiosqlite
 from bot.service import dbfile
 from bot.service.errors import StoreError
 
-MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
+MIGRATIONS_DIR: Traversable = files("bot.service") / "migrations"  # package data of the wheel
 DEFAULT_DB = "parley.db"
 
 
@@ -39,7 +41,8 @@ def default_db_path() -> Path:
 def migrations() -> list[tuple[int, str, str]]:
     """(number, file name, SQL) for every `NNNN_name.sql`, in order."""
     out = []
-    for path in sorted(MIGRATIONS_DIR.glob("*.sql")):
+    sql = (p for p in MIGRATIONS_DIR.iterdir() if p.name.endswith(".sql"))
+    for path in sorted(sql, key=lambda p: p.name):
         m = re.fullmatch(r"(\d{4})_[a-z0-9_]+\.sql", path.name)
         if not m:
             raise StoreError(f"bad migration file name {path.name} (want NNNN_name.sql)")

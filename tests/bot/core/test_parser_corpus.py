@@ -1,4 +1,4 @@
-"""Real orders: the first records of the Droidippy corpus (../shared/games, 200,016 phases).
+"""Real orders: the first records of the Droidippy corpus (its sample in tests/data/).
 
 Each record gives the orders as the corpus wrote them (`orders_raw`: "bud move ser",
 "eng convoy wal move bel", "build Fleet stp/nc", "remove pie", no unit types) and in canonical

@@ -13,7 +13,7 @@ from bot.core.model import Phase, Position, Power, Unit
 from bot.core.parser import OrderSyntaxError, parse_order
 from tests.shared import DATC_CASES as DATC
 
-# The shared spec lives beside the repository (../shared/datc).
+# The DATC cases, carried in tests/data/ (copied from shared/datc).
 
 # DATC texts that are deliberately unresolvable: a fleet move to a two-coast province with no
 # coast, from where both coasts are reachable (GM order-correction rules II(3)b). The parser
