@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -24,7 +23,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 from bot.cli.demo import random_orders
-from bot.core.jsonio import position_from_json
 from bot.core.model import Power
 from bot.core.parser import render_order
 from bot.service import EventKind, FakeClock, TableService
@@ -80,10 +78,7 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         for gid in ids:
             st = await svc.status(gid)
             deadline = st.deadline
-            row = await svc.store.fetchone(
-                "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
-            )
-            position = position_from_json(json.loads(row["position_json"]))
+            position = await svc.position(gid, st.phase_id)
             for power, user in st.players.items():
                 orders = random_orders(position, power, game_map, rng)
                 await svc.submit(gid, user, "\n".join(render_order(o) for o in orders))

@@ -60,7 +60,8 @@ from bot.service.errors import (
     VoteRefusedError,
 )
 from bot.service.events import Event, EventKind, Notifier, NullNotifier
-from bot.service.store import Store, Tx
+from bot.service.storage.rows import GameRow, NewGame, NewResult, OutboxRow, PhaseRow, SubmissionRow
+from bot.service.storage.sqlite import SqliteRepo, SqliteStorage
 from bot.service.texts import t
 from bot.service.unreadable import broken_key, unreadable_reason
 
@@ -331,7 +332,7 @@ class TableService:
 
     def __init__(
         self,
-        store: Store,
+        storage: SqliteStorage,
         *,
         clock: Any = None,
         notifier: Notifier | None = None,
@@ -340,7 +341,7 @@ class TableService:
         render: bool = True,
         faults: FaultHook | None = None,
     ) -> None:
-        self.store = store
+        self.storage = storage
         self.clock = clock or SystemClock()
         self.notifier: Notifier = notifier or NullNotifier()
         self.engine: Engine = engine or CoreEngine()
@@ -393,7 +394,7 @@ class TableService:
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
-        store = await Store.open(path, init=init_db)
+        store = await SqliteStorage.open(path, init=init_db)
         svc = cls(
             store,
             clock=clock,
@@ -432,12 +433,12 @@ class TableService:
             self._task = None
         if self._own_executor and self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
-        await self.store.close()
+        await self.storage.close()
 
     def abandon(self) -> None:
         """Drop the service as a crash would (tests): stop the scheduler, keep nothing."""
         self._closed = True
-        self.store.release_file_lock()  # the OS drops a dead process's lock
+        self.storage.release_file_lock()  # the OS drops a dead process's lock
         if self._task is not None:
             self._task.cancel()
             self._task = None
@@ -447,9 +448,7 @@ class TableService:
             self.faults(point)
 
     async def _recover(self) -> None:
-        rows = await self.store.fetchall("SELECT id FROM games WHERE status IN ('active','paused')")
-        for row in rows:
-            gid = int(row["id"])
+        for gid in await self.storage.game_ids(statuses=("active", "paused")):
             try:
                 # status reads the settings, players, current phase and position, and turns
                 # an unreadable one into `broken`.
@@ -468,16 +467,13 @@ class TableService:
         self._due.pop(game_id, None)
         log.error("game %s is stopped, its data cannot be read: %s", game_id, why)
         try:
-            async with self.store.tx() as tx:
+            async with self.storage.tx() as tx:
                 kind = EventKind.GAME_BROKEN
                 key = broken_key(game_id, why)
                 await self._emit(tx, key, game_id, kind, self.clock.now(), {"why": why})
         except (ServiceError, sqlite3.Error) as exc:
             log.error("game %s: cannot record the notice to its GM: %s", game_id, exc)
-        pending = await self.store.fetchone(
-            "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
-        )
-        if pending and pending[0]:
+        if await self.storage.has_pending_events():
             self._retry_delivery_at = self.clock.now()
 
     # --- context and rows -------------------------------------------------------------
@@ -488,37 +484,37 @@ class TableService:
             lock = self._locks[game_id] = asyncio.Lock()
         return lock
 
-    async def _game_row(self, game_id: int) -> Any:
-        row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+    async def _game_row(self, game_id: int) -> GameRow:
+        row = await self.storage.game(game_id)
         if row is None:
             raise NotFoundError.of("no_game", game=game_id)
         if game_id in self._broken:
             why = self._broken[game_id]
-            raise CorruptGameError.of("game_unreadable", row["lang"], game=game_id, why=why)
+            raise CorruptGameError.of("game_unreadable", row.lang, game=game_id, why=why)
         return row
 
     async def _load_ctx(self, game_id: int) -> _Ctx:
         ctx = self._ctx.get(game_id)
         if ctx is not None:
             return ctx
-        row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self.storage.game(game_id)
         if row is None:
             raise NotFoundError.of("no_game", game=game_id)
         try:
-            clock = ClockPreset.from_json(json.loads(row["clock_json"]))
-            options = json.loads(row["options_json"])
+            clock = ClockPreset.from_json(json.loads(row.clock_json))
+            options = json.loads(row.options_json)
         except (ValueError, TypeError, KeyError, ConfigError) as exc:
             raise CorruptGameError(f"game #{game_id}: stored settings unreadable ({exc})") from None
-        game_map = self.engine.load_map(row["variant"])
-        rules = _cached_rules(self.engine, row["rules"])
+        game_map = self.engine.load_map(row.variant)
+        rules = _cached_rules(self.engine, row.rules)
         early = bool(options.get("early_adjudication", clock.early_adjudication))
         ctx = _Ctx(
             game_map,
             rules,
             clock,
-            row["lang"],
-            row["variant"],
-            row["rules"],
+            row.lang,
+            row.variant,
+            row.rules,
             early,
             int(options.get("first_year", game_map.start.phase.year)),
         )
@@ -526,26 +522,25 @@ class TableService:
         return ctx
 
     @staticmethod
-    def _phase_from_row(row: Any) -> _Phase:
+    def _phase_from_row(row: PhaseRow) -> _Phase:
         try:
-            phase = Phase.parse(row["phase"])
+            phase = Phase.parse(row.phase)
         except ModelError as exc:
-            raise CorruptGameError(f"game #{row['game_id']}: bad phase row ({exc})") from None
+            raise CorruptGameError(f"game #{row.game_id}: bad phase row ({exc})") from None
         return _Phase(
-            int(row["id"]),
-            int(row["game_id"]),
+            row.id,
+            row.game_id,
             phase,
-            row["position_json"],
-            row["status"],
-            row["window"],
-            row["opens_at"],
-            row["writing_at"],
-            row["deadline"],
+            row.position_json,
+            row.status,
+            row.window,
+            row.opens_at,
+            row.writing_at,
+            row.deadline,
         )
 
-    async def _current_phase(self, game_id: int, tx: Tx | None = None) -> _Phase | None:
-        sql = "SELECT p.* FROM phases p JOIN games g ON g.current_phase_id = p.id WHERE g.id = ?"
-        row = await (tx or self.store).fetchone(sql, (game_id,))
+    async def _current_phase(self, game_id: int, tx: SqliteRepo | None = None) -> _Phase | None:
+        row = await (tx or self.storage).current_phase(game_id)
         return None if row is None else self._phase_from_row(row)
 
     def _position(self, ph: _Phase) -> Position:
@@ -558,47 +553,39 @@ class TableService:
             ) from None
 
     @staticmethod
-    async def _players(tx: Tx | Store, game_id: int) -> dict[Power, str]:
-        rows = await tx.fetchall(
-            "SELECT power, user_id FROM players WHERE game_id = ? ORDER BY power", (game_id,)
-        )
-        return {Power(r["power"]): r["user_id"] for r in rows}
+    async def _players(tx: SqliteRepo, game_id: int) -> dict[Power, str]:
+        return {Power(p): u for p, u in (await tx.players(game_id)).items()}
 
     async def _player_power(self, game_id: int, user: str) -> Power:
-        row = await self.store.fetchone(
-            "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
-        )
-        if row is None:
+        power = await self.storage.power_of(game_id, user)
+        if power is None:
             lang = await self._lang_of(game_id)
             raise PermissionDeniedError.of("not_player", lang, game=game_id)
-        return Power(row["power"])
+        return Power(power)
 
     async def _lang_of(self, game_id: int) -> str:
         """The game's language for an error message ("en" for a game that does not exist)."""
         ctx = self._ctx.get(game_id)
         if ctx is not None:
             return ctx.lang
-        row = await self.store.fetchone("SELECT lang FROM games WHERE id = ?", (game_id,))
-        return str(row["lang"]) if row is not None else "en"
+        row = await self.storage.game(game_id)
+        return row.lang if row is not None else "en"
 
-    async def _require_gm(self, game_id: int, user: str) -> Any:
+    async def _require_gm(self, game_id: int, user: str) -> GameRow:
         row = await self._game_row(game_id)
-        if row["gm"] != user:
-            raise PermissionDeniedError.of("gm_only", row["lang"], game=game_id)
+        if row.gm != user:
+            raise PermissionDeniedError.of("gm_only", row.lang, game=game_id)
         return row
 
     @staticmethod
     async def _audit(
-        tx: Tx, game_id: int, at: float, actor: str, action: str, **detail: Any
+        tx: SqliteRepo, game_id: int, at: float, actor: str, action: str, **detail: Any
     ) -> int:
-        return await tx.execute(
-            "INSERT INTO audit (game_id, at, actor, action, detail_json) VALUES (?,?,?,?,?)",
-            (game_id, at, actor, action, _dumps(detail)),
-        )
+        return await tx.add_audit(game_id, at, actor, action, _dumps(detail))
 
     @staticmethod
     async def _emit(  # noqa: PLR0917 - internal helper
-        tx: Tx,
+        tx: SqliteRepo,
         key: str,
         game_id: int,
         kind: EventKind,
@@ -606,15 +593,11 @@ class TableService:
         payload: dict[str, Any],
         phase_id: int | None = None,
     ) -> None:
-        await tx.execute(
-            "INSERT OR IGNORE INTO outbox (key, game_id, kind, payload_json, phase_id, created_at)"
-            " VALUES (?,?,?,?,?,?)",
-            (key, game_id, kind.value, _dumps(payload), phase_id, at),
-        )
+        await tx.add_event(key, game_id, kind.value, _dumps(payload), phase_id, at)
 
     async def _set_press(  # noqa: PLR0917 - internal helper
         self,
-        tx: Tx,
+        tx: SqliteRepo,
         game_id: int,
         press_open: bool,
         key: str,
@@ -622,9 +605,9 @@ class TableService:
         phase_id: int | None,
         window: str,
     ) -> None:
-        row = await tx.fetchone("SELECT press_open FROM games WHERE id = ?", (game_id,))
-        if row is not None and bool(row["press_open"]) != press_open:
-            await tx.execute("UPDATE games SET press_open = ? WHERE id = ?", (press_open, game_id))
+        row = await tx.game(game_id)
+        if row is not None and row.press_open != press_open:
+            await tx.set_press_open(game_id, press_open)
             kind = EventKind.PRESS_UNLOCKED if press_open else EventKind.PRESS_LOCKED
             await self._emit(
                 tx, f"{key}:{kind.value}", game_id, kind, at, {"window": window}, phase_id
@@ -660,26 +643,20 @@ class TableService:
         if early_adjudication is not None:
             options["early_adjudication"] = early_adjudication
         now = self.clock.now()
-        async with self.store.tx() as tx:
-            gid = await tx.execute(
-                "INSERT INTO games (name, gm, variant, rules, clock_name, clock_json, lang,"
-                " status, options_json, meta_json, created_at) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    name,
-                    gm,
-                    variant,
-                    rules,
-                    preset.name,
-                    _dumps(preset.to_json()),
-                    lang,
-                    "forming",
-                    _dumps(options),
-                    _dumps(meta or {}),
-                    now,
-                ),
-            )
-            if not name:
-                await tx.execute("UPDATE games SET name = ? WHERE id = ?", (f"game-{gid}", gid))
+        new = NewGame(
+            name,
+            gm,
+            variant,
+            rules,
+            preset.name,
+            _dumps(preset.to_json()),
+            lang,
+            _dumps(options),
+            _dumps(meta or {}),
+            now,
+        )
+        async with self.storage.tx() as tx:
+            gid = await tx.add_game(new)
             await self._audit(
                 tx,
                 gid,
@@ -698,14 +675,14 @@ class TableService:
         """Take a power (by name, or None / "random" for a random free one) in a forming game.
         After the start only the GM seats a player (`replace_player`)."""
         row = await self._game_row(game_id)
-        if row["status"] == "over":
-            raise InvalidStateError.of("game_over", row["lang"], game=game_id)
+        if row.status == "over":
+            raise InvalidStateError.of("game_over", row.lang, game=game_id)
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
-        async with self.store.tx() as tx:
+        async with self.storage.tx() as tx:
             # Checked in the transaction: a start committed meanwhile is seen.
-            state = await tx.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
-            if state is None or state["status"] != "forming":
+            state = await tx.game(game_id)
+            if state is None or state.status != "forming":
                 raise InvalidStateError.of("join_started", ctx.lang, game=game_id)
             taken = await self._players(tx, game_id)
             if user in taken.values():
@@ -722,10 +699,7 @@ class TableService:
                     raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
                 if chosen not in ctx.game_map.powers:
                     raise InvalidStateError.of("power_not_in_variant", ctx.lang, power=chosen)
-            await tx.execute(
-                "INSERT INTO players (game_id, power, user_id, joined_at) VALUES (?,?,?,?)",
-                (game_id, chosen.value, user, now),
-            )
+            await tx.add_player(game_id, chosen.value, user, now)
             await self._audit(tx, game_id, now, user, "join", power=chosen.value)
         return chosen
 
@@ -734,20 +708,12 @@ class TableService:
         row = await self._require_gm(game_id, gm)
         chosen = _power(power)
         now = self.clock.now()
-        async with self.store.tx() as tx:
-            holder = await tx.fetchone(
-                "SELECT user_id FROM players WHERE game_id = ? AND power = ?",
-                (game_id, chosen.value),
-            )
-            if holder is not None and holder["user_id"] != user:
-                raise InvalidStateError.of("played_by_other", row["lang"], power=chosen)
-            await tx.execute(
-                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
-            )
-            await tx.execute(
-                "INSERT INTO players (game_id, power, user_id, joined_at) VALUES (?,?,?,?)",
-                (game_id, chosen.value, user, now),
-            )
+        async with self.storage.tx() as tx:
+            holder = await tx.user_of(game_id, chosen.value)
+            if holder is not None and holder != user:
+                raise InvalidStateError.of("played_by_other", row.lang, power=chosen)
+            await tx.remove_user(game_id, user)
+            await tx.add_player(game_id, chosen.value, user, now)
             await self._audit(tx, game_id, now, gm, "assign", power=chosen.value, user=user)
         return chosen
 
@@ -756,42 +722,33 @@ class TableService:
         orders stay) until the GM seats someone. Refused once the game is over: the record
         keeps who played what."""
         row = await self._game_row(game_id)
-        if row["status"] == "over":
-            raise InvalidStateError.of("game_over", row["lang"], game=game_id)
+        if row.status == "over":
+            raise InvalidStateError.of("game_over", row.lang, game=game_id)
         power = await self._player_power(game_id, user)
         now = self.clock.now()
-        async with self.store.tx() as tx:
-            await tx.execute(
-                "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
-            )
+        async with self.storage.tx() as tx:
+            await tx.remove_user(game_id, user)
             await self._audit(tx, game_id, now, user, "leave", power=power.value)
         return power
 
     async def start_game(self, game_id: int, gm: str) -> GameStatus:
         row = await self._require_gm(game_id, gm)
-        if row["status"] != "forming":
-            raise InvalidStateError.of("already_started", row["lang"], game=game_id)
+        if row.status != "forming":
+            raise InvalidStateError.of("already_started", row.lang, game=game_id)
         ctx = await self._load_ctx(game_id)
         now = self.clock.now()
-        async with self.store.tx() as tx:
+        async with self.storage.tx() as tx:
             players = {p.value: u for p, u in (await self._players(tx, game_id)).items()}
-            pid = await tx.execute(
-                "INSERT INTO phases (game_id, phase, position_json, status, window, opens_at,"
-                " created_at) VALUES (?,?,?,?,?,?,?)",
-                (
-                    game_id,
-                    str(ctx.game_map.start.phase),
-                    _dumps(position_to_json(ctx.game_map.start)),
-                    "pending",
-                    "reading",
-                    now,
-                    now,
-                ),
+            pid = await tx.add_phase(
+                game_id,
+                str(ctx.game_map.start.phase),
+                _dumps(position_to_json(ctx.game_map.start)),
+                "pending",
+                "reading",
+                now,
+                now,
             )
-            await tx.execute(
-                "UPDATE games SET status='active', started_at=?, current_phase_id=? WHERE id=?",
-                (now, pid, game_id),
-            )
+            await tx.start_game(game_id, now, pid)
             await self._audit(tx, game_id, now, gm, "start", players=players)
             await self._emit(
                 tx,
@@ -806,12 +763,12 @@ class TableService:
         return await self.status(game_id)
 
     async def status(self, game_id: int) -> GameStatus:
-        row = await self.store.fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        row = await self.storage.game(game_id)
         if row is None:
             raise NotFoundError.of("no_game", game=game_id)
         try:
-            players = await self._players(self.store, game_id)
-            meta = json.loads(row["meta_json"] or "{}")
+            players = await self._players(self.storage, game_id)
+            meta = json.loads(row.meta_json or "{}")
             if not isinstance(meta, dict):
                 raise TypeError(f"meta is a {type(meta).__name__}")
         except (ValueError, TypeError) as exc:
@@ -819,16 +776,16 @@ class TableService:
             players, meta = {}, {}
         base: dict[str, Any] = {
             "id": game_id,
-            "name": row["name"],
-            "gm": row["gm"],
-            "variant": row["variant"],
-            "rules": row["rules"],
-            "clock": row["clock_name"],
-            "lang": row["lang"],
-            "status": row["status"],
-            "press_open": bool(row["press_open"]),
+            "name": row.name,
+            "gm": row.gm,
+            "variant": row.variant,
+            "rules": row.rules,
+            "clock": row.clock_name,
+            "lang": row.lang,
+            "status": row.status,
+            "press_open": row.press_open,
             "players": players,
-            "end_reason": row["end_reason"],
+            "end_reason": row.end_reason,
             "meta": meta,
         }
         empty: dict[str, Any] = {
@@ -863,9 +820,7 @@ class TableService:
         if ph is None or position is None:
             return GameStatus(**base, **{**empty, "early_adjudication": ctx.early})
         standing = await self._standing(ph.id)
-        ready = await self.store.fetchall(
-            "SELECT power FROM ready WHERE phase_id = ? ORDER BY power", (ph.id,)
-        )
+        ready = await self.storage.ready_powers(ph.id)
         return GameStatus(
             **base,
             phase=ph.name,
@@ -876,7 +831,7 @@ class TableService:
             writing_at=ph.writing_at,
             deadline=ph.deadline,
             submitted=sorted(standing),
-            ready=[Power(r["power"]) for r in ready],
+            ready=[Power(p) for p in ready],
             to_order=to_order_powers(position, ctx.game_map),
             centers={p: len(position.centers_of(p)) for p in Power if position.centers_of(p)},
             units={p: len(position.units_of(p)) for p in Power if position.units_of(p)},
@@ -885,48 +840,39 @@ class TableService:
         )
 
     async def list_games(self, *, include_over: bool = False) -> list[GameStatus]:
-        rows = await self.store.fetchall(
-            "SELECT id FROM games WHERE ? OR status != 'over' ORDER BY id", (include_over,)
-        )
-        return [await self.status(int(r["id"])) for r in rows]
+        ids = await self.storage.game_ids(include_over=include_over)
+        return [await self.status(gid) for gid in ids]
 
     async def games_of(self, user: str, *, include_over: bool = False) -> list[GameStatus]:
         """Games where `user` plays or is GM (the bot uses it to pick the game of a DM)."""
-        rows = await self.store.fetchall(
-            "SELECT DISTINCT g.id FROM games g LEFT JOIN players p ON p.game_id = g.id"
-            " WHERE (p.user_id = ? OR g.gm = ?) AND (? OR g.status != 'over') ORDER BY g.id",
-            (user, user, include_over),
-        )
-        return [await self.status(int(r["id"])) for r in rows]
+        ids = await self.storage.game_ids_of(user, include_over=include_over)
+        return [await self.status(gid) for gid in ids]
 
     async def set_meta(self, game_id: int, key: str, value: Any, *, by: str = access.BOT) -> None:
         """Free key-value data for the bot (channel ids...), kept with the game. `by` asks:
         the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`, the
         default: only its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
         row = await self._game_row(game_id)
-        players = set((await self._players(self.store, game_id)).values())
-        refusal = access.meta_refusal(key, by, gm=row["gm"], players=players)
+        players = set((await self._players(self.storage, game_id)).values())
+        refusal = access.meta_refusal(key, by, gm=row.gm, players=players)
         if refusal is not None:
-            raise PermissionDeniedError.of(refusal, row["lang"], game=game_id)
-        async with self.store.tx() as tx:
+            raise PermissionDeniedError.of(refusal, row.lang, game=game_id)
+        async with self.storage.tx() as tx:
             if by != access.BOT:  # the bot's own bookkeeping is not a decision to audit
                 await self._audit(tx, game_id, self.clock.now(), by, "meta", key=key)
-            row = await tx.fetchone("SELECT meta_json FROM games WHERE id = ?", (game_id,))
-            meta = json.loads(row["meta_json"] or "{}") if row else {}
+            now_row = await tx.game(game_id)
+            meta = json.loads(now_row.meta_json or "{}") if now_row else {}
             meta[key] = value
-            await tx.execute("UPDATE games SET meta_json = ? WHERE id = ?", (_dumps(meta), game_id))
+            await tx.set_meta_json(game_id, _dumps(meta))
 
     # --- orders -----------------------------------------------------------------------
 
-    async def _standing(self, phase_id: int, tx: Tx | None = None) -> dict[Power, Any]:
+    async def _standing(
+        self, phase_id: int, tx: SqliteRepo | None = None
+    ) -> dict[Power, SubmissionRow]:
         """The latest accepted submission of each power in a phase (what stands)."""
-        rows = await (tx or self.store).fetchall(
-            "SELECT s.* FROM submissions s WHERE s.id IN ("
-            " SELECT MAX(id) FROM submissions WHERE phase_id = ? AND accepted = 1"
-            " GROUP BY power)",
-            (phase_id,),
-        )
-        return {Power(r["power"]): r for r in rows if json.loads(r["orders_json"])}
+        rows = await (tx or self.storage).standing(phase_id)
+        return {Power(r.power): r for r in rows if json.loads(r.orders_json)}
 
     def _warnings(
         self, ctx: _Ctx, position: Position, power: Power, orders: list[Order]
@@ -1050,11 +996,11 @@ class TableService:
         power = await self._player_power(game_id, user)
         return await self._submit(game_id, user, power, "", kind="clear", merge=False)
 
-    async def _open_phase_for_orders(self, game_id: int) -> tuple[Any, _Ctx, _Phase]:
+    async def _open_phase_for_orders(self, game_id: int) -> tuple[GameRow, _Ctx, _Phase]:
         row = await self._game_row(game_id)
-        if row["status"] in ("forming", "over"):
-            key = "not_started" if row["status"] == "forming" else "game_over"
-            raise InvalidStateError.of(key, row["lang"], game=game_id)
+        if row.status in ("forming", "over"):
+            key = "not_started" if row.status == "forming" else "game_over"
+            raise InvalidStateError.of(key, row.lang, game=game_id)
         ctx = await self._load_ctx(game_id)
         ph = await self._current_phase(game_id)
         if ph is None:
@@ -1087,18 +1033,19 @@ class TableService:
         if merge and accepted and kind != "clear":
             standing = await self._standing(ph.id)
             if power in standing:
-                old = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
+                old = codec.orders_from_json(json.loads(standing[power].orders_json))
                 names = {_order_key(o) for o in orders}
                 kept = [o for o in old if _order_key(o) is not None and _order_key(o) not in names]
                 orders = kept + orders
         readings = [self.engine.render_order(o, lang) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
         late: LateSubmissionError | None = None
-        async with self.store.tx() as tx:
+        async with self.storage.tx() as tx:
             cur = await self._current_phase(game_id, tx)
-            grow = await tx.fetchone("SELECT status, paused_at FROM games WHERE id = ?", (game_id,))
+            grow = await tx.game(game_id)
             now = self.clock.now()
-            effective = grow["paused_at"] if grow and grow["status"] == "paused" else now
+            paused = grow.paused_at if grow and grow.status == "paused" else None
+            effective = now if paused is None else paused
             if (
                 cur is None
                 or cur.id != ph.id
@@ -1128,20 +1075,16 @@ class TableService:
                 "message": message,
                 "late": late is not None,
             }
-            sid = await tx.execute(
-                "INSERT INTO submissions (phase_id, power, user_id, kind, text, accepted,"
-                " orders_json, reply_json, submitted_at) VALUES (?,?,?,?,?,?,?,?,?)",
-                (
-                    ph.id,
-                    power.value,
-                    user,
-                    kind,
-                    text,
-                    int(accepted),
-                    _dumps(codec.orders_to_json(orders) if accepted else []),
-                    _dumps(reply),
-                    now,
-                ),
+            sid = await tx.add_submission(
+                ph.id,
+                power.value,
+                user,
+                kind,
+                text,
+                accepted,
+                _dumps(codec.orders_to_json(orders) if accepted else []),
+                _dumps(reply),
+                now,
             )
             # Secrecy: the audit log records that orders came, never what they say.
             await self._audit(
@@ -1157,9 +1100,7 @@ class TableService:
                 late=late is not None,
             )
             if accepted:
-                await tx.execute(
-                    "DELETE FROM ready WHERE phase_id = ? AND power = ?", (ph.id, power.value)
-                )
+                await tx.set_ready(ph.id, power.value, None)
             self._fault("submit.before_commit")
         self._fault("submit.after_commit")
         if late is not None:
@@ -1175,8 +1116,8 @@ class TableService:
         orders: list[Order] = []
         at = None
         if power in standing:
-            orders = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
-            at = float(standing[power]["submitted_at"])
+            orders = codec.orders_from_json(json.loads(standing[power].orders_json))
+            at = standing[power].submitted_at
         position = self._position(ph)
         return OrdersView(
             game_id,
@@ -1195,16 +1136,8 @@ class TableService:
             raise self._late_error(ctx, ph)
         now = self.clock.now()
         early = False
-        async with self.store.tx() as tx:
-            if ready:
-                await tx.execute(
-                    "INSERT OR REPLACE INTO ready (phase_id, power, at) VALUES (?,?,?)",
-                    (ph.id, power.value, now),
-                )
-            else:
-                await tx.execute(
-                    "DELETE FROM ready WHERE phase_id = ? AND power = ?", (ph.id, power.value)
-                )
+        async with self.storage.tx() as tx:
+            await tx.set_ready(ph.id, power.value, now if ready else None)
             await self._audit(
                 tx,
                 game_id,
@@ -1214,22 +1147,13 @@ class TableService:
                 power=power.value,
                 phase=ph.name,
             )
-            if ready and ctx.early and row["status"] == "active":
+            if ready and ctx.early and row.status == "active":
                 players = set(await self._players(tx, game_id))
                 need = set(to_order_powers(self._position(ph), ctx.game_map)) & players
-                done = {
-                    Power(r["power"])
-                    for r in await tx.fetchall(
-                        "SELECT power FROM ready WHERE phase_id = ?", (ph.id,)
-                    )
-                }
+                done = {Power(p) for p in await tx.ready_powers(ph.id)}
                 if need and need <= done:
                     early = True
-                    await tx.execute(
-                        "UPDATE phases SET deadline = ?, writing_at = MIN(writing_at, ?)"
-                        " WHERE id = ? AND status = 'open'",
-                        (now, now, ph.id),
-                    )
+                    await tx.deadline_now(ph.id, now)
                     await self._audit(
                         tx, game_id, now, "clock", "early_adjudication", phase=ph.name
                     )
@@ -1250,26 +1174,22 @@ class TableService:
             if ph is None:
                 return {}
             phase_id = ph.id
-        row = await self.store.fetchone(
-            "SELECT orders_json FROM results WHERE phase_id = ?", (phase_id,)
-        )
-        if row is not None:
-            orders = codec.orders_from_json(json.loads(row["orders_json"]))
+        res = await self.storage.result(game_id, phase_id)
+        if res is not None:
+            orders = codec.orders_from_json(json.loads(res.orders_json))
             out: dict[Power, list[str]] = {}
             for o in orders:
                 if o.power is not None:
                     out.setdefault(o.power, []).append(self.engine.render_order(o, ctx.lang))
             return out
-        prow = await self.store.fetchone(
-            "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, viewer)
-        )
-        if prow is None:
+        mine = await self.storage.power_of(game_id, viewer)
+        if mine is None:
             return {}
-        power = Power(prow["power"])
+        power = Power(mine)
         standing = await self._standing(phase_id)
         if power not in standing:
             return {}
-        orders = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
+        orders = codec.orders_from_json(json.loads(standing[power].orders_json))
         return {power: [self.engine.render_order(o, ctx.lang) for o in orders]}
 
     async def history(
@@ -1278,41 +1198,34 @@ class TableService:
         """Every submission with its UTC time (disputes). A player sees their own power's;
         the GM sees every power's, but only for phases already adjudicated (secrecy)."""
         row = await self._game_row(game_id)
-        is_gm = row["gm"] == viewer
-        prow = await self.store.fetchone(
-            "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, viewer)
-        )
-        own = Power(prow["power"]) if prow else None
+        is_gm = row.gm == viewer
+        mine = await self.storage.power_of(game_id, viewer)
+        own = Power(mine) if mine else None
         if not is_gm and own is None:
-            raise PermissionDeniedError.of("not_player", row["lang"], game=game_id)
+            raise PermissionDeniedError.of("not_player", row.lang, game=game_id)
         want = _power(power) if power is not None else None
-        rows = await self.store.fetchall(
-            "SELECT s.*, p.phase, EXISTS (SELECT 1 FROM results r WHERE r.phase_id = p.id)"
-            " AS adjudicated FROM submissions s"
-            " JOIN phases p ON p.id = s.phase_id WHERE p.game_id = ? ORDER BY s.id",
-            (game_id,),
-        )
         out = []
-        for r in rows:
-            p = Power(r["power"])
+        for h in await self.storage.submissions_of_game(game_id):
+            r = h.submission
+            p = Power(r.power)
             if want is not None and p is not want:
                 continue
-            visible = p is own or (is_gm and bool(r["adjudicated"]))
+            visible = p is own or (is_gm and h.adjudicated)
             if not visible:
                 continue
-            orders = codec.orders_from_json(json.loads(r["orders_json"]))
+            orders = codec.orders_from_json(json.loads(r.orders_json))
             out.append(
                 Submission(
-                    int(r["id"]),
-                    r["phase"],
+                    r.id,
+                    h.phase,
                     p,
-                    r["user_id"],
-                    r["kind"],
-                    r["text"],
-                    bool(r["accepted"]),
+                    r.user_id,
+                    r.kind,
+                    r.text,
+                    r.accepted,
                     [o.canonical() for o in orders],
-                    json.loads(r["reply_json"]),
-                    float(r["submitted_at"]),
+                    json.loads(r.reply_json),
+                    r.submitted_at,
                 )
             )
         return out
@@ -1321,35 +1234,24 @@ class TableService:
         """Results of an adjudicated phase (the latest if `phase_id` is None); public."""
         await self._game_row(game_id)
         ctx = await self._load_ctx(game_id)
-        if phase_id is None:
-            row = await self.store.fetchone(
-                "SELECT r.*, p.phase FROM results r JOIN phases p ON p.id = r.phase_id"
-                " WHERE p.game_id = ? AND p.status = 'done' ORDER BY r.phase_id DESC LIMIT 1",
-                (game_id,),
-            )
-        else:
-            row = await self.store.fetchone(
-                "SELECT r.*, p.phase FROM results r JOIN phases p ON p.id = r.phase_id"
-                " WHERE p.game_id = ? AND r.phase_id = ?",
-                (game_id, phase_id),
-            )
+        row = await self.storage.result(game_id, phase_id)
         if row is None:
             return None
-        outcome = codec.outcome_from_json(json.loads(row["outcome_json"]))
-        orders = codec.orders_from_json(json.loads(row["orders_json"]))
+        outcome = codec.outcome_from_json(json.loads(row.outcome_json))
+        orders = codec.orders_from_json(json.loads(row.orders_json))
         by_power: dict[Power, list[str]] = {}
         for o in orders:
             if o.power is not None:
                 by_power.setdefault(o.power, []).append(self.engine.render_order(o, ctx.lang))
         return PhaseResults(
             game_id,
-            int(row["phase_id"]),
-            row["phase"],
+            row.phase_id,
+            row.phase,
             outcome,
             by_power,
             self._result_lines(ctx, outcome),
-            row["png"],
-            float(row["adjudicated_at"]),
+            row.png,
+            row.adjudicated_at,
         )
 
     def _result_lines(self, ctx: _Ctx, outcome: Outcome) -> list[dict[str, Any]]:
@@ -1367,45 +1269,43 @@ class TableService:
 
     async def power_of(self, game_id: int, user: str) -> Power | None:
         """The power `user` plays in the game, if any."""
-        row = await self.store.fetchone(
-            "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
-        )
-        return Power(row["power"]) if row else None
+        power = await self.storage.power_of(game_id, user)
+        return Power(power) if power else None
 
     async def phases(self, game_id: int) -> list[PhaseInfo]:
         """Every phase played, in order (rolled-back and skipped ones included, marked)."""
         await self._game_row(game_id)
-        rows = await self.store.fetchall(
-            "SELECT p.id, p.phase, p.status, r.adjudicated_at FROM phases p"
-            " LEFT JOIN results r ON r.phase_id = p.id WHERE p.game_id = ? ORDER BY p.id",
-            (game_id,),
+        rows = await self.storage.phase_summaries(game_id)
+        return [PhaseInfo(r.id, r.phase, r.status, r.adjudicated_at) for r in rows]
+
+    async def position(self, game_id: int, phase_id: int | None = None) -> Position:
+        """The position a phase of this game is played from (the current one by default);
+        public: the board everyone sees. NotFoundError for a phase of another game."""
+        await self._game_row(game_id)
+        await self._load_ctx(game_id)
+        row = await (
+            self.storage.current_phase(game_id)
+            if phase_id is None
+            else self.storage.phase(phase_id)
         )
-        return [PhaseInfo(int(r["id"]), r["phase"], r["status"], r["adjudicated_at"]) for r in rows]
+        if row is None or row.game_id != game_id:
+            lang = await self._lang_of(game_id)
+            raise NotFoundError.of("no_phase", lang, game=game_id)
+        return self._position(self._phase_from_row(row))
 
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         await self._require_gm(game_id, viewer)
-        rows = await self.store.fetchall(
-            "SELECT * FROM audit WHERE game_id = ? ORDER BY id", (game_id,)
-        )
-        return [
-            AuditEntry(
-                int(r["id"]), float(r["at"]), r["actor"], r["action"], json.loads(r["detail_json"])
-            )
-            for r in rows
-        ]
+        rows = await self.storage.audit(game_id)
+        return [AuditEntry(r.id, r.at, r.actor, r.action, json.loads(r.detail_json)) for r in rows]
 
     # --- the clock --------------------------------------------------------------------
 
     async def _reminders_sent(self, game_id: int, phase_id: int) -> set[str]:
-        rows = await self.store.fetchall(
-            "SELECT key FROM outbox WHERE game_id = ? AND phase_id = ? AND kind = ?",
-            (game_id, phase_id, EventKind.REMINDER_DUE.value),
-        )
-        return {r["key"] for r in rows}
+        return await self.storage.event_keys(game_id, phase_id, EventKind.REMINDER_DUE.value)
 
     async def _next_due(self, game_id: int) -> float | None:
-        row = await self.store.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
-        if row is None or row["status"] != "active" or game_id in self._broken:
+        row = await self.storage.game(game_id)
+        if row is None or row.status != "active" or game_id in self._broken:
             return None
         ph = await self._current_phase(game_id)
         if ph is None:
@@ -1497,8 +1397,8 @@ class TableService:
         await self.deliver()
 
     async def _advance_locked(self, game_id: int) -> None:
-        row = await self.store.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
-        if row is None or row["status"] != "active":
+        row = await self.storage.game(game_id)
+        if row is None or row.status != "active":
             return
         ctx = await self._load_ctx(game_id)
         ph = await self._current_phase(game_id)
@@ -1525,13 +1425,8 @@ class TableService:
         writing_at = now + times.negotiation
         deadline = writing_at + times.writing
         window = "negotiation" if times.negotiation > 0 else "writing"
-        async with self.store.tx() as tx:
-            n = await tx.execute(
-                "UPDATE phases SET status='open', window=?, opens_at=?, writing_at=?,"
-                " deadline=? WHERE id=? AND status='pending'",
-                (window, now, writing_at, deadline, ph.id),
-            )
-            if not n:
+        async with self.storage.tx() as tx:
+            if not await tx.open_phase(ph.id, window, now, writing_at, deadline):
                 return
             key = f"{game_id}:{ph.id}:{window}"
             await self._emit(
@@ -1556,13 +1451,8 @@ class TableService:
             )
 
     async def _to_writing(self, game_id: int, ctx: _Ctx, ph: _Phase, now: float) -> None:
-        async with self.store.tx() as tx:
-            n = await tx.execute(
-                "UPDATE phases SET window='writing' WHERE id=? AND window='negotiation'"
-                " AND status='open'",
-                (ph.id,),
-            )
-            if not n:
+        async with self.storage.tx() as tx:
+            if not await tx.start_writing(ph.id):
                 return
             key = f"{game_id}:{ph.id}:writing"
             await self._emit(
@@ -1593,7 +1483,7 @@ class TableService:
         if not due:
             return
         off = min(due)  # only the latest one due: a missed earlier reminder is not sent late
-        async with self.store.tx() as tx:
+        async with self.storage.tx() as tx:
             standing = await self._standing(ph.id, tx)
             players = await self._players(tx, game_id)
             need = [
@@ -1613,19 +1503,8 @@ class TableService:
                 if o == off and need:
                     await self._emit(tx, key, game_id, EventKind.REMINDER_DUE, now, payload, ph.id)
                 else:  # nothing to remind: record it as handled, delivered at once
-                    await tx.execute(
-                        "INSERT OR IGNORE INTO outbox (key, game_id, kind, payload_json,"
-                        " phase_id, created_at, delivered_at) VALUES (?,?,?,?,?,?,?)",
-                        (
-                            key,
-                            game_id,
-                            EventKind.REMINDER_DUE.value,
-                            _dumps(payload),
-                            ph.id,
-                            now,
-                            now,
-                        ),
-                    )
+                    kind = EventKind.REMINDER_DUE.value
+                    await tx.add_event(key, game_id, kind, _dumps(payload), ph.id, now, now)
 
     async def _adjudicate(
         self, game_id: int, ctx: _Ctx, ph: _Phase, *, force: bool = False
@@ -1633,33 +1512,27 @@ class TableService:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
         now = self.clock.now()
-        vote_row = await self.store.fetchone(
-            "SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,)
-        )
-        vote_open = vote_row is not None and '"open"' in vote_row["state_json"]
+        vote_state = await self.storage.votebook(game_id)
+        vote_open = vote_state is not None and '"open"' in vote_state
         # Without a vote to decide, closing is redone harmlessly after a power cut.
-        async with self.store.tx(durable=vote_open) as tx:
-            cur = await tx.fetchone("SELECT status, deadline FROM phases WHERE id = ?", (ph.id,))
+        async with self.storage.tx(durable=vote_open) as tx:
+            cur = await tx.phase(ph.id)
             if cur is None:
                 return
-            if cur["status"] == "open":
-                if not force and (cur["deadline"] is None or now < cur["deadline"]):
+            if cur.status == "open":
+                if not force and (cur.deadline is None or now < cur.deadline):
                     return
-                await tx.execute(
-                    "UPDATE phases SET status='adjudicating', window='closed', closed_at=?"
-                    " WHERE id=?",
-                    (now, ph.id),
-                )
+                await tx.close_phase(ph.id, now)
                 # house IX(4): a passed vote is published instead of the adjudication.
                 if vote_open and await self._close_votes_due(tx, game_id, ctx, ph, now):
                     return
-            elif cur["status"] != "adjudicating":
+            elif cur.status != "adjudicating":
                 return
         self._fault("adjudicate.after_close")
         standing = await self._standing(ph.id)
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
-            orders_doc.extend(json.loads(standing[power]["orders_json"]))
+            orders_doc.extend(json.loads(standing[power].orders_json))
         position_doc = json.loads(ph.position_json)
         t0 = time.perf_counter()
         job = partial(
@@ -1681,53 +1554,36 @@ class TableService:
         outcome = codec.outcome_from_json(result["outcome"])
         nxt = position_from_json(result["next"])
         done_at = self.clock.now()
-        async with self.store.tx() as tx:
-            cur = await tx.fetchone("SELECT status FROM phases WHERE id = ?", (ph.id,))
-            if cur is None or cur["status"] != "adjudicating":
+        async with self.storage.tx() as tx:
+            cur = await tx.phase(ph.id)
+            if cur is None or cur.status != "adjudicating":
                 return
-            await tx.execute(
-                "INSERT INTO results (phase_id, outcome_json, orders_json, png, adjudicated_at,"
-                " compute_seconds) VALUES (?,?,?,?,?,?)",
-                (
-                    ph.id,
-                    _dumps(result["outcome"]),
-                    _dumps(orders_doc),
-                    result["png"],
-                    done_at,
-                    compute,
-                ),
+            outcome_json = _dumps(result["outcome"])
+            png = result["png"]
+            await tx.add_result(
+                NewResult(ph.id, outcome_json, _dumps(orders_doc), png, done_at, compute)
             )
-            await tx.execute("UPDATE phases SET status='done' WHERE id=?", (ph.id,))
+            await tx.mark_phase_done(ph.id)
             start = result["outcome"]["position"]
             for skipped in result["skipped"]:
-                sid = await tx.execute(
-                    "INSERT INTO phases (game_id, phase, position_json, status, window,"
-                    " created_at) VALUES (?,?,?,?,?,?)",
-                    (game_id, skipped["phase"], _dumps(start), "skipped", "closed", done_at),
+                sid = await tx.add_phase(
+                    game_id, skipped["phase"], _dumps(start), "skipped", "closed", None, done_at
                 )
                 start = skipped["position"]
-                await tx.execute(
-                    "INSERT INTO results (phase_id, outcome_json, orders_json, png,"
-                    " adjudicated_at, compute_seconds) VALUES (?,?,?,?,?,?)",
-                    (sid, _dumps(skipped), "[]", None, done_at, 0.0),
-                )
+                await tx.add_result(NewResult(sid, _dumps(skipped), "[]", None, done_at, 0.0))
             over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
             reading = ctx.clock.times(ph.phase).reading
             status = "final" if over_reason else "pending"
-            nid = await tx.execute(
-                "INSERT INTO phases (game_id, phase, position_json, status, window, opens_at,"
-                " created_at) VALUES (?,?,?,?,?,?,?)",
-                (
-                    game_id,
-                    str(nxt.phase),
-                    _dumps(result["next"]),
-                    status,
-                    "closed" if over_reason else "reading",
-                    done_at + reading,
-                    done_at,
-                ),
+            nid = await tx.add_phase(
+                game_id,
+                str(nxt.phase),
+                _dumps(result["next"]),
+                status,
+                "closed" if over_reason else "reading",
+                done_at + reading,
+                done_at,
             )
-            await tx.execute("UPDATE games SET current_phase_id=? WHERE id=?", (nid, game_id))
+            await tx.set_current_phase(game_id, nid)
             await self._audit(
                 tx,
                 game_id,
@@ -1789,7 +1645,7 @@ class TableService:
         self._fault("adjudicate.after_commit")
 
     async def _game_over(
-        self, tx: Tx, game_id: int, ctx: _Ctx, nxt: Position
+        self, tx: SqliteRepo, game_id: int, ctx: _Ctx, nxt: Position
     ) -> tuple[str | None, str | None, str]:
         """(end kind, winner, reason) at the end of a game year, by the rule set's end
         conditions (bot.core.endgame): solo, the clock's last year, stalemate."""
@@ -1797,15 +1653,10 @@ class TableService:
             return None, None, ""
         from bot.core.endgame import EndKind, check_end, end_rules_for  # noqa: PLC0415
 
-        rows = await tx.fetchall(
-            "SELECT phase, position_json FROM phases WHERE game_id = ? AND status IN"
-            " ('done', 'final', 'pending', 'open', 'adjudicating') ORDER BY id",
-            (game_id,),
-        )
         history = [
-            position_from_json(json.loads(r["position_json"]))
-            for r in rows
-            if r["phase"].startswith("S") and r["phase"].endswith("M")
+            position_from_json(json.loads(position_json))
+            for phase, position_json in await tx.line_of_play(game_id)
+            if phase.startswith("S") and phase.endswith("M")
         ]
         history.append(nxt)
         rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
@@ -1819,7 +1670,7 @@ class TableService:
 
     async def _finish(  # noqa: PLR0917 - internal helper
         self,
-        tx: Tx,
+        tx: SqliteRepo,
         game_id: int,
         at: float,
         reason: str,
@@ -1828,10 +1679,7 @@ class TableService:
         actor: str,
         why: str = "",
     ) -> None:
-        await tx.execute(
-            "UPDATE games SET status='over', ended_at=?, end_reason=? WHERE id=?",
-            (at, reason, game_id),
-        )
+        await tx.end_game(game_id, at, reason)
         await self._audit(tx, game_id, at, actor, "game_over", reason=reason, winner=winner)
         await self._emit(
             tx,
@@ -1870,24 +1718,20 @@ class TableService:
         """One pass over the events pending now."""
         delivered = 0
         self._retry_delivery_at = None
-        rows = await self.store.fetchall(
-            "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id"
-        )
+        rows = await self.storage.pending_events()
         blocked: set[int] = set()
         for r in rows:
-            gid = int(r["game_id"])
+            gid = r.game_id
             if gid in blocked:
                 continue
             try:
                 event = await self._event(r)
             except (CorruptGameError, ValueError, KeyError) as exc:
-                log.error("event %s unreadable: %s", r["key"], exc)
+                log.error("event %s unreadable: %s", r.key, exc)
                 blocked.add(gid)
                 continue
-            async with self.store.tx(durable=False) as tx:
-                await tx.execute(
-                    "UPDATE outbox SET attempts = attempts + 1 WHERE id = ?", (r["id"],)
-                )
+            async with self.storage.tx(durable=False) as tx:
+                await tx.count_attempt(r.id)
             try:
                 # A notifier that hangs must not hold every other game's events.
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
@@ -1897,84 +1741,71 @@ class TableService:
                 self._retry_delivery_at = self.clock.now() + 5.0
                 continue
             self._fault("deliver.after_notify")
-            async with self.store.tx(durable=False) as tx:
-                await tx.execute(
-                    "UPDATE outbox SET delivered_at=? WHERE id=?", (self.clock.now(), r["id"])
-                )
+            async with self.storage.tx(durable=False) as tx:
+                await tx.mark_delivered(r.id, self.clock.now())
             delivered += 1
         return delivered
 
-    async def _event(self, r: Any) -> Event:
+    async def _event(self, r: OutboxRow) -> Event:
         png = None
         outcome = None
         phase_name = None
-        if r["phase_id"] is not None:
-            prow = await self.store.fetchone(
-                "SELECT phase FROM phases WHERE id=?", (r["phase_id"],)
-            )
-            phase_name = prow["phase"] if prow else None
-        kind = EventKind(r["kind"])
-        if kind is EventKind.RESULTS_READY:
-            res = await self.store.fetchone(
-                "SELECT outcome_json, png FROM results WHERE phase_id=?", (r["phase_id"],)
-            )
+        if r.phase_id is not None:
+            prow = await self.storage.phase(r.phase_id)
+            phase_name = prow.phase if prow else None
+        kind = EventKind(r.kind)
+        if kind is EventKind.RESULTS_READY and r.phase_id is not None:
+            res = await self.storage.result(r.game_id, r.phase_id)
             if res is not None:
-                png = res["png"]
-                outcome = codec.outcome_from_json(json.loads(res["outcome_json"]))
+                png = res.png
+                outcome = codec.outcome_from_json(json.loads(res.outcome_json))
         return Event(
-            int(r["id"]),
-            r["key"],
-            int(r["game_id"]),
+            r.id,
+            r.key,
+            r.game_id,
             kind,
             phase_name,
-            json.loads(r["payload_json"]),
-            float(r["created_at"]),
+            json.loads(r.payload_json),
+            r.created_at,
             png,
             outcome,
-            int(r["attempts"]),
+            r.attempts,
         )
 
     # --- end-game votes (bot.core.votes) ---------------------------------------------
 
-    async def _votebook(self, tx: Tx, game_id: int, ctx: _Ctx) -> Any:
+    async def _votebook(self, tx: SqliteRepo, game_id: int, ctx: _Ctx) -> Any:
         from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
 
-        row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
-        if row is None:
+        state = await tx.votebook(game_id)
+        if state is None:
             policy = policy_for_rules(ctx.rules)
             years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
             last = ctx.first_year + years - 1 if years else None
             return VoteBook(policy, (), last)
         try:
-            return VoteBook.from_state(json.loads(row["state_json"]))
+            return VoteBook.from_state(json.loads(state))
         except (ValueError, VoteError) as exc:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
     @staticmethod
-    async def _save_book(tx: Tx, game_id: int, book: Any, now: float) -> None:
-        await tx.execute(
-            "INSERT OR REPLACE INTO votebooks (game_id, state_json, updated_at) VALUES (?,?,?)",
-            (game_id, _dumps(book.to_state()), now),
-        )
+    async def _save_book(tx: SqliteRepo, game_id: int, book: Any, now: float) -> None:
+        await tx.save_votebook(game_id, _dumps(book.to_state()), now)
 
-    async def _moment(self, tx: Tx, game_id: int, ph: _Phase) -> Any:
+    async def _moment(self, tx: SqliteRepo, game_id: int, ph: _Phase) -> Any:
         """Where the game stands for the vote rules: during the reading window the moment is
         the phase just adjudicated, its orders read."""
         from bot.core.votes import Moment  # noqa: PLC0415
 
         if ph.status == "pending":
-            prev = await tx.fetchone(
-                "SELECT phase FROM phases WHERE game_id = ? AND id < ? AND status = 'done'"
-                " ORDER BY id DESC LIMIT 1",
-                (game_id, ph.id),
-            )
+            prev = await tx.last_done_before(game_id, ph.id)
             if prev is not None:
-                return Moment(Phase.parse(prev["phase"]), orders_read=True)
+                return Moment(Phase.parse(prev.phase), orders_read=True)
         return Moment(ph.phase, orders_read=ph.status in ("adjudicating", "done"))
 
     async def _vote_changed(  # noqa: PLR0917 - internal helper
         self,
-        tx: Tx,
+        tx: SqliteRepo,
         game_id: int,
         ctx: _Ctx,
         book: Any,
@@ -2008,11 +1839,7 @@ class TableService:
             centers = {
                 p.value: len(position.centers_of(p)) for p in Power if position.centers_of(p)
             }
-            await tx.execute(
-                "UPDATE phases SET status='final', window='closed' WHERE id=?"
-                " AND status IN ('pending', 'open', 'adjudicating')",
-                (ph.id,),
-            )
+            await tx.mark_phase_final(ph.id)
         await self._finish(
             tx,
             game_id,
@@ -2029,7 +1856,7 @@ class TableService:
         game_id: int,
         actor: str,
         action: str,
-        step: Callable[[Tx, _Phase, Any, Any], Awaitable[Any]],
+        step: Callable[[SqliteRepo, _Phase, Any, Any], Awaitable[Any]],
         **detail: Any,
     ) -> dict[str, Any]:
         """One change to the game's votes, in one transaction with its audit entry (never a
@@ -2039,7 +1866,7 @@ class TableService:
         ctx = await self._load_ctx(game_id)
         async with self._lock(game_id):
             now = self.clock.now()
-            async with self.store.tx() as tx:
+            async with self.storage.tx() as tx:
                 ph = await self._current_phase(game_id, tx)
                 if ph is None:
                     raise InvalidStateError.of("no_phase", ctx.lang, game=game_id)
@@ -2070,10 +1897,10 @@ class TableService:
         try:
             vote_kind = VoteKind(kind)
         except ValueError:
-            raise VoteRefusedError.of("unknown_vote", row["lang"], kind=kind) from None
+            raise VoteRefusedError.of("unknown_vote", row.lang, kind=kind) from None
         named = [_power(p) for p in powers]
 
-        async def step(tx: Tx, ph: _Phase, book: Any, moment: Any) -> Any:
+        async def step(tx: SqliteRepo, ph: _Phase, book: Any, moment: Any) -> Any:
             players = set(await self._players(tx, game_id))
             alive = [p for p in survivors(self._position(ph)) if p in players]
             return book.propose(power, vote_kind, moment=moment, survivors=alive, powers=named)
@@ -2092,9 +1919,9 @@ class TableService:
         try:
             choice = Ballot(ballot)
         except ValueError:
-            raise VoteRefusedError.of("unknown_ballot", row["lang"], ballot=ballot) from None
+            raise VoteRefusedError.of("unknown_ballot", row.lang, ballot=ballot) from None
 
-        async def step(_tx: Tx, _ph: _Phase, book: Any, moment: Any) -> Any:
+        async def step(_tx: SqliteRepo, _ph: _Phase, book: Any, moment: Any) -> Any:
             return book.cast(vote_id, power, choice, moment=moment)
 
         return await self._vote_step(game_id, user, "vote.ballot", step)
@@ -2103,7 +1930,7 @@ class TableService:
         """GM: decline a repetitive or humorous proposal (house-rules IX(5))."""
         await self._require_gm(game_id, gm)
 
-        async def step(_tx: Tx, ph: _Phase, book: Any, _moment: Any) -> Any:
+        async def step(_tx: SqliteRepo, ph: _Phase, book: Any, _moment: Any) -> Any:
             return book.refuse(vote_id, reason, phase=ph.phase)
 
         return await self._vote_step(game_id, gm, "vote.refuse", step, reason=reason)
@@ -2112,17 +1939,17 @@ class TableService:
         """Every vote of the game as its public record (no author, no voter)."""
         await self._game_row(game_id)
         ctx = await self._load_ctx(game_id)
-        async with self.store.tx() as tx:
+        async with self.storage.tx() as tx:
             book = await self._votebook(tx, game_id, ctx)
         return [dict(r) for r in book.public_records()]
 
     async def _close_votes_due(
-        self, tx: Tx, game_id: int, ctx: _Ctx, ph: _Phase, now: float
+        self, tx: SqliteRepo, game_id: int, ctx: _Ctx, ph: _Phase, now: float
     ) -> bool:
         """Votes are due with the orders (house IX(4)): at the deadline the open vote is
         decided, an uncast ballot counting against. True if a passed vote ended the game."""
-        row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
-        if row is None or '"open"' not in row["state_json"]:
+        state = await tx.votebook(game_id)
+        if state is None or '"open"' not in state:
             return False
         book = await self._votebook(tx, game_id, ctx)
         book, vote = book.close_due(ph.phase)
@@ -2136,7 +1963,7 @@ class TableService:
 
     async def _gm_event(  # noqa: PLR0917 - internal helper
         self,
-        tx: Tx,
+        tx: SqliteRepo,
         game_id: int,
         at: float,
         gm: str,
@@ -2151,16 +1978,12 @@ class TableService:
 
     async def pause(self, game_id: int, gm: str) -> None:
         row = await self._require_gm(game_id, gm)
-        if row["status"] != "active":
-            raise InvalidStateError.of(
-                "not_running_is", row["lang"], game=game_id, status=row["status"]
-            )
+        if row.status != "active":
+            raise InvalidStateError.of("not_running_is", row.lang, game=game_id, status=row.status)
         async with self._lock(game_id):
             now = self.clock.now()
-            async with self.store.tx() as tx:
-                await tx.execute(
-                    "UPDATE games SET status='paused', paused_at=? WHERE id=?", (now, game_id)
-                )
+            async with self.storage.tx() as tx:
+                await tx.pause_game(game_id, now)
                 await self._gm_event(tx, game_id, now, gm, "pause", EventKind.GAME_PAUSED, {})
             await self._reschedule(game_id)
         await self.deliver()
@@ -2168,22 +1991,16 @@ class TableService:
     async def resume(self, game_id: int, gm: str) -> None:
         """Resume a paused game; the clock restarts with the time that was left."""
         row = await self._require_gm(game_id, gm)
-        if row["status"] != "paused":
-            raise InvalidStateError.of("not_paused", row["lang"], game=game_id)
+        if row.status != "paused" or row.paused_at is None:
+            raise InvalidStateError.of("not_paused", row.lang, game=game_id)
         async with self._lock(game_id):
             now = self.clock.now()
-            shift = now - float(row["paused_at"])
-            async with self.store.tx() as tx:
+            shift = now - row.paused_at
+            async with self.storage.tx() as tx:
                 ph = await self._current_phase(game_id, tx)
                 if ph is not None:
-                    await tx.execute(
-                        "UPDATE phases SET opens_at=opens_at+?, writing_at=writing_at+?,"
-                        " deadline=deadline+? WHERE id=?",
-                        (shift, shift, shift, ph.id),
-                    )
-                await tx.execute(
-                    "UPDATE games SET status='active', paused_at=NULL WHERE id=?", (game_id,)
-                )
+                    await tx.shift_phase(ph.id, shift)
+                await tx.resume_game(game_id)
                 deadline = (ph.deadline + shift) if ph and ph.deadline is not None else None
                 await self._gm_event(
                     tx,
@@ -2202,26 +2019,13 @@ class TableService:
         row = await self._require_gm(game_id, gm)
         async with self._lock(game_id):
             now = self.clock.now()
-            async with self.store.tx() as tx:
+            async with self.storage.tx() as tx:
                 ph = await self._current_phase(game_id, tx)
                 if ph is None or ph.status not in ("pending", "open"):
-                    raise InvalidStateError.of("no_window", row["lang"], game=game_id)
-                if ph.status == "pending":
-                    await tx.execute(
-                        "UPDATE phases SET opens_at=opens_at+? WHERE id=?", (seconds, ph.id)
-                    )
-                elif ph.window == "negotiation":
-                    await tx.execute(
-                        "UPDATE phases SET writing_at=writing_at+?, deadline=deadline+? WHERE id=?",
-                        (seconds, seconds, ph.id),
-                    )
-                else:
-                    await tx.execute(
-                        "UPDATE phases SET deadline=deadline+? WHERE id=?", (seconds, ph.id)
-                    )
-                new = await tx.fetchone(
-                    "SELECT opens_at, writing_at, deadline FROM phases WHERE id=?", (ph.id,)
-                )
+                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                window = "pending" if ph.status == "pending" else ph.window
+                await tx.extend_phase(ph.id, seconds, window)
+                new = await tx.phase(ph.id)
                 assert new is not None
                 await self._gm_event(
                     tx,
@@ -2232,33 +2036,33 @@ class TableService:
                     EventKind.DEADLINE_CHANGED,
                     {
                         "seconds": seconds,
-                        "opens_at": new["opens_at"],
-                        "writing_at": new["writing_at"],
-                        "deadline": new["deadline"],
+                        "opens_at": new.opens_at,
+                        "writing_at": new.writing_at,
+                        "deadline": new.deadline,
                     },
                     ph.id,
                 )
             await self._reschedule(game_id)
         await self.deliver()
-        return None if new["deadline"] is None else float(new["deadline"])
+        return new.deadline
 
     async def adjudicate_now(self, game_id: int, gm: str) -> None:
         """Close the open phase now and adjudicate it (or open a pending one now)."""
         row = await self._require_gm(game_id, gm)
-        if row["status"] not in ("active", "paused"):
-            raise InvalidStateError.of("not_running", row["lang"], game=game_id)
+        if row.status not in ("active", "paused"):
+            raise InvalidStateError.of("not_running", row.lang, game=game_id)
         ctx = await self._load_ctx(game_id)
         async with self._lock(game_id):
             now = self.clock.now()
             ph = await self._current_phase(game_id)
             if ph is None:
-                raise InvalidStateError.of("no_phase", row["lang"], game=game_id)
-            async with self.store.tx() as tx:
+                raise InvalidStateError.of("no_phase", row.lang, game=game_id)
+            async with self.storage.tx() as tx:
                 await self._gm_event(
                     tx, game_id, now, gm, "adjudicate_now", None, {"phase": ph.name}
                 )
                 if ph.status == "pending":
-                    await tx.execute("UPDATE phases SET opens_at=? WHERE id=?", (now, ph.id))
+                    await tx.set_opens_at(ph.id, now)
             if ph.status == "pending":
                 await self._advance_locked(game_id)
             else:
@@ -2271,51 +2075,32 @@ class TableService:
         row = await self._require_gm(game_id, gm)
         async with self._lock(game_id):
             now = self.clock.now()
-            async with self.store.tx() as tx:
+            async with self.storage.tx() as tx:
                 cur = await self._current_phase(game_id, tx)
                 if cur is None:
-                    raise InvalidStateError.of("no_rollback", row["lang"], game=game_id)
+                    raise InvalidStateError.of("no_rollback", row.lang, game=game_id)
                 if cur.status == "adjudicating":
-                    raise InvalidStateError.of("adjudicating", row["lang"])
-                prev = await tx.fetchone(
-                    "SELECT * FROM phases WHERE game_id=? AND id<? AND status='done'"
-                    " ORDER BY id DESC LIMIT 1",
-                    (game_id, cur.id),
-                )
+                    raise InvalidStateError.of("adjudicating", row.lang)
+                prev = await tx.last_done_before(game_id, cur.id)
                 if prev is None:
-                    raise InvalidStateError.of("nothing_adjudicated", row["lang"], game=game_id)
-                await tx.execute(
-                    "UPDATE phases SET status='rolled_back', window='closed'"
-                    " WHERE game_id=? AND id>=?",
-                    (game_id, prev["id"]),
+                    raise InvalidStateError.of("nothing_adjudicated", row.lang, game=game_id)
+                await tx.roll_back_from(game_id, prev.id)
+                nid = await tx.add_phase(
+                    game_id, prev.phase, prev.position_json, "pending", "reading", now, now
                 )
-                nid = await tx.execute(
-                    "INSERT INTO phases (game_id, phase, position_json, status, window,"
-                    " opens_at, created_at) VALUES (?,?,?,?,?,?,?)",
-                    (game_id, prev["phase"], prev["position_json"], "pending", "reading", now, now),
-                )
-                for s in (await self._standing(int(prev["id"]), tx)).values():
-                    await tx.execute(
-                        "INSERT INTO submissions (phase_id, power, user_id, kind, text,"
-                        " accepted, orders_json, reply_json, submitted_at)"
-                        " VALUES (?,?,?,?,?,?,?,?,?)",
-                        (
-                            nid,
-                            s["power"],
-                            s["user_id"],
-                            "carried",
-                            s["text"],
-                            1,
-                            s["orders_json"],
-                            s["reply_json"],
-                            now,
-                        ),
+                for s in (await self._standing(prev.id, tx)).values():
+                    await tx.add_submission(
+                        nid,
+                        s.power,
+                        s.user_id,
+                        "carried",
+                        s.text,
+                        True,
+                        s.orders_json,
+                        s.reply_json,
+                        now,
                     )
-                await tx.execute(
-                    "UPDATE games SET current_phase_id=?, status=CASE WHEN status='over'"
-                    " THEN 'active' ELSE status END, end_reason=NULL, ended_at=NULL WHERE id=?",
-                    (nid, game_id),
-                )
+                await tx.reopen_game(game_id, nid)
                 await self._gm_event(
                     tx,
                     game_id,
@@ -2323,33 +2108,24 @@ class TableService:
                     gm,
                     "rollback",
                     EventKind.PHASE_ROLLED_BACK,
-                    {"phase": prev["phase"], "from": cur.name},
+                    {"phase": prev.phase, "from": cur.name},
                     nid,
                 )
             await self._reschedule(game_id)
         await self.deliver()
-        return str(prev["phase"])
+        return prev.phase
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self._require_gm(game_id, gm)
         chosen = _power(power)
         now = self.clock.now()
-        async with self.store.tx() as tx:
-            other = await tx.fetchone(
-                "SELECT power FROM players WHERE game_id=? AND user_id=?", (game_id, user)
-            )
-            if other is not None and other["power"] != chosen.value:
-                raise InvalidStateError.of("user_plays", row["lang"], power=Power(other["power"]))
-            old = await tx.fetchone(
-                "SELECT user_id FROM players WHERE game_id=? AND power=?", (game_id, chosen.value)
-            )
-            await tx.execute(
-                "DELETE FROM players WHERE game_id=? AND power=?", (game_id, chosen.value)
-            )
-            await tx.execute(
-                "INSERT INTO players (game_id, power, user_id, joined_at) VALUES (?,?,?,?)",
-                (game_id, chosen.value, user, now),
-            )
+        async with self.storage.tx() as tx:
+            other = await tx.power_of(game_id, user)
+            if other is not None and other != chosen.value:
+                raise InvalidStateError.of("user_plays", row.lang, power=Power(other))
+            old = await tx.user_of(game_id, chosen.value)
+            await tx.remove_power(game_id, chosen.value)
+            await tx.add_player(game_id, chosen.value, user, now)
             await self._gm_event(
                 tx,
                 game_id,
@@ -2359,7 +2135,7 @@ class TableService:
                 EventKind.PLAYER_REPLACED,
                 {
                     "power": chosen.value,
-                    "old_user": old["user_id"] if old else None,
+                    "old_user": old,
                     "new_user": user,
                 },
             )
@@ -2367,11 +2143,11 @@ class TableService:
 
     async def end_game(self, game_id: int, gm: str, reason: str = "ended by the GM") -> None:
         row = await self._require_gm(game_id, gm)
-        if row["status"] == "over":
-            raise InvalidStateError.of("game_already_over", row["lang"], game=game_id)
+        if row.status == "over":
+            raise InvalidStateError.of("game_already_over", row.lang, game=game_id)
         async with self._lock(game_id):
             now = self.clock.now()
-            async with self.store.tx() as tx:
+            async with self.storage.tx() as tx:
                 ph = await self._current_phase(game_id, tx)
                 centers: dict[str, int] = {}
                 if ph is not None:
@@ -2382,9 +2158,7 @@ class TableService:
                         if position.centers_of(p)
                     }
                     if ph.status in ("pending", "open"):
-                        await tx.execute(
-                            "UPDATE phases SET status='final', window='closed' WHERE id=?", (ph.id,)
-                        )
+                        await tx.mark_phase_final(ph.id)
                 await self._finish(tx, game_id, now, reason, None, centers, gm)
             await self._reschedule(game_id)
         await self.deliver()

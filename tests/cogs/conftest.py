@@ -62,7 +62,7 @@ class Table:
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.bot.http.close()  # the sockets die with the process
-        await self.service.store.close()  # the file handle too (SQLite keeps what was committed)
+        await self.service.storage.close()  # the file handle too (SQLite keeps what was committed)
         self.bot = self.service = self._task = None
 
     async def command(self, user: FakeUser, name: str, options: dict | None = None, **kw):

@@ -193,7 +193,7 @@ async def opener(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenFn]:
         if not svc._closed:
             await svc.close()
         else:
-            await svc.store.close()
+            await svc.storage.store.close()
 
 
 SEVEN = [f"user-{p.value.lower()}" for p in Power]

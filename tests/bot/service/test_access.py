@@ -47,6 +47,7 @@ READS = {
     "results",
     "power_of",
     "phases",
+    "position",
     "audit_log",
     "votes",
 }

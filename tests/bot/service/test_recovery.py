@@ -19,7 +19,7 @@ async def _deadline(svc, gid):
 
 
 async def _count(svc, sql, params=()):
-    row = await svc.store.fetchone(sql, params)
+    row = await svc.storage.store.fetchone(sql, params)
     return row[0]
 
 
