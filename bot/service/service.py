@@ -60,8 +60,8 @@ from bot.service.errors import (
     VoteRefusedError,
 )
 from bot.service.events import Event, EventKind, Notifier, NullNotifier
+from bot.service.storage import Repository, SqliteStorage, Storage
 from bot.service.storage.rows import GameRow, NewGame, NewResult, OutboxRow, PhaseRow, SubmissionRow
-from bot.service.storage.sqlite import SqliteRepo, SqliteStorage
 from bot.service.texts import t
 from bot.service.unreadable import broken_key, unreadable_reason
 
@@ -332,7 +332,7 @@ class TableService:
 
     def __init__(
         self,
-        storage: SqliteStorage,
+        storage: Storage,
         *,
         clock: Any = None,
         notifier: Notifier | None = None,
@@ -341,7 +341,7 @@ class TableService:
         render: bool = True,
         faults: FaultHook | None = None,
     ) -> None:
-        self.storage = storage
+        self.storage: Storage = storage
         self.clock = clock or SystemClock()
         self.notifier: Notifier = notifier or NullNotifier()
         self.engine: Engine = engine or CoreEngine()
@@ -539,7 +539,7 @@ class TableService:
             row.deadline,
         )
 
-    async def _current_phase(self, game_id: int, tx: SqliteRepo | None = None) -> _Phase | None:
+    async def _current_phase(self, game_id: int, tx: Repository | None = None) -> _Phase | None:
         row = await (tx or self.storage).current_phase(game_id)
         return None if row is None else self._phase_from_row(row)
 
@@ -553,7 +553,7 @@ class TableService:
             ) from None
 
     @staticmethod
-    async def _players(tx: SqliteRepo, game_id: int) -> dict[Power, str]:
+    async def _players(tx: Repository, game_id: int) -> dict[Power, str]:
         return {Power(p): u for p, u in (await tx.players(game_id)).items()}
 
     async def _player_power(self, game_id: int, user: str) -> Power:
@@ -579,13 +579,13 @@ class TableService:
 
     @staticmethod
     async def _audit(
-        tx: SqliteRepo, game_id: int, at: float, actor: str, action: str, **detail: Any
+        tx: Repository, game_id: int, at: float, actor: str, action: str, **detail: Any
     ) -> int:
         return await tx.add_audit(game_id, at, actor, action, _dumps(detail))
 
     @staticmethod
     async def _emit(  # noqa: PLR0917 - internal helper
-        tx: SqliteRepo,
+        tx: Repository,
         key: str,
         game_id: int,
         kind: EventKind,
@@ -597,7 +597,7 @@ class TableService:
 
     async def _set_press(  # noqa: PLR0917 - internal helper
         self,
-        tx: SqliteRepo,
+        tx: Repository,
         game_id: int,
         press_open: bool,
         key: str,
@@ -868,7 +868,7 @@ class TableService:
     # --- orders -----------------------------------------------------------------------
 
     async def _standing(
-        self, phase_id: int, tx: SqliteRepo | None = None
+        self, phase_id: int, tx: Repository | None = None
     ) -> dict[Power, SubmissionRow]:
         """The latest accepted submission of each power in a phase (what stands)."""
         rows = await (tx or self.storage).standing(phase_id)
@@ -1645,7 +1645,7 @@ class TableService:
         self._fault("adjudicate.after_commit")
 
     async def _game_over(
-        self, tx: SqliteRepo, game_id: int, ctx: _Ctx, nxt: Position
+        self, tx: Repository, game_id: int, ctx: _Ctx, nxt: Position
     ) -> tuple[str | None, str | None, str]:
         """(end kind, winner, reason) at the end of a game year, by the rule set's end
         conditions (bot.core.endgame): solo, the clock's last year, stalemate."""
@@ -1670,7 +1670,7 @@ class TableService:
 
     async def _finish(  # noqa: PLR0917 - internal helper
         self,
-        tx: SqliteRepo,
+        tx: Repository,
         game_id: int,
         at: float,
         reason: str,
@@ -1774,7 +1774,7 @@ class TableService:
 
     # --- end-game votes (bot.core.votes) ---------------------------------------------
 
-    async def _votebook(self, tx: SqliteRepo, game_id: int, ctx: _Ctx) -> Any:
+    async def _votebook(self, tx: Repository, game_id: int, ctx: _Ctx) -> Any:
         from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
 
         state = await tx.votebook(game_id)
@@ -1789,10 +1789,10 @@ class TableService:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
     @staticmethod
-    async def _save_book(tx: SqliteRepo, game_id: int, book: Any, now: float) -> None:
+    async def _save_book(tx: Repository, game_id: int, book: Any, now: float) -> None:
         await tx.save_votebook(game_id, _dumps(book.to_state()), now)
 
-    async def _moment(self, tx: SqliteRepo, game_id: int, ph: _Phase) -> Any:
+    async def _moment(self, tx: Repository, game_id: int, ph: _Phase) -> Any:
         """Where the game stands for the vote rules: during the reading window the moment is
         the phase just adjudicated, its orders read."""
         from bot.core.votes import Moment  # noqa: PLC0415
@@ -1805,7 +1805,7 @@ class TableService:
 
     async def _vote_changed(  # noqa: PLR0917 - internal helper
         self,
-        tx: SqliteRepo,
+        tx: Repository,
         game_id: int,
         ctx: _Ctx,
         book: Any,
@@ -1856,7 +1856,7 @@ class TableService:
         game_id: int,
         actor: str,
         action: str,
-        step: Callable[[SqliteRepo, _Phase, Any, Any], Awaitable[Any]],
+        step: Callable[[Repository, _Phase, Any, Any], Awaitable[Any]],
         **detail: Any,
     ) -> dict[str, Any]:
         """One change to the game's votes, in one transaction with its audit entry (never a
@@ -1900,7 +1900,7 @@ class TableService:
             raise VoteRefusedError.of("unknown_vote", row.lang, kind=kind) from None
         named = [_power(p) for p in powers]
 
-        async def step(tx: SqliteRepo, ph: _Phase, book: Any, moment: Any) -> Any:
+        async def step(tx: Repository, ph: _Phase, book: Any, moment: Any) -> Any:
             players = set(await self._players(tx, game_id))
             alive = [p for p in survivors(self._position(ph)) if p in players]
             return book.propose(power, vote_kind, moment=moment, survivors=alive, powers=named)
@@ -1921,7 +1921,7 @@ class TableService:
         except ValueError:
             raise VoteRefusedError.of("unknown_ballot", row.lang, ballot=ballot) from None
 
-        async def step(_tx: SqliteRepo, _ph: _Phase, book: Any, moment: Any) -> Any:
+        async def step(_tx: Repository, _ph: _Phase, book: Any, moment: Any) -> Any:
             return book.cast(vote_id, power, choice, moment=moment)
 
         return await self._vote_step(game_id, user, "vote.ballot", step)
@@ -1930,7 +1930,7 @@ class TableService:
         """GM: decline a repetitive or humorous proposal (house-rules IX(5))."""
         await self._require_gm(game_id, gm)
 
-        async def step(_tx: SqliteRepo, ph: _Phase, book: Any, _moment: Any) -> Any:
+        async def step(_tx: Repository, ph: _Phase, book: Any, _moment: Any) -> Any:
             return book.refuse(vote_id, reason, phase=ph.phase)
 
         return await self._vote_step(game_id, gm, "vote.refuse", step, reason=reason)
@@ -1944,7 +1944,7 @@ class TableService:
         return [dict(r) for r in book.public_records()]
 
     async def _close_votes_due(
-        self, tx: SqliteRepo, game_id: int, ctx: _Ctx, ph: _Phase, now: float
+        self, tx: Repository, game_id: int, ctx: _Ctx, ph: _Phase, now: float
     ) -> bool:
         """Votes are due with the orders (house IX(4)): at the deadline the open vote is
         decided, an uncast ballot counting against. True if a passed vote ended the game."""
@@ -1963,7 +1963,7 @@ class TableService:
 
     async def _gm_event(  # noqa: PLR0917 - internal helper
         self,
-        tx: SqliteRepo,
+        tx: Repository,
         game_id: int,
         at: float,
         gm: str,
