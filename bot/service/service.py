@@ -67,7 +67,7 @@ from bot.service.unreadable import broken_key, unreadable_reason
 
 log = logging.getLogger(__name__)
 
-FaultHook = Callable[[str], None]
+Metrics = Callable[[dict[str, float]], None]
 RETRY = 30.0  # seconds before a failed clock step of a game is tried again
 NOTIFY_TIMEOUT = 120.0  # seconds a notifier may take on one event before it is retried
 
@@ -339,7 +339,7 @@ class TableService:
         engine: Engine | None = None,
         executor: Executor | str | None = None,
         render: bool = True,
-        faults: FaultHook | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.storage: Storage = storage
         self.clock = clock or SystemClock()
@@ -355,7 +355,7 @@ class TableService:
             ProcessPoolExecutor() if isinstance(executor, str) else executor
         )
         self.render_maps = render
-        self.faults = faults
+        self.metrics = metrics  # called after each adjudication with its timings (seconds)
         self._ctx: dict[int, _Ctx] = {}
         self._broken: dict[int, str] = {}
         self._errors: dict[int, str] = {}  # last failed clock step per game (retried)
@@ -367,7 +367,6 @@ class TableService:
         self._task: asyncio.Task[None] | None = None
         self._retry_delivery_at: float | None = None
         self._closed = False
-        self.timings: list[dict[str, float]] = []  # per adjudication, for bench/deadline.py
 
     # --- life cycle -------------------------------------------------------------------
 
@@ -382,19 +381,21 @@ class TableService:
         executor: Executor | str | None = None,
         render: bool = True,
         run: bool = True,
-        faults: FaultHook | None = None,
+        metrics: Metrics | None = None,
         init_db: bool = False,
+        storage: Storage | None = None,
     ) -> TableService:
         """Open (and migrate) the database, check the data files, recover, and with `run`
         start the scheduler. Errors: StoreError (bad database), ConfigError (data files).
-        `init_db`: an existing empty file may become a new database (else it is refused)."""
+        `init_db`: an existing empty file may become a new database (else it is refused).
+        `storage`: an opened storage to use instead of the SQLite file at `path`."""
         engine = engine or CoreEngine()
         # The standard map and the bundled presets must load before anything else happens.
         engine.load_map("standard")
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
-        store = await SqliteStorage.open(path, init=init_db)
+        store = storage or await SqliteStorage.open(path, init=init_db)
         svc = cls(
             store,
             clock=clock,
@@ -402,7 +403,7 @@ class TableService:
             engine=engine,
             executor=executor,
             render=render,
-            faults=faults,
+            metrics=metrics,
         )
         try:
             await svc._recover()
@@ -434,18 +435,6 @@ class TableService:
         if self._own_executor and self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await self.storage.close()
-
-    def abandon(self) -> None:
-        """Drop the service as a crash would (tests): stop the scheduler, keep nothing."""
-        self._closed = True
-        self.storage.release_file_lock()  # the OS drops a dead process's lock
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    def _fault(self, point: str) -> None:
-        if self.faults is not None:
-            self.faults(point)
 
     async def _recover(self) -> None:
         for gid in await self.storage.game_ids(statuses=("active", "paused")):
@@ -1101,8 +1090,6 @@ class TableService:
             )
             if accepted:
                 await tx.set_ready(ph.id, power.value, None)
-            self._fault("submit.before_commit")
-        self._fault("submit.after_commit")
         if late is not None:
             raise late
         return SubmitReply(
@@ -1528,7 +1515,6 @@ class TableService:
                     return
             elif cur.status != "adjudicating":
                 return
-        self._fault("adjudicate.after_close")
         standing = await self._standing(ph.id)
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
@@ -1550,7 +1536,6 @@ class TableService:
         else:
             result = await asyncio.to_thread(job)
         compute = time.perf_counter() - t0
-        self._fault("adjudicate.after_compute")
         outcome = codec.outcome_from_json(result["outcome"])
         nxt = position_from_json(result["next"])
         done_at = self.clock.now()
@@ -1634,15 +1619,14 @@ class TableService:
                     ph.id,
                     "reading",
                 )
-            self._fault("adjudicate.before_commit")
-        self.timings.append(
-            {
-                "adjudicate": result["adjudicate_seconds"],
-                "render": result["render_seconds"],
-                "compute": compute,
-            }
-        )
-        self._fault("adjudicate.after_commit")
+        if self.metrics is not None:
+            self.metrics(
+                {
+                    "adjudicate": result["adjudicate_seconds"],
+                    "render": result["render_seconds"],
+                    "compute": compute,
+                }
+            )
 
     async def _game_over(
         self, tx: Repository, game_id: int, ctx: _Ctx, nxt: Position
@@ -1740,7 +1724,6 @@ class TableService:
                 blocked.add(gid)
                 self._retry_delivery_at = self.clock.now() + 5.0
                 continue
-            self._fault("deliver.after_notify")
             async with self.storage.tx(durable=False) as tx:
                 await tx.mark_delivered(r.id, self.clock.now())
             delivered += 1

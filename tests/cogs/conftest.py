@@ -12,6 +12,8 @@ import pytest
 from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.service import FakeClock, TableService
+from bot.service.storage import SqliteStorage
+from tests.bot.service.faults import FaultyStorage, crash
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 
 POWERS = list(Power)
@@ -35,6 +37,10 @@ class Table:
 
     async def boot(self, **service_options) -> ParleyBot:
         """Start a bot process: open the service on the database file, connect to Discord."""
+        faults = service_options.pop("faults", None)
+        if faults is not None:  # kill points in a storage wrapper (tests/bot/service/faults.py)
+            storage = await SqliteStorage.open(self.db)
+            service_options["storage"] = FaultyStorage(storage, faults)
         self.service = await TableService.open(
             self.db, clock=self.clock, run=False, **service_options
         )
@@ -58,7 +64,7 @@ class Table:
         assert self.service is not None
         assert self.bot is not None
         assert self._task is not None
-        self.service.abandon()
+        crash(self.service)
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.bot.http.close()  # the sockets die with the process

@@ -607,6 +607,3 @@ class SqliteStorage(SqliteRepo):
 
     async def close(self) -> None:
         await self.store.close()
-
-    def release_file_lock(self) -> None:
-        self.store.release_file_lock()

@@ -25,6 +25,7 @@ from bot.service import (
 from bot.service.storage import connection as store_mod
 from bot.service.storage.connection import Store
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
+from tests.bot.service.faults import crash
 
 # --- 10. an empty file ------------------------------------------------------------------
 
@@ -154,7 +155,7 @@ async def test_a_damaged_row_stops_its_game_tells_its_gm_and_the_others_run(
     notices = [e for e in notifier.events if e.kind.value == "game_broken"]
     assert [(e.game_id, e.payload["why"]) for e in notices] == [(bad, st.broken)]
     # A restart does not tell the GM again about the same damage.
-    svc2.abandon()
+    crash(svc2)
     notifier3 = MemoryNotifier()
     svc3 = await opener(notifier=notifier3)
     await svc3.deliver()

@@ -15,6 +15,7 @@ from bot.service import ConfigError, CorruptGameError, StoreError, TableService
 from bot.service.storage import connection as store_mod
 from bot.service.storage.connection import Store, migrations
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
+from tests.bot.service.faults import crash
 
 
 async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
@@ -92,7 +93,7 @@ async def test_a_corrupt_row_breaks_only_its_game(opener, clock):
     good = await seven_player_game(svc)
     async with svc.storage.store.tx() as tx:
         await tx.execute("UPDATE phases SET position_json = '{not json' WHERE game_id = ?", (bad,))
-    svc.abandon()
+    crash(svc)
     svc2 = await opener()
     st = await svc2.status(bad)
     assert st.broken
