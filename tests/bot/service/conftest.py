@@ -198,7 +198,7 @@ async def opener(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenFn]:
 
     yield open_service
     for svc in opened:
-        if not svc._closed:
+        if not svc.scheduler.closed:
             await svc.close()
         else:
             await svc.storage.close()

@@ -101,8 +101,9 @@ class FaultyNotifier:
 def crash(svc: Any) -> None:
     """Drop the service as a dying process would: the scheduler stops, nothing is closed
     or flushed, and the OS drops the file lock (the caller closes the connection later)."""
-    svc._closed = True
-    if svc._task is not None:
-        svc._task.cancel()
-        svc._task = None
+    scheduler = svc.scheduler
+    scheduler.closed = True
+    if scheduler._task is not None:
+        scheduler._task.cancel()
+        scheduler._task = None
     svc.storage.store.release_file_lock()

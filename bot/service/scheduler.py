@@ -1,0 +1,147 @@
+"""The scheduler: recovery at start-up, due times, and the loop that runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+from typing import Any
+
+from bot.service.errors import (
+    CorruptGameError,
+    ServiceError,
+)
+from bot.service.events import EventKind
+from bot.service.outbox import Outbox
+from bot.service.phase_machine import PhaseMachine
+from bot.service.queries import Queries
+from bot.service.table import (
+    Table,
+)
+from bot.service.unreadable import broken_key, unreadable_reason
+
+log = logging.getLogger(__name__)
+
+
+RETRY = 30.0  # seconds before a failed clock step of a game is tried again
+
+
+class Scheduler:
+    """Runs each game's clock: at every due time one step of the phase machine, then delivery."""
+
+    def __init__(
+        self, table: Table, machine: PhaseMachine, outbox: Outbox, queries: Queries
+    ) -> None:
+        self.table = table
+        self.machine = machine
+        self.outbox = outbox
+        self.queries = queries
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    def start(self) -> None:
+        """Start the scheduler task (deadlines, reminders, delivery)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop the scheduler task (at close)."""
+        self.closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def recover(self) -> None:
+        """At start-up: every running game is read once (an unreadable one is stopped) and
+        its clock scheduled."""
+        for gid in await self.table.storage.game_ids(statuses=("active", "paused")):
+            try:
+                # status reads the settings, players, current phase and position, and turns
+                # an unreadable one into `broken`.
+                st = await self.queries.status(gid)
+                if st.broken:
+                    await self.mark_broken(gid, st.broken)
+                    continue
+                await self.table.reschedule(gid)
+            except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
+                await self.mark_broken(gid, unreadable_reason(gid, exc))
+
+    async def mark_broken(self, game_id: int, why: str) -> None:
+        """Stop this game (its commands raise CorruptGameError), tell the operator (log) and
+        its GM (a game_broken event, once per reason); the other games run on."""
+        self.table.broken[game_id] = why
+        self.table.due.pop(game_id, None)
+        log.error("game %s is stopped, its data cannot be read: %s", game_id, why)
+        try:
+            async with self.table.storage.tx() as tx:
+                kind = EventKind.GAME_BROKEN
+                key = broken_key(game_id, why)
+                await self.table.emit(tx, key, game_id, kind, self.table.clock.now(), {"why": why})
+        except (ServiceError, sqlite3.Error) as exc:
+            log.error("game %s: cannot record the notice to its GM: %s", game_id, exc)
+        if await self.table.storage.has_pending_events():
+            self.outbox.retry_at = self.table.clock.now()
+
+    async def next_due(self, game_id: int) -> float | None:
+        """When this game's clock next has something to do (UTC seconds), if ever."""
+        return await self.table.next_due(game_id)
+
+    async def run_due(self) -> int:
+        """Do everything due now (windows, reminders, adjudications), then deliver events.
+        The scheduler calls this; tests and the demo call it after moving a fake clock."""
+        now = self.table.clock.now()
+        due = [g for g, when in self.table.due.items() if when <= now]
+        if due:
+            await asyncio.gather(*(self.advance(g) for g in due))
+        await self.outbox.deliver()
+        return len(due)
+
+    async def _loop(self) -> None:
+        while not self.closed:
+            self.table.wake.clear()
+            try:
+                await self.run_due()
+            except ServiceError as exc:
+                log.error("scheduler: %s", exc.message)
+            except Exception:
+                log.exception("scheduler step failed")
+            now = self.table.clock.now()
+            times = list(self.table.due.values())
+            if self.outbox.retry_at is not None:
+                times.append(self.outbox.retry_at)
+            nxt = min(times, default=None)
+            if nxt is not None and nxt <= now:
+                await asyncio.sleep(0)
+                continue
+            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.table.wake.wait())]
+            if nxt is not None:
+                waiters.append(asyncio.ensure_future(self.table.clock.sleep_until(nxt)))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+
+    async def advance(self, game_id: int) -> None:
+        """One step of a game's clock: open a window, send a reminder, or adjudicate."""
+        async with self.table.lock(game_id):
+            try:
+                await self.machine.advance_locked(game_id)
+            except CorruptGameError as exc:
+                await self.mark_broken(game_id, exc.message)
+                return
+            except Exception as exc:
+                # A bug or a missing file must not spin the scheduler: retry this game
+                # later; the other games go on.
+                log.exception("game %s: clock step failed; retrying in %ss", game_id, RETRY)
+                self.table.errors[game_id] = f"{type(exc).__name__}: {exc}"
+                self.table.due[game_id] = self.table.clock.now() + RETRY
+                self.table.wake.set()
+                return
+            self.table.errors.pop(game_id, None)
+            await self.table.reschedule(game_id)
+        # Deliver this game's events now rather than after every due game is done.
+        await self.outbox.deliver()

@@ -1,0 +1,225 @@
+"""End-game votes (bot.core.votes holds the rules; this keeps them and announces them)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from bot.core.messages import render as render_message
+from bot.core.model import (
+    Phase,
+    Power,
+)
+from bot.service.errors import (
+    CorruptGameError,
+    InvalidStateError,
+    VoteRefusedError,
+)
+from bot.service.events import EventKind
+from bot.service.outbox import Outbox
+from bot.service.storage import Repository
+from bot.service.table import (
+    GameCtx,
+    PhaseState,
+    Table,
+    dumps,
+    parse_power,
+)
+
+log = logging.getLogger(__name__)
+
+
+class Votes:
+    """End-game votes of a game (house IX, edc2023 E): propose, cast, refuse, close at the
+    deadline."""
+
+    def __init__(self, table: Table, outbox: Outbox) -> None:
+        self.table = table
+        self.outbox = outbox
+
+    async def _votebook(self, tx: Repository, game_id: int, ctx: GameCtx) -> Any:
+        from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
+
+        state = await tx.votebook(game_id)
+        if state is None:
+            policy = policy_for_rules(ctx.rules)
+            years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
+            last = ctx.first_year + years - 1 if years else None
+            return VoteBook(policy, (), last)
+        try:
+            return VoteBook.from_state(json.loads(state))
+        except (ValueError, VoteError) as exc:
+            raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
+
+    @staticmethod
+    async def _save_book(tx: Repository, game_id: int, book: Any, now: float) -> None:
+        await tx.save_votebook(game_id, dumps(book.to_state()), now)
+
+    async def _moment(self, tx: Repository, game_id: int, ph: PhaseState) -> Any:
+        """Where the game stands for the vote rules: during the reading window the moment is
+        the phase just adjudicated, its orders read."""
+        from bot.core.votes import Moment  # noqa: PLC0415
+
+        if ph.status == "pending":
+            prev = await tx.last_done_before(game_id, ph.id)
+            if prev is not None:
+                return Moment(Phase.parse(prev.phase), orders_read=True)
+        return Moment(ph.phase, orders_read=ph.status in ("adjudicating", "done"))
+
+    async def _vote_changed(  # noqa: PLR0917 - internal helper
+        self,
+        tx: Repository,
+        game_id: int,
+        ctx: GameCtx,
+        book: Any,
+        vote: Any,
+        now: float,
+        ph: PhaseState | None,
+    ) -> None:
+        """Announce a vote's state; a passed vote ends the game (bot.core.endgame)."""
+        from bot.core.endgame import end_by_vote  # noqa: PLC0415
+        from bot.core.votes import announce  # noqa: PLC0415
+
+        kind = EventKind.VOTE_OPENED if vote.is_open else EventKind.VOTE_CLOSED
+        await self.table.emit(
+            tx,
+            f"{game_id}:vote:{vote.id}:{kind.value}",
+            game_id,
+            kind,
+            now,
+            {
+                "record": vote.public_record(book.policy),
+                "text": announce(vote, book.policy, ctx.lang),
+            },
+            ph.id if ph else None,
+        )
+        if vote.status.value != "passed":
+            return
+        state = end_by_vote(vote, vote.closed.year if vote.closed else None)
+        centers: dict[str, int] = {}
+        if ph is not None:
+            position = self.table.position_of(ph)
+            centers = {
+                p.value: len(position.centers_of(p)) for p in Power if position.centers_of(p)
+            }
+            await tx.mark_phase_final(ph.id)
+        await self.table.finish(
+            tx,
+            game_id,
+            now,
+            state.kind.value,
+            state.winner.value if state.winner else None,
+            centers,
+            "vote",
+            render_message(state.message, ctx.lang) if state.message else state.reason,
+        )
+
+    async def _vote_step(
+        self,
+        game_id: int,
+        actor: str,
+        action: str,
+        step: Callable[[Repository, PhaseState, Any, Any], Awaitable[Any]],
+        **detail: Any,
+    ) -> dict[str, Any]:
+        """One change to the game's votes, in one transaction with its audit entry (never a
+        ballot's content) and its events; returns the vote's public record."""
+        from bot.core.votes import VoteError  # noqa: PLC0415
+
+        ctx = await self.table.load_ctx(game_id)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                ph = await self.table.current_phase(game_id, tx)
+                if ph is None:
+                    raise InvalidStateError.of("no_phase", ctx.lang, game=game_id)
+                book = await self._votebook(tx, game_id, ctx)
+                try:
+                    book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
+                except VoteError as exc:
+                    text = exc.localized(ctx.lang)
+                    raise VoteRefusedError.rendered(exc.message, text, ctx.lang) from None
+                await self._save_book(tx, game_id, book, now)
+                await self.table.audit(tx, game_id, now, actor, action, vote=vote.id, **detail)
+                if action != "vote.ballot" or not vote.is_open:
+                    await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+            await self.table.reschedule(game_id)
+        await self.outbox.deliver()
+        return dict(vote.public_record(book.policy))
+
+    async def propose_vote(
+        self, game_id: int, user: str, kind: str, powers: Sequence[Power | str] = ()
+    ) -> dict[str, Any]:
+        """Propose a draw (of all survivors, or of `powers` where the rules allow) or a
+        concession (`powers` = the one winner). Returns the public record (no author)."""
+        from bot.core.endgame import survivors  # noqa: PLC0415
+        from bot.core.votes import VoteKind  # noqa: PLC0415
+
+        power = await self.table.player_power(game_id, user)
+        row, _ctx, _ph = await self.table.open_phase_for_orders(game_id)
+        try:
+            vote_kind = VoteKind(kind)
+        except ValueError:
+            raise VoteRefusedError.of("unknown_vote", row.lang, kind=kind) from None
+        named = [parse_power(p) for p in powers]
+
+        async def step(tx: Repository, ph: PhaseState, book: Any, moment: Any) -> Any:
+            players = set(await self.table.players(tx, game_id))
+            alive = [p for p in survivors(self.table.position_of(ph)) if p in players]
+            return book.propose(power, vote_kind, moment=moment, survivors=alive, powers=named)
+
+        return await self._vote_step(game_id, user, "vote.propose", step, kind=vote_kind.value)
+
+    async def cast_ballot(
+        self, game_id: int, user: str, vote_id: int, ballot: str
+    ) -> dict[str, Any]:
+        """Vote yes / no / abstain (secret: only the tally is ever published, where the
+        rules say so). Returns the vote's public record."""
+        from bot.core.votes import Ballot  # noqa: PLC0415
+
+        power = await self.table.player_power(game_id, user)
+        row, _ctx, _ph = await self.table.open_phase_for_orders(game_id)
+        try:
+            choice = Ballot(ballot)
+        except ValueError:
+            raise VoteRefusedError.of("unknown_ballot", row.lang, ballot=ballot) from None
+
+        async def step(_tx: Repository, _ph: PhaseState, book: Any, moment: Any) -> Any:
+            return book.cast(vote_id, power, choice, moment=moment)
+
+        return await self._vote_step(game_id, user, "vote.ballot", step)
+
+    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> dict[str, Any]:
+        """GM: decline a repetitive or humorous proposal (house-rules IX(5))."""
+        await self.table.require_gm(game_id, gm)
+
+        async def step(_tx: Repository, ph: PhaseState, book: Any, _moment: Any) -> Any:
+            return book.refuse(vote_id, reason, phase=ph.phase)
+
+        return await self._vote_step(game_id, gm, "vote.refuse", step, reason=reason)
+
+    async def votes(self, game_id: int) -> list[dict[str, Any]]:
+        """Every vote of the game as its public record (no author, no voter)."""
+        await self.table.game_row(game_id)
+        ctx = await self.table.load_ctx(game_id)
+        async with self.table.storage.tx() as tx:
+            book = await self._votebook(tx, game_id, ctx)
+        return [dict(r) for r in book.public_records()]
+
+    async def close_due(
+        self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float
+    ) -> bool:
+        """Votes are due with the orders (house IX(4)): at the deadline the open vote is
+        decided, an uncast ballot counting against. True if a passed vote ended the game."""
+        state = await tx.votebook(game_id)
+        if state is None or '"open"' not in state:
+            return False
+        book = await self._votebook(tx, game_id, ctx)
+        book, vote = book.close_due(ph.phase)
+        if vote is None:
+            return False
+        await self._save_book(tx, game_id, book, now)
+        await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
+        return bool(vote.status.value == "passed")
