@@ -124,6 +124,11 @@ def _loc(loc: Location, lang: str) -> str:
     return abbr if loc.coast is None else f"{abbr}/{names.coast_abbreviation(loc.coast, lang)}"
 
 
+def render_param(value: Param, lang: str) -> str:
+    """One parameter as a text of `lang` shows it (for the other catalogues' typed values)."""
+    return _param(value, normalise(lang))
+
+
 def _param(value: Param, lang: str) -> str:
     if isinstance(value, Message):
         return render(value, lang)

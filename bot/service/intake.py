@@ -26,6 +26,7 @@ MAX_ORDERS = 100
 # a 10 MB message is refused before it is even split into lines.
 MAX_TEXT = 20_000
 
+
 @dataclass(frozen=True, slots=True)
 class ReadSet:
     orders: list[Order] = field(default_factory=list)
@@ -118,5 +119,5 @@ def unit_text(names: NameTable, unit: Unit, lang: str) -> str:
 
 
 def owner_word(power: Power, lang: str) -> str:
-    """"A PAR is French": the `[owner]` adjective of the service catalogue."""
+    """ "A PAR is French": the `[owner]` adjective of the service catalogue."""
     return t(f"owner.{power.value}", lang)

@@ -25,8 +25,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap
+from bot.core.messages import OneOf
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Location,
@@ -645,8 +647,8 @@ class TableService:
         early_adjudication: bool | None = None,
         meta: dict[str, Any] | None = None,
     ) -> GameStatus:
-        if lang not in ("en", "fr"):
-            raise ServiceError.of("unknown_lang", value=lang)
+        if lang not in catalogue.languages():
+            raise ServiceError.of("unknown_lang", value=lang, known=OneOf(catalogue.languages()))
         try:
             preset = load_clock(clock)
             if clock_overrides:

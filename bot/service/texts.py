@@ -6,14 +6,18 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import catalogue
+from bot.core.messages import Items, OneOf, render_param
 from bot.core.model import Power
 
 
 def _local(value: Any, lang: str) -> Any:
-    """A power by its name in the game's language (`Angleterre`); English texts keep what they
-    showed (the power's id)."""
+    """A typed parameter in the game's language: a power by its name (`Angleterre`; English
+    texts keep the power's id, as they always showed it), alternatives and lists with the
+    language's words (`en or fr` / `en ou fr`)."""
     if isinstance(value, Power) and not catalogue.is_default(lang):
         return catalogue.text("core", f"power.{value.value}", lang)
+    if isinstance(value, OneOf | Items):
+        return render_param(value, lang)
     return value
 
 
