@@ -13,7 +13,7 @@ A catalogue is a *domain* kept as one TOML file per language:
 
 The languages are the `<lang>` of the `core.<lang>.toml` files present: adding a language is
 adding files (docs/translating.md). This module is the only place that knows a language code;
-everywhere else a language is a value passed along (tests/test_catalogue.py checks it).
+everywhere else a language is a value passed along (tests/bot/core/test_catalogue.py checks it).
 
 A text is a `str.format` template. Plural forms are keys `<key>.<category>` (`saved.one`,
 `saved.other`); `text()` picks one by the parameter `n` under the language's rule, named in
