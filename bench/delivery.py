@@ -7,7 +7,7 @@ each phase's results hit by one fault in turn:
     lost       the table post is created, then answered 502: discord.py posts it again
 
     python3 bench/delivery.py            # N=8 phases, both modes
-    python3 bench/delivery.py -n 20
+    python3 bench/delivery.py -n 14      # the most an edc2023 game has (1901-1907)
 
 A double post is a bot message beyond the first with the same nonce in the same channel (the
 nonce is stable per event, channel and part, so this counts every repeat of one message).
@@ -54,11 +54,13 @@ async def until_pending_done(table: Table) -> None:
         await table.settle()
 
 
-async def one_phase(table: Table, scenario: str, done: int) -> None:
+async def one_phase(table: Table, scenario: str, done: int) -> bool:
     assert table.service is not None
     await until_pending_done(table)
     st = await table.service.status(1)
-    assert st.deadline is not None
+    if st.phase_status == "final":
+        return False  # edc2023 ends after 1907: 14 phases at most
+    assert st.deadline is not None, (st.phase, st.phase_status, st.window, st.opens_at)
     tid, sid = table.table.id, table.spectators.id
     if scenario == "after":
         crashed = asyncio.Event()
@@ -101,6 +103,7 @@ async def one_phase(table: Table, scenario: str, done: int) -> None:
         table.clock.advance(6)
         await asyncio.sleep(0.1)
     await table.settle()
+    return True
 
 
 async def run(n: int, nonce_memory: bool) -> dict[str, int]:
@@ -128,12 +131,14 @@ async def run(n: int, nonce_memory: bool) -> dict[str, int]:
                 assert gid == 1
                 await table.command(table.gm, "spectate", {"game": gid}, channel=table.spectators)
                 await table.settle()
-                for i in range(n):
-                    await one_phase(table, SCENARIOS[i % len(SCENARIOS)], i)
+                played = 0
+                while played < n and await one_phase(table, SCENARIOS[played % 4], played):
+                    played += 1
             finally:
                 await table.shutdown()
         state = fake.state
         return {
+            "phases": played,
             "double_posts": state.double_posts(),
             "table_results": results_in(table, table.table.id),
             "spectator_results": results_in(table, table.spectators.id),
@@ -151,7 +156,7 @@ async def main() -> None:
         figures = await run(args.n, memory)
         took = time.perf_counter() - t0
         shown = " ".join(f"{k}={v}" for k, v in figures.items())
-        print(f"nonce_memory={memory!s:5} phases={args.n} {shown} ({took:.1f} s)")
+        print(f"nonce_memory={memory!s:5} {shown} ({took:.1f} s)")
 
 
 if __name__ == "__main__":
