@@ -143,6 +143,7 @@ async def run(n: int, nonce_memory: bool) -> dict[str, int]:
             "table_results": results_in(table, table.table.id),
             "spectator_results": results_in(table, table.spectators.id),
             "deduplicated_by_discord": state.deduplicated,
+            "deleted_repeats": len(state.deleted),
         }
 
 

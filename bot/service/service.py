@@ -45,6 +45,7 @@ from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
 from bot.service import codec
 from bot.service.clock import ClockPreset, SystemClock, load_clock
+from bot.service.deliveries import Deliveries
 from bot.service.engine import CoreEngine, Engine
 from bot.service.errors import (
     ConfigError,
@@ -56,7 +57,7 @@ from bot.service.errors import (
     ServiceError,
     VoteRefusedError,
 )
-from bot.service.events import Event, EventKind, Notifier, NullNotifier
+from bot.service.events import Event, EventKind, Notifier, NullNotifier, TransientDeliveryError
 from bot.service.store import Store, Tx
 from bot.service.texts import t
 
@@ -338,6 +339,7 @@ class TableService:
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
+        self.deliveries = Deliveries(store, self.clock)
         self.notifier: Notifier = notifier or NullNotifier()
         self.engine: Engine = engine or CoreEngine()
         # Adjudication and rendering run off the loop: in the default thread pool, in the
@@ -1844,6 +1846,13 @@ class TableService:
             try:
                 # A notifier that hangs must not hold every other game's events.
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
+            except (TransientDeliveryError, TimeoutError) as exc:
+                # An outage: one line, no traceback (it is retried, nothing is lost).
+                why = str(exc) or type(exc).__name__
+                log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
+                blocked.add(gid)
+                self._retry_delivery_at = self.clock.now() + 5.0
+                continue
             except Exception:
                 log.exception("notifier failed on %s; will retry", event.key)
                 blocked.add(gid)

@@ -155,6 +155,7 @@ class Rest:
             r.get(API + "/channels/{channel_id}/messages", self.get_messages),
             r.get(API + "/channels/{channel_id}/messages/{message_id}", self.get_message),
             r.patch(API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            r.delete(API + "/channels/{channel_id}/messages/{message_id}", self.delete_message),
             r.post(API + "/channels/{channel_id}/typing", self.no_content),
             r.put(API + "/channels/{channel_id}/permissions/{target_id}", self.put_permission),
             r.delete(
@@ -279,6 +280,15 @@ class Rest:
             if msg.id == message_id:
                 apply_edit(msg, body, files)
                 return json_response(self.state.message_payload(msg, self.state.bot_user))
+        return error(404, 10008, "Unknown Message")
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message_id = int(request.match_info["message_id"])
+        for msg in self.state.messages:
+            if msg.id == message_id:
+                self.state.messages.remove(msg)
+                self.state.deleted.append(msg)
+                return web.Response(status=204)
         return error(404, 10008, "Unknown Message")
 
     async def put_permission(self, request: web.Request) -> web.Response:

@@ -252,6 +252,7 @@ class FakeState:
         # Discord drops a repeated nonce only "within the past few minutes": False models a
         # Discord that has forgotten (every repeat creates a new message).
         self.nonce_memory = True
+        self.deleted: list[SentMessage] = []  # messages the bot deleted
         self.listeners: list[Callable[[SentMessage], None]] = []  # told of each new message
 
     # -- world building --------------------------------------------------------------------
