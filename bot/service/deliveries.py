@@ -97,7 +97,7 @@ class Deliveries:
 
     async def of_event(self, event_id: int) -> list[Delivery]:
         rows = await self.store.fetchall(
-            "SELECT dest FROM deliveries WHERE event_id=? ORDER BY started_at, dest", (event_id,)
+            "SELECT dest FROM deliveries WHERE event_id=? ORDER BY started_at, rowid", (event_id,)
         )
         found = [await self.get(event_id, r["dest"]) for r in rows]
         return [d for d in found if d is not None]
