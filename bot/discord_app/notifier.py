@@ -42,6 +42,7 @@ from bot.discord_app.format import (
 )
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
+from bot.service.access import BOT
 from bot.service.record import final_standings, game_record, year_end_positions
 from renderer.chart import centre_chart
 
@@ -383,7 +384,7 @@ class DiscordNotifier:
                 elif isinstance(result, BaseException):
                     raise result  # retried by the service
             if not locked:
-                await self.bot.service.set_meta(game.id, "press_lock", None)
+                await self.bot.service.set_meta(game.id, "press_lock", None, by=BOT)
         window = window_name(event.payload.get("window"), lang)
         if press:
             channels = ", ".join(f"<#{c}>" for c in press)
@@ -406,7 +407,7 @@ class DiscordNotifier:
                     if int(ow["type"]) == MEMBER_OVERWRITE:
                         saved[f"{channel}:{ow['id']}"] = [str(ow["allow"]), str(ow["deny"])]
             lock = {"users": sorted(set(game.players.values())), "saved": saved}
-            await self.bot.service.set_meta(game.id, "press_lock", lock)
+            await self.bot.service.set_meta(game.id, "press_lock", lock, by=BOT)
         jobs: list[Awaitable[Any]] = []
         for channel in press:
             for user in lock["users"]:

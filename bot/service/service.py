@@ -906,10 +906,10 @@ class TableService:
         )
         return [await self.status(int(r["id"])) for r in rows]
 
-    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str = access.BOT) -> None:
+    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str) -> None:
         """Free key-value data for the bot (channel ids...), kept with the game. `by` asks:
-        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`, the
-        default: only its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
+        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`: only
+        its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
         row = await self._game_row(game_id)
         players = set((await self._players(self.store, game_id)).values())
         refusal = access.meta_refusal(key, by, gm=row["gm"], players=players)
