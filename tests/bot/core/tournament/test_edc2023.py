@@ -213,10 +213,11 @@ def test_withdrawal_and_two_tables_are_exclusive_and_once_only() -> None:
 
 
 def test_final_table_due_from_28_positive() -> None:
-    # "If there are 28 people (or more) ranked with a strictly positive result after the third round"
+    # "If there are 28 people (or more) ranked with a strictly positive result after the
+    # third round"
     rows = [StandingRow(i + 1, f"p{i}", 30.0 - i, {}) for i in range(30)]
     assert final_table_due(rows)  # 30 - 0 ... 30 - 29 = 1: 30 positive
-    assert not final_table_due(rows[:27] + [StandingRow(28, "z", 0.0, {})])
+    assert not final_table_due([*rows[:27], StandingRow(28, "z", 0.0, {})])
     assert final_table_players(rows) == [f"p{i}" for i in range(7)]
 
 
