@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -29,6 +29,7 @@ class TableResult:
     table: str
     scores: Mapping[str, float]  # player -> table score
     coefficients: Mapping[str, float]  # latecomers' (14-n)/14; 1 for everyone else
+    powers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +157,20 @@ def _table(raw: Any, round_no: int, where: str) -> TableResult:
         if player not in scores:
             raise TournamentError(f"{where}.coefficients.{player}: no score at this table")
         coefficients[str(player)] = c
-    return TableResult(round_no, table, MappingProxyType(scores), MappingProxyType(coefficients))
+    powers: dict[str, str] = {}
+    for player, power in _obj(doc.get("powers") or {}, f"{where}.powers").items():
+        if player not in scores:
+            raise TournamentError(f"{where}.powers.{player}: no score at this table")
+        powers[str(player)] = _str(power, f"{where}.powers.{player}").upper()
+    if len(set(powers.values())) != len(powers):
+        raise TournamentError(f"{where}.powers: a country is given twice")
+    return TableResult(
+        round_no,
+        table,
+        MappingProxyType(scores),
+        MappingProxyType(coefficients),
+        MappingProxyType(powers),
+    )
 
 
 def read_document(doc: Any) -> TournamentInput:
