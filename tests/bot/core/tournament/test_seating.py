@@ -24,7 +24,9 @@ def play(n: int, rounds: int, **kw: object) -> list[PastTable]:
         s = seat_round(players(n), past, powers=POWERS, small_powers=SANDARD, seed=r)
         for t in s.tables:
             seats = dict(t.seats)
-            past.append(PastTable(r, seats, {p: float(hash((p, r)) % 50) for p in seats}))
+            past.append(
+                PastTable(r, seats, {p: float((int(p[1:]) * 7 + r * 13) % 50) for p in seats})
+            )
     return past
 
 
