@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from itertools import combinations
 
 import pytest
@@ -99,8 +98,9 @@ def test_sandard_tables_use_the_six_powers() -> None:
     assert all({power for _, power in t.seats} == set(SANDARD) for t in small)
 
 
-def test_140_players_seated_in_under_a_second() -> None:
+def test_140_players_after_three_rounds_are_all_seated_once() -> None:
+    # The time it takes is bench/seating.py's figure (no timed tests).
     past = play(140, 3)
-    start = time.perf_counter()
-    seat_round(players(140), past, powers=POWERS, small_powers=SANDARD, seed=9)
-    assert time.perf_counter() - start < 1.0
+    s = seat_round(players(140), past, powers=POWERS, small_powers=SANDARD, seed=9)
+    seated = [p for t in s.tables for p, _ in t.seats]
+    assert sorted(seated) == sorted(players(140))
