@@ -42,7 +42,9 @@ class Province:
     coasts: tuple[Coast, ...]
 
     def name(self, lang: str = "en") -> str:
-        return self.name_fr if lang == "fr" else self.name_en
+        """The name in `lang` (the field `name_<lang>`), English if the map has none in it."""
+        found = getattr(self, f"name_{lang}", None)
+        return found if isinstance(found, str) else self.name_en
 
     @property
     def split(self) -> bool:

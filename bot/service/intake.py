@@ -26,28 +26,6 @@ MAX_ORDERS = 100
 # a 10 MB message is refused before it is even split into lines.
 MAX_TEXT = 20_000
 
-# "A PAR is French": every unit, army or fleet, is "une unité" in French (feminine).
-_OWNER: dict[str, dict[Power, str]] = {
-    "en": {
-        Power.AUSTRIA: "Austrian",
-        Power.ENGLAND: "English",
-        Power.FRANCE: "French",
-        Power.GERMANY: "German",
-        Power.ITALY: "Italian",
-        Power.RUSSIA: "Russian",
-        Power.TURKEY: "Turkish",
-    },
-    "fr": {
-        Power.AUSTRIA: "autrichienne",
-        Power.ENGLAND: "anglaise",
-        Power.FRANCE: "française",
-        Power.GERMANY: "allemande",
-        Power.ITALY: "italienne",
-        Power.RUSSIA: "russe",
-        Power.TURKEY: "turque",
-    },
-}
-
 
 @dataclass(frozen=True, slots=True)
 class ReadSet:
@@ -141,4 +119,5 @@ def unit_text(names: NameTable, unit: Unit, lang: str) -> str:
 
 
 def owner_word(power: Power, lang: str) -> str:
-    return _OWNER["fr" if lang.startswith("fr") else "en"][power]
+    """ "A PAR is French": the `[owner]` adjective of the service catalogue."""
+    return t(f"owner.{power.value}", lang)

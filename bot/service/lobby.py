@@ -7,7 +7,9 @@ import logging
 import random
 from typing import Any
 
+from bot.core import catalogue
 from bot.core.jsonio import position_to_json
+from bot.core.messages import OneOf
 from bot.core.model import (
     Power,
 )
@@ -54,8 +56,8 @@ class Lobby:
         early_adjudication: bool | None = None,
         meta: dict[str, Any] | None = None,
     ) -> GameStatus:
-        if lang not in ("en", "fr"):
-            raise ServiceError.of("unknown_lang", value=lang)
+        if lang not in catalogue.languages():
+            raise ServiceError.of("unknown_lang", value=lang, known=OneOf(catalogue.languages()))
         try:
             preset = load_clock(clock)
             if clock_overrides:
@@ -188,10 +190,10 @@ class Lobby:
         await self.table.reschedule(game_id)
         return await self.queries.status(game_id)
 
-    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str = access.BOT) -> None:
+    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str) -> None:
         """Free key-value data for the bot (channel ids...), kept with the game. `by` asks:
-        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`, the
-        default: only its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
+        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`: only
+        its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
         row = await self.table.game_row(game_id)
         players = set((await self.table.players(self.table.storage, game_id)).values())
         refusal = access.meta_refusal(key, by, gm=row.gm, players=players)

@@ -11,7 +11,7 @@ from bot.service import codec
 from bot.service.errors import (
     CorruptGameError,
 )
-from bot.service.events import Event, EventKind, Notifier
+from bot.service.events import Event, EventKind, Notifier, TransientDeliveryError
 from bot.service.storage.rows import OutboxRow
 from bot.service.table import (
     Table,
@@ -33,6 +33,10 @@ class Outbox:
         self._delivering = False
         self._deliver_again = False
         self.retry_at: float | None = None  # when a failed delivery is tried again
+
+    def look_again(self) -> None:
+        """A pass is running: it makes one more round when it ends (new events)."""
+        self._deliver_again = True
 
     async def deliver(self) -> int:
         """Deliver undelivered events in order; returns how many were delivered. A failing
@@ -76,6 +80,13 @@ class Outbox:
             try:
                 # A notifier that hangs must not hold every other game's events.
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
+            except (TransientDeliveryError, TimeoutError) as exc:
+                # An outage: one line, no traceback (it is retried, nothing is lost).
+                why = str(exc) or type(exc).__name__
+                log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
+                blocked.add(gid)
+                self.retry_at = self.table.clock.now() + 5.0
+                continue
             except Exception:
                 log.exception("notifier failed on %s; will retry", event.key)
                 blocked.add(gid)

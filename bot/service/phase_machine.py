@@ -133,11 +133,16 @@ class PhaseMachine:
 
     async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         times = ctx.clock.times(ph.phase)
-        writing_at = now + times.negotiation
+        # The clock runs from the adjudication (opens_at = its time + reading): a late step
+        # (a busy loop, a slow Discord) must not push the deadline back. Only an opening
+        # missed while the process was down starts from now, not to eat the players' window.
+        missed = ph.opens_at is None or ph.opens_at < self.table.started_at
+        start = now if missed else min(now, float(ph.opens_at or now))
+        writing_at = start + times.negotiation
         deadline = writing_at + times.writing
         window = "negotiation" if times.negotiation > 0 else "writing"
         async with self.table.storage.tx() as tx:
-            if not await tx.open_phase(ph.id, window, now, writing_at, deadline):
+            if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
             key = f"{game_id}:{ph.id}:{window}"
             await self.table.emit(

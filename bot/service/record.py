@@ -14,13 +14,21 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.core import catalogue
 from bot.core.endgame import centre_counts_by_year, survivors
 from bot.core.jsonio import outcome_to_json, position_from_json
 from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
-from bot.core.scoring import ScoringError, Standing, centers_from_position, score, standings
+from bot.core.scoring import (
+    ScoringError,
+    Standing,
+    centers_from_position,
+    elimination_years,
+    score,
+    standings,
+)
 from bot.service import codec
 
 if TYPE_CHECKING:
@@ -152,6 +160,15 @@ def _standings(
         draw = [Power(p) for p in passed[-1]["powers"] if Power(p) in alive]
     elif end.get("winner"):
         draw = [Power(end["winner"])]
+    # Years of elimination for the systems that pay eliminated powers by years played.
+    by_year = [
+        (int(e["year"]), {Power(k): int(n) for k, n in e["centers"].items()})
+        for e in record.get("centers_by_year", [])
+    ]
+    end_year = by_year[-1][0] if by_year else None
+    years = elimination_years(by_year)
+    powers = load_map(record["game"]["variant"]).powers
+    eliminated = {p: years.get(p, end_year) for p in powers if p not in alive}
     try:
         scores = score(
             system,
@@ -159,6 +176,9 @@ def _standings(
             variant=record["game"]["variant"],
             survivors=alive,
             draw=draw or None,
+            eliminated={p: y for p, y in eliminated.items() if y is not None},
+            end_year=end_year,
+            first_year=by_year[0][0] + 1 if by_year else 1901,
         )
     except ScoringError:
         return None
@@ -177,41 +197,18 @@ def final_standings(record: Mapping[str, Any]) -> tuple[str, list[Standing]] | N
     return str(end["scoring"]), rows
 
 
-_WORDS = {
-    "en": {
-        "game": "Game",
-        "variant": "variant",
-        "rules": "rules",
-        "clock": "clock",
-        "players": "Players",
-        "votes": "Votes",
-        "end": "End",
-        "winner": "winner",
-        "centres": "Centres by year",
-        "none": "(no order)",
-    },
-    "fr": {
-        "game": "Partie",
-        "variant": "variante",
-        "rules": "règles",
-        "clock": "horloge",
-        "players": "Joueurs",
-        "votes": "Votes",
-        "end": "Fin",
-        "winner": "vainqueur",
-        "centres": "Centres par année",
-        "none": "(aucun ordre)",
-    },
-}
-
-
 def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
     """A plain-text game report: header, players, each phase's results in the stabbeurfou
     notation, the votes, the centres by year and the final standings."""
     from bot.core.scoring import standings_lines  # noqa: PLC0415 - one use
 
-    lang = "fr" if lang == "fr" else "en"
-    w = _WORDS[lang]
+    lang = lang if lang in catalogue.languages() else catalogue.DEFAULT_LANG
+    prefix = "report."
+    w = {
+        k[len(prefix) :]: v
+        for k, v in catalogue.texts("service", lang).items()
+        if k.startswith(prefix)
+    }
     game_map = load_map("standard")  # power names are the same on every variant
     g = record["game"]
     lines = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 from typing import Any
 
 from bot.service.errors import (
@@ -38,6 +37,8 @@ class Scheduler:
         self.outbox = outbox
         self.queries = queries
         self._task: asyncio.Task[None] | None = None
+        self._delivery_task: asyncio.Task[None] | None = None
+        self._pass_done = asyncio.Event()  # a background delivery pass ended
         self.closed = False
 
     def start(self) -> None:
@@ -48,11 +49,12 @@ class Scheduler:
     async def stop(self) -> None:
         """Stop the scheduler task (at close)."""
         self.closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._delivery_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._delivery_task = None
 
     async def recover(self) -> None:
         """At start-up: every running game is read once (an unreadable one is stopped) and
@@ -80,7 +82,7 @@ class Scheduler:
                 kind = EventKind.GAME_BROKEN
                 key = broken_key(game_id, why)
                 await self.table.emit(tx, key, game_id, kind, self.table.clock.now(), {"why": why})
-        except (ServiceError, sqlite3.Error) as exc:
+        except Exception as exc:  # noqa: BLE001 - best effort: the game is stopped anyway
             log.error("game %s: cannot record the notice to its GM: %s", game_id, exc)
         if await self.table.storage.has_pending_events():
             self.outbox.retry_at = self.table.clock.now()
@@ -92,18 +94,46 @@ class Scheduler:
     async def run_due(self) -> int:
         """Do everything due now (windows, reminders, adjudications), then deliver events.
         The scheduler calls this; tests and the demo call it after moving a fake clock."""
+        n = await self._run_clock()
+        await self.outbox.deliver()
+        return n
+
+    async def _run_clock(self) -> int:
         now = self.table.clock.now()
         due = [g for g, when in self.table.due.items() if when <= now]
         if due:
-            await asyncio.gather(*(self.advance(g) for g in due))
-        await self.outbox.deliver()
+            await asyncio.gather(*(self.advance(g, deliver=False) for g in due))
         return len(due)
 
+    def _kick_delivery(self) -> None:
+        """Deliver in a task of its own: a slow or absent Discord never holds the clock."""
+        self.outbox.retry_at = None  # (set again by a pass that fails)
+        if self._delivery_task is None or self._delivery_task.done():
+            self._delivery_task = asyncio.get_running_loop().create_task(self._deliver_task())
+        else:
+            self.outbox.look_again()
+
+    async def _deliver_task(self) -> None:
+        try:
+            await self.outbox.deliver()
+        except Exception:
+            log.exception("delivery pass failed")
+            self.outbox.retry_at = self.table.clock.now() + 5.0
+        finally:
+            self._pass_done.set()  # the scheduler's timer takes in a retry time
+
     async def _loop(self) -> None:
+        poked = True  # at start, and whenever an operation woke the scheduler (new events)
         while not self.closed:
+            poked = poked or self.table.wake.is_set()
             self.table.wake.clear()
+            self._pass_done.clear()
             try:
-                await self.run_due()
+                stepped = await self._run_clock()
+                retry = self.outbox.retry_at
+                if poked or stepped or (retry is not None and retry <= self.table.clock.now()):
+                    self._kick_delivery()
+                poked = False
             except ServiceError as exc:
                 log.error("scheduler: %s", exc.message)
             except Exception:
@@ -116,7 +146,10 @@ class Scheduler:
             if nxt is not None and nxt <= now:
                 await asyncio.sleep(0)
                 continue
-            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self.table.wake.wait())]
+            waiters: list[asyncio.Future[Any]] = [
+                asyncio.ensure_future(self.table.wake.wait()),
+                asyncio.ensure_future(self._pass_done.wait()),
+            ]
             if nxt is not None:
                 waiters.append(asyncio.ensure_future(self.table.clock.sleep_until(nxt)))
             try:
@@ -125,7 +158,7 @@ class Scheduler:
                 for w in waiters:
                     w.cancel()
 
-    async def advance(self, game_id: int) -> None:
+    async def advance(self, game_id: int, *, deliver: bool = True) -> None:
         """One step of a game's clock: open a window, send a reminder, or adjudicate."""
         async with self.table.lock(game_id):
             try:
@@ -144,4 +177,7 @@ class Scheduler:
             self.table.errors.pop(game_id, None)
             await self.table.reschedule(game_id)
         # Deliver this game's events now rather than after every due game is done.
-        await self.outbox.deliver()
+        if deliver:
+            await self.outbox.deliver()
+        elif self._task is not None:
+            self._kick_delivery()

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.model import Position, Power
-from bot.service import access
 from bot.service.clock import Clock, SystemClock, load_clock
+from bot.service.deliveries import Deliveries
 from bot.service.engine import CoreEngine, Engine
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
@@ -92,6 +92,7 @@ class TableService:
         self.executor: Executor | None = (
             ProcessPoolExecutor() if isinstance(executor, str) else executor
         )
+        self.deliveries = Deliveries(storage, self.clock)
         self.table = Table(storage, self.clock, self.engine)
         self.outbox = Outbox(self.table, notifier or NullNotifier())
         self.votes_ = Votes(self.table, self.outbox)
@@ -211,7 +212,7 @@ class TableService:
     async def start_game(self, game_id: int, gm: str) -> GameStatus:
         return await self.lobby.start_game(game_id, gm)
 
-    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str = access.BOT) -> None:
+    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str) -> None:
         await self.lobby.set_meta(game_id, key, value, by=by)
 
     # --- reading ------------------------------------------------------------------

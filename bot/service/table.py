@@ -160,6 +160,7 @@ class Table:
         self.errors: dict[int, str] = {}  # last failed clock step per game (retried)
         self.due: dict[int, float] = {}  # when each game's clock next has something to do
         self.wake = asyncio.Event()  # set when `due` changed: the scheduler looks again
+        self.started_at = clock.now()  # openings due before this were missed while down
 
     def lock(self, game_id: int) -> asyncio.Lock:
         lock = self._locks.get(game_id)

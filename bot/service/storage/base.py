@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.service.storage.rows import (
     AuditRow,
+    DeliveryRow,
     GameRow,
     HistoryRow,
     NewGame,
@@ -213,6 +214,30 @@ class Repository(Protocol):
     async def count_attempt(self, event_id: int) -> None: ...
 
     async def mark_delivered(self, event_id: int, at: float) -> None: ...
+
+    # --- deliveries per (event, destination) -------------------------------------------
+
+    async def begin_delivery(
+        self, event_id: int, dest: str, game_id: int, after: str | None, at: float
+    ) -> bool:
+        """Record that `event_id` is being posted to `dest`; False if it already was."""
+        ...
+
+    async def delivery(self, event_id: int, dest: str) -> DeliveryRow | None: ...
+
+    async def record_post(  # noqa: PLR0917
+        self, event_id: int, dest: str, part: int, message_id: str, at: float, last: bool
+    ) -> None:
+        """One posted message; `last` also marks the destination delivered."""
+        ...
+
+    async def claimed_messages(self, message_ids: list[str]) -> set[str]:
+        """Those of `message_ids` recorded for some delivery."""
+        ...
+
+    async def delivery_dests(self, event_id: int) -> list[str]:
+        """The destinations of an event, in the order they were begun."""
+        ...
 
     # --- audit --------------------------------------------------------------------
 

@@ -26,8 +26,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.service import dbfile
 from bot.service.errors import StoreError
+from bot.service.storage import dbfile
 
 MIGRATIONS_DIR: Traversable = files("bot.service.storage") / "migrations"  # wheel package data
 DEFAULT_DB = "parley.db"

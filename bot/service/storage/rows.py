@@ -136,3 +136,14 @@ class AuditRow:
     actor: str
     action: str
     detail_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeliveryRow:
+    """What was posted for one event at one destination (migration 0004)."""
+
+    event_id: int
+    dest: str
+    after: str | None
+    message_ids: tuple[str, ...]  # by part
+    delivered: bool

@@ -15,6 +15,7 @@ from typing import Any
 from bot.service.storage.connection import Store, Tx
 from bot.service.storage.rows import (
     AuditRow,
+    DeliveryRow,
     GameRow,
     HistoryRow,
     NewGame,
@@ -546,6 +547,67 @@ class SqliteRepo:
 
     async def mark_delivered(self, event_id: int, at: float) -> None:
         await self._tx().execute("UPDATE outbox SET delivered_at=? WHERE id=?", (at, event_id))
+
+    # --- deliveries per (event, destination) -------------------------------------------
+
+    async def begin_delivery(
+        self, event_id: int, dest: str, game_id: int, after: str | None, at: float
+    ) -> bool:
+        """Record that `event_id` is being posted to `dest`; False if it already was."""
+        n = await self._tx().execute(
+            "INSERT OR IGNORE INTO deliveries (event_id, dest, game_id, after, started_at)"
+            " VALUES (?,?,?,?,?)",
+            (event_id, dest, game_id, after, at),
+        )
+        return n > 0
+
+    async def delivery(self, event_id: int, dest: str) -> DeliveryRow | None:
+        row = await self._db.fetchone(
+            "SELECT after, delivered_at FROM deliveries WHERE event_id=? AND dest=?",
+            (event_id, dest),
+        )
+        if row is None:
+            return None
+        parts = await self._db.fetchall(
+            "SELECT message_id FROM delivered_messages WHERE event_id=? AND dest=? ORDER BY part",
+            (event_id, dest),
+        )
+        ids = tuple(str(p["message_id"]) for p in parts)
+        return DeliveryRow(event_id, dest, row["after"], ids, row["delivered_at"] is not None)
+
+    async def record_post(  # noqa: PLR0917 - the columns of a posted message
+        self, event_id: int, dest: str, part: int, message_id: str, at: float, last: bool
+    ) -> None:
+        """One posted message; `last` also marks the destination delivered."""
+        tx = self._tx()
+        await tx.execute(
+            "INSERT OR REPLACE INTO delivered_messages (event_id, dest, part, message_id,"
+            " posted_at) VALUES (?,?,?,?,?)",
+            (event_id, dest, part, message_id, at),
+        )
+        if last:
+            await tx.execute(
+                "UPDATE deliveries SET delivered_at=? WHERE event_id=? AND dest=?",
+                (at, event_id, dest),
+            )
+
+    async def claimed_messages(self, message_ids: list[str]) -> set[str]:
+        """Those of `message_ids` recorded for some delivery."""
+        if not message_ids:
+            return set()
+        marks = ",".join("?" * len(message_ids))
+        rows = await self._db.fetchall(
+            f"SELECT message_id FROM delivered_messages WHERE message_id IN ({marks})",  # noqa: S608
+            message_ids,
+        )
+        return {str(r["message_id"]) for r in rows}
+
+    async def delivery_dests(self, event_id: int) -> list[str]:
+        """The destinations of an event, in the order they were begun."""
+        rows = await self._db.fetchall(
+            "SELECT dest FROM deliveries WHERE event_id=? ORDER BY started_at, rowid", (event_id,)
+        )
+        return [r["dest"] for r in rows]
 
     # --- audit ------------------------------------------------------------------------
 

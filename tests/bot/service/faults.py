@@ -103,7 +103,8 @@ def crash(svc: Any) -> None:
     or flushed, and the OS drops the file lock (the caller closes the connection later)."""
     scheduler = svc.scheduler
     scheduler.closed = True
-    if scheduler._task is not None:
-        scheduler._task.cancel()
-        scheduler._task = None
+    for task in (scheduler._task, scheduler._delivery_task):
+        if task is not None:
+            task.cancel()
+    scheduler._task = scheduler._delivery_task = None
     svc.storage.store.release_file_lock()

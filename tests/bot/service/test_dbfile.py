@@ -20,9 +20,9 @@ from bot.service import (
     StoreError,
     StoreUnavailableError,
     TableService,
-    dbfile,
 )
 from bot.service.storage import connection as store_mod
+from bot.service.storage import dbfile
 from bot.service.storage.connection import Store
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 from tests.bot.service.faults import crash
