@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.model import Position, Power
+from bot.core.votes import VoteRecord
 from bot.service.clock import Clock, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
 from bot.service.engine import CoreEngine, Engine
@@ -73,7 +74,7 @@ class TableService:
         self,
         storage: Storage,
         *,
-        clock: Any = None,
+        clock: Clock | None = None,
         notifier: Notifier | None = None,
         engine: Engine | None = None,
         executor: Executor | str | None = None,
@@ -118,7 +119,7 @@ class TableService:
         cls,
         path: str | Path | None = None,
         *,
-        clock: Any = None,
+        clock: Clock | None = None,
         notifier: Notifier | None = None,
         engine: Engine | None = None,
         executor: Executor | str | None = None,
@@ -287,18 +288,16 @@ class TableService:
 
     async def propose_vote(
         self, game_id: int, user: str, kind: str, powers: Sequence[Power | str] = ()
-    ) -> dict[str, Any]:
+    ) -> VoteRecord:
         return await self.votes_.propose_vote(game_id, user, kind, powers)
 
-    async def cast_ballot(
-        self, game_id: int, user: str, vote_id: int, ballot: str
-    ) -> dict[str, Any]:
+    async def cast_ballot(self, game_id: int, user: str, vote_id: int, ballot: str) -> VoteRecord:
         return await self.votes_.cast_ballot(game_id, user, vote_id, ballot)
 
-    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> dict[str, Any]:
+    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> VoteRecord:
         return await self.votes_.refuse_vote(game_id, gm, vote_id, reason)
 
-    async def votes(self, game_id: int) -> list[dict[str, Any]]:
+    async def votes(self, game_id: int) -> list[VoteRecord]:
         return await self.votes_.votes(game_id)
 
     # --- GM and tournament-director operations ------------------------------------

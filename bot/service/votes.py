@@ -5,12 +5,23 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
+from bot.core.endgame import end_by_vote, survivors
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Phase,
     Power,
+)
+from bot.core.votes import (
+    Ballot,
+    Moment,
+    Vote,
+    VoteBook,
+    VoteError,
+    VoteKind,
+    VoteRecord,
+    announce,
+    policy_for_rules,
 )
 from bot.service.errors import (
     CorruptGameError,
@@ -30,6 +41,9 @@ from bot.service.table import (
 
 log = logging.getLogger(__name__)
 
+# One change to a vote book, given the transaction, the current phase, the book and the moment.
+Step = Callable[[Repository, PhaseState, VoteBook, Moment], Awaitable[tuple[VoteBook, Vote]]]
+
 
 class Votes:
     """End-game votes of a game (house IX, edc2023 E): propose, cast, refuse, close at the
@@ -39,9 +53,7 @@ class Votes:
         self.table = table
         self.outbox = outbox
 
-    async def _votebook(self, tx: Repository, game_id: int, ctx: GameCtx) -> Any:
-        from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
-
+    async def _votebook(self, tx: Repository, game_id: int, ctx: GameCtx) -> VoteBook:
         state = await tx.votebook(game_id)
         if state is None:
             policy = policy_for_rules(ctx.rules)
@@ -54,13 +66,12 @@ class Votes:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
     @staticmethod
-    async def _save_book(tx: Repository, game_id: int, book: Any, now: float) -> None:
+    async def _save_book(tx: Repository, game_id: int, book: VoteBook, now: float) -> None:
         await tx.save_votebook(game_id, dumps(book.to_state()), now)
 
-    async def _moment(self, tx: Repository, game_id: int, ph: PhaseState) -> Any:
+    async def _moment(self, tx: Repository, game_id: int, ph: PhaseState) -> Moment:
         """Where the game stands for the vote rules: during the reading window the moment is
         the phase just adjudicated, its orders read."""
-        from bot.core.votes import Moment  # noqa: PLC0415
 
         if ph.status == "pending":
             prev = await tx.last_done_before(game_id, ph.id)
@@ -73,14 +84,12 @@ class Votes:
         tx: Repository,
         game_id: int,
         ctx: GameCtx,
-        book: Any,
-        vote: Any,
+        book: VoteBook,
+        vote: Vote,
         now: float,
         ph: PhaseState | None,
     ) -> None:
         """Announce a vote's state; a passed vote ends the game (bot.core.endgame)."""
-        from bot.core.endgame import end_by_vote  # noqa: PLC0415
-        from bot.core.votes import announce  # noqa: PLC0415
 
         kind = EventKind.VOTE_OPENED if vote.is_open else EventKind.VOTE_CLOSED
         await self.table.emit(
@@ -121,13 +130,11 @@ class Votes:
         game_id: int,
         actor: str,
         action: str,
-        step: Callable[[Repository, PhaseState, Any, Any], Awaitable[Any]],
-        **detail: Any,
-    ) -> dict[str, Any]:
+        step: Step,
+        **detail: str,
+    ) -> VoteRecord:
         """One change to the game's votes, in one transaction with its audit entry (never a
         ballot's content) and its events; returns the vote's public record."""
-        from bot.core.votes import VoteError  # noqa: PLC0415
-
         ctx = await self.table.load_ctx(game_id)
         async with self.table.lock(game_id):
             now = self.table.clock.now()
@@ -147,16 +154,13 @@ class Votes:
                     await self._vote_changed(tx, game_id, ctx, book, vote, now, ph)
             await self.table.reschedule(game_id)
         await self.outbox.deliver()
-        return dict(vote.public_record(book.policy))
+        return vote.public_record(book.policy)
 
     async def propose_vote(
         self, game_id: int, user: str, kind: str, powers: Sequence[Power | str] = ()
-    ) -> dict[str, Any]:
+    ) -> VoteRecord:
         """Propose a draw (of all survivors, or of `powers` where the rules allow) or a
         concession (`powers` = the one winner). Returns the public record (no author)."""
-        from bot.core.endgame import survivors  # noqa: PLC0415
-        from bot.core.votes import VoteKind  # noqa: PLC0415
-
         power = await self.table.player_power(game_id, user)
         row, _ctx, _ph = await self.table.open_phase_for_orders(game_id)
         try:
@@ -165,20 +169,18 @@ class Votes:
             raise VoteRefusedError.of("unknown_vote", row.lang, kind=kind) from None
         named = [parse_power(p) for p in powers]
 
-        async def step(tx: Repository, ph: PhaseState, book: Any, moment: Any) -> Any:
+        async def step(
+            tx: Repository, ph: PhaseState, book: VoteBook, moment: Moment
+        ) -> tuple[VoteBook, Vote]:
             players = set(await self.table.players(tx, game_id))
             alive = [p for p in survivors(self.table.position_of(ph)) if p in players]
             return book.propose(power, vote_kind, moment=moment, survivors=alive, powers=named)
 
         return await self._vote_step(game_id, user, "vote.propose", step, kind=vote_kind.value)
 
-    async def cast_ballot(
-        self, game_id: int, user: str, vote_id: int, ballot: str
-    ) -> dict[str, Any]:
+    async def cast_ballot(self, game_id: int, user: str, vote_id: int, ballot: str) -> VoteRecord:
         """Vote yes / no / abstain (secret: only the tally is ever published, where the
         rules say so). Returns the vote's public record."""
-        from bot.core.votes import Ballot  # noqa: PLC0415
-
         power = await self.table.player_power(game_id, user)
         row, _ctx, _ph = await self.table.open_phase_for_orders(game_id)
         try:
@@ -186,27 +188,31 @@ class Votes:
         except ValueError:
             raise VoteRefusedError.of("unknown_ballot", row.lang, ballot=ballot) from None
 
-        async def step(_tx: Repository, _ph: PhaseState, book: Any, moment: Any) -> Any:
+        async def step(
+            _tx: Repository, _ph: PhaseState, book: VoteBook, moment: Moment
+        ) -> tuple[VoteBook, Vote]:
             return book.cast(vote_id, power, choice, moment=moment)
 
         return await self._vote_step(game_id, user, "vote.ballot", step)
 
-    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> dict[str, Any]:
+    async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> VoteRecord:
         """GM: decline a repetitive or humorous proposal (house-rules IX(5))."""
         await self.table.require_gm(game_id, gm)
 
-        async def step(_tx: Repository, ph: PhaseState, book: Any, _moment: Any) -> Any:
+        async def step(
+            _tx: Repository, ph: PhaseState, book: VoteBook, _moment: Moment
+        ) -> tuple[VoteBook, Vote]:
             return book.refuse(vote_id, reason, phase=ph.phase)
 
         return await self._vote_step(game_id, gm, "vote.refuse", step, reason=reason)
 
-    async def votes(self, game_id: int) -> list[dict[str, Any]]:
+    async def votes(self, game_id: int) -> list[VoteRecord]:
         """Every vote of the game as its public record (no author, no voter)."""
         await self.table.game_row(game_id)
         ctx = await self.table.load_ctx(game_id)
         async with self.table.storage.tx() as tx:
             book = await self._votebook(tx, game_id, ctx)
-        return [dict(r) for r in book.public_records()]
+        return book.public_records()
 
     async def close_due(
         self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float
