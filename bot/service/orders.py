@@ -5,18 +5,17 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import replace
 
+from bot.core import advice
+from bot.core.advice import order_key, to_order_powers
 from bot.core.model import (
     Location,
-    PhaseKind,
     Position,
     Power,
-    Unit,
     UnitType,
 )
-from bot.core.names import NameTable, load_names
-from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
+from bot.core.names import load_names
+from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.service import codec, intake
 from bot.service.errors import (
@@ -27,11 +26,8 @@ from bot.service.scheduler import Scheduler
 from bot.service.table import (
     GameCtx,
     Table,
-    adjustment,
     dumps,
-    order_key,
     parse_power,
-    to_order_powers,
     unit_text,
 )
 from bot.service.texts import t
@@ -41,6 +37,14 @@ from bot.service.values import (
 )
 
 log = logging.getLogger(__name__)
+
+# What the rule set does with a unit given several orders (bot.core.rules), as a text key.
+_THEN = {
+    DuplicateOrders.FIRST: "several_first",
+    DuplicateOrders.LAST: "several_last",
+    DuplicateOrders.HOLD: "several_hold",
+    DuplicateOrders.CIVIL_DISORDER: "several_disorder",
+}
 
 
 class Orders:
@@ -54,103 +58,53 @@ class Orders:
     def _warnings(
         self, ctx: GameCtx, position: Position, power: Power, orders: list[Order]
     ) -> list[str]:
+        """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
+        items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
+        return [self._word(ctx, item) for item in items]
+
+    def _word(self, ctx: GameCtx, item: advice.Advice) -> str:
         lang = ctx.lang
         names = load_names(ctx.game_map.name)
+        render = self.table.engine.render_order
 
-        def unit(u: Unit) -> str:  # in the game's nomenclature: French MAR is North Africa
-            return unit_text(names, u.type, u.location, lang)
+        def unit(utype: UnitType | None, loc: Location) -> str:
+            return unit_text(names, utype, loc, lang)  # French MAR is North Africa
 
-        out: list[str] = []
-        kind = position.phase.kind
-        ordered = {order_key(o) for o in orders}
-        if kind is PhaseKind.MOVEMENT:
-            for u in sorted(position.units_of(power), key=lambda u: u.province):
-                if u.province not in ordered:
-                    out.append(t("no_order", lang, unit=unit(u)))
-            mine = {u.province for u in position.units_of(power)}
-        elif kind is PhaseKind.RETREAT:
-            for d in position.dislodged:
-                if d.unit.power is power and d.unit.province not in ordered:
-                    out.append(t("no_retreat", lang, unit=unit(d.unit)))
-            mine = {d.unit.province for d in position.dislodged if d.unit.power is power}
-        else:
-            n = adjustment(position, ctx.game_map, power)
-            if n > 0:
-                given = sum(isinstance(o, Build | Waive) for o in orders)
-                if given < n:
-                    out.append(t("builds_unused", lang, n=n - given))
-            elif n < 0:
-                given = sum(isinstance(o, Disband) for o in orders)
-                if given < -n:
-                    out.append(t("removals_missing", lang, n=-n - given))
-            mine = {u.province for u in position.units_of(power)}
-        out += self._build_coasts(ctx, names, orders)
-        for o in orders:
-            key = order_key(o)
-            if key is not None and not isinstance(o, Build) and key not in mine:
-                out.append(
-                    t(
-                        "not_yours",
-                        lang,
-                        order=self.table.engine.render_order(o, lang),
-                        province=names.abbreviation(key, lang),
-                    )
-                )
-        out += self._several_orders(ctx, names, orders)
-        return out
-
-    def _build_coasts(self, ctx: GameCtx, names: NameTable, orders: list[Order]) -> list[str]:
-        """`F STP B`: a fleet built in a province with two coasts must name one (DATC 6.B.14,
-        4.B.7); the order parses and would fail at the deadline, so the player is told now."""
-        out: list[str] = []
-        for o in orders:
-            if not isinstance(o, Build) or o.unit.type is not UnitType.FLEET:
-                continue
-            loc = o.unit.location
-            coasts = ctx.game_map.province(loc.province).coasts
-            if loc.coast is not None or len(coasts) < 2:
-                continue
-            refs = [replace(o.unit, location=Location(loc.province, c)) for c in coasts]
-            ways = [self.table.engine.render_order(replace(o, unit=r), ctx.lang) for r in refs]
-            out.append(
-                t(
+        match item:
+            case advice.NoOrder(u):
+                return t("no_order", lang, unit=unit(u.type, u.location))
+            case advice.NoRetreat(u):
+                return t("no_retreat", lang, unit=unit(u.type, u.location))
+            case advice.BuildsUnused(n):
+                return t("builds_unused", lang, n=n)
+            case advice.RemovalsMissing(n):
+                return t("removals_missing", lang, n=n)
+            case advice.NeedsCoast(order, options):
+                ways = [render(o, lang) for o in options]
+                return t(
                     "build_coast" if len(ways) == 2 else "build_coasts",
-                    ctx.lang,
-                    name=names.full_name(loc.province, ctx.lang),
+                    lang,
+                    name=names.full_name(order.unit.location.province, lang),
                     n=len(ways),
-                    ways=t("or", ctx.lang).join(ways),
+                    ways=t("or", lang).join(ways),
                 )
-            )
-        return out
-
-    def _several_orders(self, ctx: GameCtx, names: NameTable, orders: list[Order]) -> list[str]:
-        """A unit given several orders: which one counts, or that it holds (DATC 4.D.3)."""
-        by_unit: dict[str, list[UnitOrder]] = {}
-        for o in orders:
-            if isinstance(o, UnitOrder):
-                by_unit.setdefault(o.unit.province, []).append(o)
-        then = {
-            DuplicateOrders.FIRST: "several_first",
-            DuplicateOrders.LAST: "several_last",
-            DuplicateOrders.HOLD: "several_hold",
-            DuplicateOrders.CIVIL_DISORDER: "several_disorder",
-        }[ctx.rules.duplicate_orders]
-        out = []
-        for given in by_unit.values():
-            if len(given) > 1:
-                ref = given[0].unit
-                texts = [self.table.engine.render_order(o, ctx.lang) for o in given]
-                out.append(
-                    t(
-                        "several_orders",
-                        ctx.lang,
-                        unit=unit_text(names, ref.type, ref.location, ctx.lang),
-                        n=len(given),
-                        orders=", ".join(texts),
-                        then=t(then, ctx.lang),
-                    )
+            case advice.NotYours(order, province):
+                return t(
+                    "not_yours",
+                    lang,
+                    order=render(order, lang),
+                    province=names.abbreviation(province, lang),
                 )
-        return out
+            case advice.SeveralOrders(ref, given, then):
+                return t(
+                    "several_orders",
+                    lang,
+                    unit=unit(ref.type, ref.location),
+                    n=len(given),
+                    orders=", ".join(render(o, lang) for o in given),
+                    then=t(_THEN[then], lang),
+                )
+        raise AssertionError(item)  # every kind of advice is worded above
 
     async def submit(
         self, game_id: int, user: str, text: str, *, merge: bool = False

@@ -12,6 +12,7 @@ from concurrent.futures import Executor
 from functools import partial
 from typing import Any
 
+from bot.core.advice import nothing_to_do, to_order_powers
 from bot.core.jsonio import position_from_json, position_to_json
 from bot.core.messages import render as render_message
 from bot.core.model import (
@@ -31,9 +32,7 @@ from bot.service.table import (
     Table,
     cached_rules,
     dumps,
-    nothing_to_do,
     reminder_key,
-    to_order_powers,
 )
 from bot.service.votes import Votes
 

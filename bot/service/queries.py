@@ -6,6 +6,7 @@ import json
 import logging
 from typing import Any
 
+from bot.core.advice import to_order_powers
 from bot.core.model import (
     Position,
     Power,
@@ -19,7 +20,6 @@ from bot.service.errors import (
 from bot.service.table import (
     Table,
     parse_power,
-    to_order_powers,
 )
 from bot.service.unreadable import unreadable_reason
 from bot.service.values import (

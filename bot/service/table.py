@@ -14,13 +14,11 @@ from bot.core.model import (
     Location,
     ModelError,
     Phase,
-    PhaseKind,
     Position,
     Power,
     UnitType,
 )
 from bot.core.names import NameTable
-from bot.core.orders import Order, UnitOrder
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.rules import RuleSet
@@ -85,35 +83,6 @@ def dumps(doc: Any) -> str:
     return json.dumps(doc, ensure_ascii=False, sort_keys=True)
 
 
-def to_order_powers(position: Position, game_map: GameMap) -> list[Power]:
-    """Powers with something to order in this position's phase."""
-    kind = position.phase.kind
-    if kind is PhaseKind.MOVEMENT:
-        return [p for p in Power if position.units_of(p)]
-    if kind is PhaseKind.RETREAT:
-        return [p for p in Power if any(d.unit.power is p for d in position.dislodged)]
-    return [p for p in Power if adjustment(position, game_map, p) != 0]
-
-
-def adjustment(position: Position, game_map: GameMap, power: Power) -> int:
-    """Builds (>0) the power can actually make, or removals (<0) it owes."""
-    diff = len(position.centers_of(power)) - len(position.units_of(power))
-    if diff <= 0:
-        return diff
-    free = [
-        pid
-        for pid in game_map.home_centers(power)
-        if position.centers.get(pid) is power and pid not in position.units
-    ]
-    return min(diff, len(free))
-
-
-def nothing_to_do(position: Position, game_map: GameMap) -> bool:
-    if position.phase.kind is PhaseKind.MOVEMENT:
-        return False
-    return not to_order_powers(position, game_map)
-
-
 def reminder_key(game_id: int, phase_id: int, offset: float, deadline: float) -> str:
     # The deadline is part of the key: after an extension the reminders come again.
     return f"{game_id}:{phase_id}:reminder:{offset:g}:{deadline:.0f}"
@@ -125,12 +94,6 @@ def unit_text(names: NameTable, utype: UnitType | None, loc: Location, lang: str
     if loc.coast is not None:
         where += "/" + names.coast_abbreviation(loc.coast, lang)
     return f"{utype.value} {where}" if utype is not None else where
-
-
-def order_key(order: Order) -> str | None:
-    if isinstance(order, UnitOrder):
-        return order.unit.province
-    return None
 
 
 _RULES: dict[tuple[Engine, str], RuleSet] = {}
