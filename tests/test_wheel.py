@@ -25,7 +25,7 @@ _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "tests",
     "demo-out", "out", "*.db*",
 )  # fmt: skip
-_RUNTIME_FILES = ("bot", "cogs", "renderer")
+_RUNTIME_FILES = ("bot", "renderer")
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:

@@ -185,7 +185,7 @@ async def test_house_stalemate_lets_the_gm_declare_a_draw(table: Table) -> None:
 
 
 def test_the_powers_of_a_draw_are_read_in_either_language() -> None:
-    from cogs.vote.cog import parse_powers  # noqa: PLC0415
+    from bot.discord_app.cogs.vote.cog import parse_powers  # noqa: PLC0415
 
     assert parse_powers("France, Allemagne") == [Power.FRANCE, Power.GERMANY]
     assert parse_powers("ITALY italy; Turkey") == [Power.ITALY, Power.TURKEY]

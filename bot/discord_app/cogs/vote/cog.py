@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.core.votes import VoteRecord
+from bot.discord_app.app import Parley
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import power_name
 from bot.discord_app.interactions import (
@@ -47,7 +47,7 @@ def parse_powers(text: str | None) -> list[Power]:
 
 @app_commands.guild_only()
 class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes: draw, concede"):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
         super().__init__()
 

@@ -1,8 +1,0 @@
-from bot.client import ParleyBot
-
-
-async def setup(bot: ParleyBot) -> None:
-    from cogs.orders.cog import GamePicker, OrdersCog  # noqa: PLC0415 - only setup() here
-
-    await bot.add_cog(OrdersCog(bot))
-    bot.add_dynamic_items(GamePicker)  # a game menu sent before a restart still works
