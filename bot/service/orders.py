@@ -23,8 +23,10 @@ from bot.service.errors import (
 )
 from bot.service.outbox import Outbox
 from bot.service.scheduler import Scheduler
+from bot.service.storage import Repository
 from bot.service.table import (
     GameCtx,
+    PhaseState,
     Table,
     dumps,
     parse_power,
@@ -72,16 +74,16 @@ class Orders:
 
         match item:
             case advice.NoOrder(u):
-                return t("no_order", lang, unit=unit(u.type, u.location))
+                text = t("no_order", lang, unit=unit(u.type, u.location))
             case advice.NoRetreat(u):
-                return t("no_retreat", lang, unit=unit(u.type, u.location))
+                text = t("no_retreat", lang, unit=unit(u.type, u.location))
             case advice.BuildsUnused(n):
-                return t("builds_unused", lang, n=n)
+                text = t("builds_unused", lang, n=n)
             case advice.RemovalsMissing(n):
-                return t("removals_missing", lang, n=n)
+                text = t("removals_missing", lang, n=n)
             case advice.NeedsCoast(order, options):
                 ways = [render(o, lang) for o in options]
-                return t(
+                text = t(
                     "build_coast" if len(ways) == 2 else "build_coasts",
                     lang,
                     name=names.full_name(order.unit.location.province, lang),
@@ -89,14 +91,14 @@ class Orders:
                     ways=t("or", lang).join(ways),
                 )
             case advice.NotYours(order, province):
-                return t(
+                text = t(
                     "not_yours",
                     lang,
                     order=render(order, lang),
                     province=names.abbreviation(province, lang),
                 )
             case advice.SeveralOrders(ref, given, then):
-                return t(
+                text = t(
                     "several_orders",
                     lang,
                     unit=unit(ref.type, ref.location),
@@ -104,7 +106,9 @@ class Orders:
                     orders=", ".join(render(o, lang) for o in given),
                     then=t(_THEN[then], lang),
                 )
-        raise AssertionError(item)  # every kind of advice is worded above
+            case _:
+                raise AssertionError(item)  # every kind of advice is worded above
+        return text
 
     async def submit(
         self, game_id: int, user: str, text: str, *, merge: bool = False
@@ -153,29 +157,14 @@ class Orders:
             orders, errors, refused_strict = read.orders, read.errors, read.refused
         accepted = not errors and not refused_strict
         if merge and accepted and kind != "clear":
-            standing = await self.table.standing(ph.id)
-            if power in standing:
-                old = codec.orders_from_json(json.loads(standing[power].orders_json))
-                names = {order_key(o) for o in orders}
-                kept = [o for o in old if order_key(o) is not None and order_key(o) not in names]
-                orders = kept + orders
+            orders = await self._merged(ph, power, orders)
         readings = [self.table.engine.render_order(o, lang) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
         late: LateSubmissionError | None = None
         async with self.table.storage.tx() as tx:
-            cur = await self.table.current_phase(game_id, tx)
-            grow = await tx.game(game_id)
             now = self.table.clock.now()
-            paused = grow.paused_at if grow and grow.status == "paused" else None
-            effective = now if paused is None else paused
-            if (
-                cur is None
-                or cur.id != ph.id
-                or cur.status != "open"
-                or cur.deadline is None
-                or effective >= cur.deadline
-            ):
-                late = self.table.late_error(ctx, cur or ph)
+            late = await self._too_late(tx, game_id, ctx, ph, now)
+            if late is not None:
                 accepted = False
             had = await self.table.standing(ph.id, tx)
             previous = t("previous_stand" if power in had else "previous_none", lang)
@@ -228,6 +217,35 @@ class Orders:
         return SubmitReply(
             accepted, game_id, ph.name, power, readings, errors, warnings, message, now, sid
         )
+
+    async def _merged(self, ph: PhaseState, power: Power, orders: list[Order]) -> list[Order]:
+        """`orders` over the standing set: they replace only the orders of the units they name."""
+        standing = await self.table.standing(ph.id)
+        if power not in standing:
+            return orders
+        old = codec.orders_from_json(json.loads(standing[power].orders_json))
+        names = {order_key(o) for o in orders}
+        kept = [o for o in old if order_key(o) is not None and order_key(o) not in names]
+        return kept + orders
+
+    async def _too_late(
+        self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float
+    ) -> LateSubmissionError | None:
+        """Checked in the saving transaction: the phase read before may have closed since
+        (a paused game's clock stands at its pause)."""
+        cur = await self.table.current_phase(game_id, tx)
+        game = await tx.game(game_id)
+        paused = game.paused_at if game and game.status == "paused" else None
+        effective = now if paused is None else paused
+        if (
+            cur is None
+            or cur.id != ph.id
+            or cur.status != "open"
+            or cur.deadline is None
+            or effective >= cur.deadline
+        ):
+            return self.table.late_error(ctx, cur or ph)
+        return None
 
     async def my_orders(self, game_id: int, user: str) -> OrdersView:
         power = await self.table.player_power(game_id, user)

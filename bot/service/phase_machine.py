@@ -228,35 +228,19 @@ class PhaseMachine:
     ) -> None:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
-        now = self.table.clock.now()
-        vote_state = await self.table.storage.votebook(game_id)
-        vote_open = vote_state is not None and '"open"' in vote_state
-        # Without a vote to decide, closing is redone harmlessly after a power cut.
-        async with self.table.storage.tx(durable=vote_open) as tx:
-            cur = await tx.phase(ph.id)
-            if cur is None:
-                return
-            if cur.status == "open":
-                if not force and (cur.deadline is None or now < cur.deadline):
-                    return
-                await tx.close_phase(ph.id, now)
-                # house IX(4): a passed vote is published instead of the adjudication.
-                if vote_open and await self.votes.close_due(tx, game_id, ctx, ph, now):
-                    return
-            elif cur.status != "adjudicating":
-                return
+        if not await self._close(game_id, ctx, ph, force=force):
+            return
         standing = await self.table.standing(ph.id)
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
-        position_doc = json.loads(ph.position_json)
         t0 = time.perf_counter()
         job = partial(
             compute_phase,
             self.table.engine,
             ctx.variant,
             ctx.rules_name,
-            position_doc,
+            json.loads(ph.position_json),
             orders_doc,
             ctx.lang,
             self.render_maps,
@@ -266,17 +250,62 @@ class PhaseMachine:
         else:
             result = await asyncio.to_thread(job)
         compute = time.perf_counter() - t0
-        outcome = codec.outcome_from_json(result["outcome"])
+        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
+            return
+        if self.metrics is not None:
+            self.metrics(
+                {
+                    "adjudicate": result["adjudicate_seconds"],
+                    "render": result["render_seconds"],
+                    "compute": compute,
+                }
+            )
+
+    async def _close(self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool) -> bool:
+        """Freeze the orders (open -> adjudicating) if the deadline passed (or `force`);
+        True if the phase is now to be adjudicated."""
+        now = self.table.clock.now()
+        vote_state = await self.table.storage.votebook(game_id)
+        vote_open = vote_state is not None and '"open"' in vote_state
+        # Without a vote to decide, closing is redone harmlessly after a power cut.
+        async with self.table.storage.tx(durable=vote_open) as tx:
+            cur = await tx.phase(ph.id)
+            if cur is None:
+                return False
+            if cur.status == "open":
+                if not force and (cur.deadline is None or now < cur.deadline):
+                    return False
+                await tx.close_phase(ph.id, now)
+                # house IX(4): a passed vote is published instead of the adjudication.
+                return not (vote_open and await self.votes.close_due(tx, game_id, ctx, ph, now))
+            return cur.status == "adjudicating"
+
+    async def _commit(  # noqa: PLR0917 - the steps of one adjudication
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        result: dict[str, Any],
+        orders_doc: list[dict[str, Any]],
+        compute: float,
+    ) -> bool:
+        """Results, skipped phases, the next phase and their events, in one transaction;
+        False if another step already did it."""
         nxt = position_from_json(result["next"])
         done_at = self.table.clock.now()
         async with self.table.storage.tx() as tx:
             cur = await tx.phase(ph.id)
             if cur is None or cur.status != "adjudicating":
-                return
-            outcome_json = dumps(result["outcome"])
-            png = result["png"]
+                return False
             await tx.add_result(
-                NewResult(ph.id, outcome_json, dumps(orders_doc), png, done_at, compute)
+                NewResult(
+                    ph.id,
+                    dumps(result["outcome"]),
+                    dumps(orders_doc),
+                    result["png"],
+                    done_at,
+                    compute,
+                )
             )
             await tx.mark_phase_done(ph.id)
             start = result["outcome"]["position"]
@@ -288,12 +317,11 @@ class PhaseMachine:
                 await tx.add_result(NewResult(sid, dumps(skipped), "[]", None, done_at, 0.0))
             over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
             reading = ctx.clock.times(ph.phase).reading
-            status = "final" if over_reason else "pending"
             nid = await tx.add_phase(
                 game_id,
                 str(nxt.phase),
                 dumps(result["next"]),
-                status,
+                "final" if over_reason else "pending",
                 "closed" if over_reason else "reading",
                 done_at + reading,
                 done_at,
@@ -311,6 +339,7 @@ class PhaseMachine:
             )
             centers = {p.value: len(nxt.centers_of(p)) for p in Power if nxt.centers_of(p)}
             key = f"{game_id}:{ph.id}"
+            outcome = codec.outcome_from_json(result["outcome"])
             await self.table.emit(
                 tx,
                 f"{key}:results",
@@ -351,14 +380,7 @@ class PhaseMachine:
                     ph.id,
                     "reading",
                 )
-        if self.metrics is not None:
-            self.metrics(
-                {
-                    "adjudicate": result["adjudicate_seconds"],
-                    "render": result["render_seconds"],
-                    "compute": compute,
-                }
-            )
+        return True
 
     async def _game_over(
         self, tx: Repository, game_id: int, ctx: GameCtx, nxt: Position
