@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.map import MapError, load_map
+from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Power
 from bot.core.scoring import SYSTEMS, ScoringError, score
 
@@ -36,11 +36,11 @@ class _InputError(ValueError):
     pass
 
 
-def _powers(raw: Any, what: str) -> list[Power]:
+def _powers(raw: Any, what: str, game_map: GameMap) -> list[Power]:
     if not isinstance(raw, list):
         raise _InputError(f'"{what}" must be a list of powers')
     try:
-        return [Power.parse(str(x)) for x in raw]
+        return [game_map.parse_power(str(x)) for x in raw]
     except ModelError as exc:
         raise _InputError(f'"{what}": {exc}') from None
 
@@ -62,10 +62,11 @@ def run(args: argparse.Namespace) -> int:
                 f"unknown scoring system {args.system!r} (known: {', '.join(sorted(SYSTEMS))})"
             )
         doc = _read(read_input(args.file))
+        game_map = load_map(args.variant)
         centers: dict[Power, int] = {}
         for key, n in doc["centers"].items():
             try:
-                power = Power.parse(key)
+                power = game_map.parse_power(key)
             except ModelError as exc:
                 raise _InputError(str(exc)) from None
             if isinstance(n, bool) or not isinstance(n, int):
@@ -76,14 +77,15 @@ def run(args: argparse.Namespace) -> int:
         total = doc.get("total_centers")
         if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
             raise _InputError(f'"total_centers" must be a whole number, not {total!r}')
-        game_map = load_map(args.variant)
         scores = score(
             args.system,
             centers,
             total,
-            variant=args.variant,
-            draw=_powers(doc["draw"], "draw") if "draw" in doc else None,
-            survivors=_powers(doc["survivors"], "survivors") if "survivors" in doc else None,
+            game_map=game_map,
+            draw=_powers(doc["draw"], "draw", game_map) if "draw" in doc else None,
+            survivors=(
+                _powers(doc["survivors"], "survivors", game_map) if "survivors" in doc else None
+            ),
         )
     except (_InputError, InputFileError, ScoringError, MapError) as exc:
         print(f"parley score: {exc}", file=sys.stderr)

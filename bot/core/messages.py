@@ -151,18 +151,22 @@ def _param(value: Param, lang: str) -> str:
     if isinstance(value, Prov):
         return value.pid if lang == "en" else _loc(Location(value.pid), lang)
     if isinstance(value, Name):
-        from bot.core.map import load_map  # noqa: PLC0415 - the standard map, cached
+        from bot.core.map import MapError, load_map  # noqa: PLC0415 - the standard map, cached
 
         try:
             return load_map("standard").province(value.pid).name(lang)
-        except KeyError:
+        except (KeyError, MapError):
             return value.pid
     if isinstance(value, Location):
         return _loc(value, lang)
     if isinstance(value, Unit):
         return f"{value.type.value} {_loc(value.location, lang)}"
     if isinstance(value, Power):
-        return value.name.title() if lang == "en" else catalogue(lang)[f"power.{value.value}"]
+        # The classical seven's French names are in the catalogue; other variants' powers
+        # show their id ("North").
+        if lang == "en":
+            return value.name.title()
+        return catalogue(lang).get(f"power.{value.value}", value.name.title())
     if isinstance(value, UnitType):
         return value.value
     if isinstance(value, Coast):

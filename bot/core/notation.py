@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.map import load_map
+from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power
 from bot.core.names import load_names
 from bot.core.orders import (
@@ -176,15 +176,16 @@ def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str =
     return text
 
 
-def notation_lines(outcome: Outcome, lang: str = "en") -> list[str]:
-    """The results of a phase: a heading per power, then its orders in the given order."""
-    game_map = load_map("standard")
+def notation_lines(outcome: Outcome, lang: str, game_map: GameMap) -> list[str]:
+    """The results of a phase: a heading per power (in the variant's order), then its orders
+    in the given order."""
     lines: list[str] = []
     by_power: dict[Power | None, list[OrderResult]] = {}
     for r in outcome.results:
         by_power.setdefault(r.power, []).append(r)
     colon = " :" if _lang(lang) == "fr" else ":"
-    for power in [*Power, None]:
+    extra = sorted(p for p in by_power if p is not None and p not in game_map.powers)
+    for power in [*game_map.powers, *extra, None]:
         results = by_power.get(power)
         if not results:
             continue

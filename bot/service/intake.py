@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power, Unit
-from bot.core.names import NameTable, load_names
+from bot.core.names import NameTable
 from bot.core.orders import Build, Order, UnitOrder
 from bot.core.parser import count_orders
 from bot.core.rules import Choice, RuleSet
@@ -25,28 +25,6 @@ MAX_ORDERS = 100
 # 100 orders of the longest real order (~120 characters) and their line breaks, rounded up:
 # a 10 MB message is refused before it is even split into lines.
 MAX_TEXT = 20_000
-
-# "A PAR is French": every unit, army or fleet, is "une unité" in French (feminine).
-_OWNER: dict[str, dict[Power, str]] = {
-    "en": {
-        Power.AUSTRIA: "Austrian",
-        Power.ENGLAND: "English",
-        Power.FRANCE: "French",
-        Power.GERMANY: "German",
-        Power.ITALY: "Italian",
-        Power.RUSSIA: "Russian",
-        Power.TURKEY: "Turkish",
-    },
-    "fr": {
-        Power.AUSTRIA: "autrichienne",
-        Power.ENGLAND: "anglaise",
-        Power.FRANCE: "française",
-        Power.GERMANY: "allemande",
-        Power.ITALY: "italienne",
-        Power.RUSSIA: "russe",
-        Power.TURKEY: "turque",
-    },
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +93,7 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
     the adjudicator rules on it."""
     if rules.proxy_orders is not Choice.C:
         return []
-    names = load_names(game_map.name)
+    names = game_map.names()
     out = []
     for order in orders:
         unit = ordered_unit(position, order)
@@ -126,7 +104,7 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
                     lang,
                     order=engine.render_order(order, lang),
                     unit=unit_text(names, unit, lang),
-                    owner=owner_word(unit.power, lang),
+                    owner=owner_word(game_map, unit.power, lang),
                 )
             )
     return out
@@ -140,5 +118,6 @@ def unit_text(names: NameTable, unit: Unit, lang: str) -> str:
     return f"{unit.type.value} {where}"
 
 
-def owner_word(power: Power, lang: str) -> str:
-    return _OWNER["fr" if lang.startswith("fr") else "en"][power]
+def owner_word(game_map: GameMap, power: Power, lang: str) -> str:
+    """ "A PAR is French": the variant's adjective (French: feminine, "une unité")."""
+    return game_map.power_adjective(power, "fr" if lang.startswith("fr") else "en")

@@ -243,7 +243,8 @@ _TEXTS: dict[str, dict[str, str]] = {
 def _local(value: Any, lang: str) -> Any:
     """A power by its name in French (`Angleterre`); English texts keep what they showed."""
     if isinstance(value, Power) and lang == "fr":
-        return catalogue("fr")[f"power.{value.value}"]
+        # A power of another variant than the classical seven keeps its id's spelling.
+        return catalogue("fr").get(f"power.{value.value}", value.value.title())
     return value
 
 

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
-from bot.core.model import Power
+from bot.core.map import load_map
 from bot.core.presets import list_presets
 from bot.discord_app.format import mention, power_name, status_lines
 from bot.discord_app.interactions import (
@@ -120,13 +120,13 @@ class GameCog(
     ) -> None:
         status = await resolve_game(self.bot, interaction, game, states=("forming",))
         got = await self.bot.service.join(
-            status.id, user_key(interaction.user), parse_power(power, status.lang)
+            status.id, user_key(interaction.user), parse_power(power, status.lang, status.variant)
         )
         text = t(
             "game.joined",
             status.lang,
             user=mention(interaction.user.id),
-            power=power_name(got, status.lang),
+            power=power_name(got, status.lang, status.variant),
             name=status.name,
             id=status.id,
         )
@@ -140,10 +140,9 @@ class GameCog(
         try:
             status = await resolve_game(self.bot, interaction, game_id, states=("forming",))
         except Exception:  # noqa: BLE001 - autocomplete must answer, even with nothing found
-            free = list(Power)
-        else:
-            free = [p for p in Power if p not in status.players]
-        return power_choices(free, current, locale_lang(interaction))
+            return []
+        free = [p for p in load_map(status.variant).powers if p not in status.players]
+        return power_choices(free, current, locale_lang(interaction), status.variant)
 
     @app_commands.command(name="start", description="Start the game (GM)")
     @app_commands.describe(game="Game number (#)")
@@ -172,7 +171,7 @@ class GameCog(
             status.lang,
             name=status.name,
             id=status.id,
-            power=power_name(power, status.lang),
+            power=power_name(power, status.lang, status.variant),
         )
         await send(interaction, [text])
 
