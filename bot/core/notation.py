@@ -82,6 +82,10 @@ def _lang(lang: str) -> str:
 
 def _place(loc: Location, lang: str) -> str:
     names = load_names("standard")
+    # Another board's provinces keep their ids (its own French abbreviations are not
+    # threaded through the notation yet).
+    if loc.province not in names.province_ids:
+        return str(loc)
     text = names.abbreviation(loc.province, lang)
     if loc.coast is not None:
         text += "/" + names.coast_abbreviation(Coast(loc.coast), lang)

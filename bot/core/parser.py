@@ -830,6 +830,8 @@ def render_order(order: Order, lang: str = "en") -> str:
     names = load_names("standard")
 
     def loc(location: Location) -> str:
+        if location.province not in names.province_ids:
+            return str(location)  # another board's province keeps its id
         abbr = names.abbreviation(location.province, "fr")
         if location.coast is None:
             return abbr

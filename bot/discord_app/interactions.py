@@ -112,10 +112,12 @@ def parse_power(text: str | None, lang: str, variant: str) -> Power | None:
     in `lang` (the game's)."""
     if not text:
         return None
+    game_map = load_map(variant)
     try:
-        return load_map(variant).parse_power(text)
+        return game_map.parse_power(text)
     except ModelError:
-        raise Refusal(t("error.unknown_power", lang, value=text)) from None
+        known = ", ".join(game_map.power_name(p, lang) for p in game_map.powers)
+        raise Refusal(t("error.unknown_power", lang, value=text, known=known)) from None
 
 
 def power_choices(

@@ -7,10 +7,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
-from bot.core.map import load_map
+from bot.core.map import bundled_maps, load_map
 from bot.core.presets import list_presets
 from bot.discord_app.format import mention, power_name, status_lines
 from bot.discord_app.interactions import (
+    Refusal,
     game_choices,
     guild_only_check,
     locale_lang,
@@ -56,6 +57,7 @@ class GameCog(
         press="Negotiation channel locked when press is closed",
         years="Game years before the end (default: the clock's)",
         early="Adjudicate early when every player is ready",
+        variant="Variant: the board and its powers (standard, sandard)",
     )
     @app_commands.choices(language=LANGUAGES)
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
@@ -68,8 +70,12 @@ class GameCog(
         press: discord.TextChannel | None = None,
         years: app_commands.Range[int, 1, 100] | None = None,
         early: bool | None = None,
+        variant: str = "standard",
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
+        if variant not in bundled_maps():  # a name, never a path, from Discord
+            known = ", ".join(bundled_maps())
+            raise Refusal(t("error.unknown_variant", lang, value=variant, known=known))
         meta = {
             "guild": interaction.guild_id,
             "channel": interaction.channel_id,
@@ -85,6 +91,7 @@ class GameCog(
             meta=meta,
             clock_overrides={"years": years} if years else None,
             early_adjudication=early,
+            variant=variant,
         )
         await self.bot.table_created(int(interaction.channel_id or 0), game.id)
         text = t(
@@ -104,6 +111,12 @@ class GameCog(
         self, _interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return _matching(clock_names(), current)
+
+    @create.autocomplete("variant")
+    async def _variants(
+        self, _interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _matching(list(bundled_maps()), current)
 
     @create.autocomplete("rules")
     async def _rule_sets(
