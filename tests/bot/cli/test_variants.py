@@ -24,7 +24,7 @@ def test_adjudicate_on_sandard_refuses_turkey(capsys, monkeypatch) -> None:
     code, _, err = run(capsys, monkeypatch, ["adjudicate", "--map", "sandard"], json.dumps(doc))
     assert code == 2
     assert "TURKEY" in err
-    code, out, _ = run(capsys, monkeypatch, ["adjudicate"], json.dumps(doc))
+    code, _, _ = run(capsys, monkeypatch, ["adjudicate"], json.dumps(doc))
     assert code == 0  # the standard map has Turkey
 
 
