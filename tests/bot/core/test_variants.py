@@ -10,7 +10,7 @@ import pytest
 
 from bot.core.adjudicator import adjudicate
 from bot.core.endgame import solo_threshold
-from bot.core.map import MapError, bundled_maps, load_map
+from bot.core.map import MapError, bundled_maps, load_map, parse_map
 from bot.core.model import ModelError, Phase, Power
 from bot.core.notation import notation_lines
 from bot.core.parser import parse_orders
@@ -124,3 +124,18 @@ def test_a_variant_name_is_a_name_or_a_path() -> None:
         load_map("..")
     with pytest.raises(MapError, match="not found"):
         load_map("atlantis")
+
+
+def test_free_placement_is_a_start_in_winter_with_centres_and_no_units() -> None:
+    doc = json.loads(TRI_PATH.read_text(encoding="utf-8"))
+    doc["start"] = {"phase": "W1900A", "centers": doc["start"]["centers"]}
+    doc["expected_start_units"] = 0
+    gm = parse_map(doc, "free")
+    sheet = "West: build F WES\nWest: build A WHI\nNorth: build A NOR"
+    out = adjudicate(gm.start, orders(gm, gm.start, sheet), DATC, gm)
+    assert out.position.phase == Phase.parse("S1901M")
+    assert {p: str(u) for p, u in out.position.units.items()} == {
+        "WES": "F WES",
+        "WHI": "A WHI",
+        "NOR": "A NOR",
+    }
