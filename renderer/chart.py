@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.core.catalogue import text
 from bot.core.endgame import centre_counts_by_year, solo_threshold
 from bot.core.map import GameMap
 from bot.core.model import Position
@@ -70,7 +71,7 @@ def centre_chart(
         draw.line([(x, py(solo)), (min(x + 6, x1), py(solo))], fill=(160, 0, 0))
     draw.line([(x0, y0), (x1, y0)], fill=AXIS, width=2)
     draw.line([(x0, y0), (x0, y1)], fill=AXIS, width=2)
-    heading = title or ("Centres par année" if lang == "fr" else "Supply centres by year")
+    heading = title or text("render", "chart.title", lang)
     draw.text((WIDTH // 2, 12), heading, fill=AXIS, font=big, anchor="mt")
 
     for power in game_map.powers:

@@ -17,6 +17,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.core import catalogue
+from bot.core.catalogue import DEFAULT_LANG, languages
 from bot.core.map import GameMap
 from bot.core.model import Location, PhaseKind, Position, Power, ProvinceKind, Unit, UnitType
 from bot.core.orders import (
@@ -69,32 +71,20 @@ CONVOY_DASH = (8.0, 3.0)
 RETREAT_DASH = (3.0, 4.0)
 BUILD: RGB = (60, 160, 60)
 
-# The legend's key, in the order of _Ctx.key_sample.
+# The legend's key, in the order of _Ctx.key_sample: `[legend]` of the render catalogues.
+_KEY_ORDER = (
+    *("move", "support", "convoy", "hold", "failed", "dislodged"),
+    *("retreat_option", "build_remove"),
+)
 KEY_LABELS: Mapping[str, tuple[str, ...]] = {
-    "en": (
-        "move",
-        "support",
-        "convoy",
-        "hold",
-        "failed",
-        "dislodged",
-        "retreat option",
-        "build / remove",
-    ),
-    "fr": (
-        "mouvement",
-        "soutien",
-        "convoi",
-        "tenir",
-        "échec",
-        "délogée",
-        "retraite possible",
-        "construire / dissoudre",
-    ),
+    lang: tuple(catalogue.text("render", f"legend.{k}", lang) for k in _KEY_ORDER)
+    for lang in languages()
 }
 
 # The mark under a dislodged unit, in the game's language.
-DISLODGED: Mapping[str, str] = {"en": "dislodged", "fr": "délogée"}
+DISLODGED: Mapping[str, str] = {
+    lang: catalogue.text("render", "unit.dislodged", lang) for lang in languages()
+}
 
 
 def _mix(c: RGB, other: RGB, t: float) -> RGB:
@@ -508,7 +498,7 @@ def _labels_for(game_map: GameMap) -> Mapping[str, Mapping[str, str]]:
     names = game_map.names()
     return {
         lang: {pid: names.abbreviation(pid, lang) for pid in game_map.provinces}
-        for lang in ("en", "fr")
+        for lang in languages()
     }
 
 
@@ -684,7 +674,7 @@ class _Ctx:
         )
         if not word:
             return
-        name = DISLODGED.get(self.lang, DISLODGED["en"])
+        name = DISLODGED.get(self.lang) or DISLODGED[DEFAULT_LANG]
         font = self.r._font(9.5 * s)
         tw = font.getlength(name)
         x, y = p[0], p[1] - r * 1.45 - 12 * s
@@ -1040,7 +1030,7 @@ class _Ctx:
         powers = list(self.gm.powers)
         line_h = 15 * s
         box_w = 215 * s
-        keys = KEY_LABELS.get(lang, KEY_LABELS["en"])
+        keys = KEY_LABELS.get(lang) or KEY_LABELS[DEFAULT_LANG]
         key_y = (34 + line_h / s * len(powers) + 6) * s  # the key's first row, from the top
         key_rows = (len(keys) + 1) // 2
         box_h = key_y + key_rows * line_h + 6 * s
@@ -1154,9 +1144,13 @@ class _Ctx:
 def legend_counts(centres: int, units: int, lang: str) -> str:
     """A legend row's counts: `1 SC · 1 unit`, `1 centre · 2 unités` (French: singular for 0
     and 1)."""
-    if lang == "fr":
-        return f"{centres} centre{'s' * (centres > 1)} · {units} unité{'s' * (units > 1)}"
-    return f"{centres} SC · {units} unit{'s' * (units != 1)}"
+    return catalogue.text(
+        "render",
+        "counts.row",
+        lang,
+        centres=catalogue.text("render", "counts.centres", lang, n=centres),
+        units=catalogue.text("render", "counts.units", lang, n=units),
+    )
 
 
 def _enter_exit(a: Point, b: Point, box: tuple[float, float, float, float]) -> Point | None:

@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import Location, Phase, PhaseKind, Position, Power, UnitType
 from bot.core.orders import Build, Disband, Hold, Move, Order, Retreat, SupportMove, UnitRef
@@ -35,7 +36,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--out", default="demo-out", help="output folder (default: demo-out)")
     p.add_argument("--years", type=int, default=3, help="game years to play (default: 3)")
     p.add_argument("--seed", type=int, default=1901, help="random seed (default: 1901)")
-    p.add_argument("--lang", choices=("en", "fr"), default="en", help="nomenclature")
+    p.add_argument(
+        "--lang", choices=catalogue.languages(), default=catalogue.DEFAULT_LANG, help="nomenclature"
+    )
     p.add_argument("--rules", default="edc2023", help="rule set (default: edc2023)")
     p.add_argument(
         "--variant",
@@ -129,19 +132,12 @@ def random_orders(
 # --- the notifier -----------------------------------------------------------------------------
 
 
-_WORDS = {
-    "en": {"results": "Results", "centres": "Centres", "next": "Next", "over": "Game over"},
-    "fr": {
-        "results": "Résultats",
-        "centres": "Centres",
-        "next": "Phase suivante",
-        "over": "Fin de la partie",
-    },
-}
+def _word(key: str, lang: str) -> str:
+    return catalogue.text("cli", f"demo.{key}", lang)
 
 
 def _colon(lang: str) -> str:
-    return " :" if lang == "fr" else ":"  # French typography, as bot/core/notation.py
+    return catalogue.meta(lang).colon + ":"  # French typography, as bot/core/notation.py
 
 
 def utc(stamp: float) -> str:
@@ -211,7 +207,7 @@ class FolderNotifier:
             self.over = event.payload
             if self._last is not None:  # the last results announce no next phase
                 path, lines = self._last
-                word = _WORDS[self.lang]["over"]
+                word = _word("over", self.lang)
                 why = _why_over(event.payload, self.lang, path.stem.split("_")[-1], self.game_map)
                 lines = [*lines[:-1], f"{word}{_colon(self.lang)} {why}".rstrip()]
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -219,8 +215,8 @@ class FolderNotifier:
     def _results_lines(self, event: Any) -> list[str]:
         from bot.core.notation import notation_lines  # noqa: PLC0415
 
-        lang, words, colon = self.lang, _WORDS[self.lang], _colon(self.lang)
-        lines = [f"{words['results']}{colon} {Phase.parse(event.phase).describe(lang)}", ""]
+        lang, colon = self.lang, _colon(self.lang)
+        lines = [f"{_word('results', lang)}{colon} {Phase.parse(event.phase).describe(lang)}", ""]
         if event.outcome is not None:
             lines.extend(notation_lines(event.outcome, lang, self.game_map))
         else:
@@ -231,20 +227,22 @@ class FolderNotifier:
             )
         lines.append("")
         centres = centre_list(event.payload["centers"], lang, self.game_map)
-        lines.append(f"{words['centres']}{colon} {centres}")
+        lines.append(f"{_word('centres', lang)}{colon} {centres}")
         nxt = Phase.parse(event.payload["next_phase"]).describe(lang)
-        lines.append(f"{words['next']}{colon} {nxt}")
+        lines.append(f"{_word('next', lang)}{colon} {nxt}")
         return lines
 
 
 def _why_over(payload: Mapping[str, Any], lang: str, last_phase: str, game_map: Any) -> str:
     """Why the game ended, in the game's language (the service explains it in English)."""
     reason = payload.get("reason")
-    if lang == "fr" and reason == "year limit":
-        year = Phase.parse(last_phase).year
-        return f"la dernière année de jeu, {year}, a été jouée"
-    if lang == "fr" and reason == "solo" and payload.get("winner"):
-        return f"victoire de {game_map.power_name(Power.of(payload['winner']), 'fr')}"
+    if catalogue.is_default(lang):  # the service's own explanation is in English
+        return str(payload.get("explanation") or reason or "")
+    if reason == "year limit":
+        return _word("why_year_limit", lang).format(year=Phase.parse(last_phase).year)
+    if reason == "solo" and payload.get("winner"):
+        winner = game_map.power_name(Power.of(payload["winner"]), lang)
+        return _word("why_solo", lang).format(power=winner)
     return str(payload.get("explanation") or reason or "")
 
 

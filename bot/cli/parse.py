@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_file, read_stdin
+from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
@@ -35,7 +36,12 @@ def register(subparsers: Any) -> None:
         help="parse orders (English or French) into canonical notation",
         description="Parse orders as players write them; print their canonical notation.",
     )
-    p.add_argument("--lang", choices=("en", "fr"), default="en", help="game nomenclature")
+    p.add_argument(
+        "--lang",
+        choices=catalogue.languages(),
+        default=catalogue.DEFAULT_LANG,
+        help="game nomenclature",
+    )
     p.add_argument("--position", metavar="FILE", help="POSITION JSON (docs/formats.md)")
     p.add_argument("--power", metavar="NAME", help="the power giving the orders")
     p.add_argument(
@@ -113,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         for order in result.orders:
             line = order.canonical()
-            if args.lang == "fr":
-                line = f"{render_order(order, 'fr')}\t{line}"
+            if not catalogue.is_default(args.lang):  # the game's notation, then the canonical
+                line = f"{render_order(order, args.lang)}\t{line}"
             print(line)
         for err in result.errors:
             shown = err.text if len(err.text) <= 80 else err.text[:79] + "…"

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_file
+from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
@@ -41,7 +42,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("position", help="POSITION JSON file")
     p.add_argument("--orders", metavar="ORDERS.json", help="orders per power")
     p.add_argument("--results", metavar="RESULTS.json", help="parley adjudicate output")
-    p.add_argument("--lang", choices=("en", "fr"), default="en", help="nomenclature (en)")
+    p.add_argument(
+        "--lang",
+        choices=catalogue.languages(),
+        default=catalogue.DEFAULT_LANG,
+        help="nomenclature (en)",
+    )
     p.add_argument("--palette", choices=("default", "colorblind"), default="default")
     p.add_argument(
         "--map", default="standard", metavar="NAME|FILE", help="variant (default standard)"

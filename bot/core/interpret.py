@@ -32,6 +32,7 @@ from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
+from bot.core.catalogue import languages
 from bot.core.map import GameMap
 from bot.core.messages import Items, Message, Prov, msg
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
@@ -97,7 +98,7 @@ _SOURCES = ("datc", "edc2023", "world-masters", "house", "stabbeurfou")
 def _source(rules: RuleSet) -> Message:
     if rules.name in _SOURCES:
         return msg(f"source.{rules.name}")
-    return msg("source.other", name=rules.name)
+    return msg("source.other_rules", name=rules.name)
 
 
 def interpret(
@@ -633,7 +634,7 @@ def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[Message]:
         if not isinstance(o, Hold | Move | SupportHold | SupportMove | Convoy) or not o.source:
             continue
         bare: Order | None = None
-        for lang in ("en", "fr"):  # the text as written, in whichever language reads it
+        for lang in languages():  # the text as written, in whichever language reads it
             try:
                 bare = parse_order(o.source, lang=lang, power=o.power, game_map=game_map)
             except (OrderSyntaxError, ValueError):

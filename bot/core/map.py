@@ -16,6 +16,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from bot.core.catalogue import DEFAULT_LANG, languages
 from bot.core.model import (
     Coast,
     Location,
@@ -48,7 +49,9 @@ class Province:
     coasts: tuple[Coast, ...]
 
     def name(self, lang: str = "en") -> str:
-        return self.name_fr if lang == "fr" else self.name_en
+        """The name in `lang` (the field `name_<lang>`), English if the map has none in it."""
+        found = getattr(self, f"name_{lang}", None)
+        return found if isinstance(found, str) else self.name_en
 
     @property
     def split(self) -> bool:
@@ -68,12 +71,12 @@ class PowerInfo:
     colour: RGB
     colour_blind: RGB  # the colour-blind palette (Okabe-Ito on the standard map)
 
-    def name(self, lang: str = "en") -> str:
-        names = self.names.get(lang) or self.names.get("en") or (self.id.title(),)
+    def name(self, lang: str = DEFAULT_LANG) -> str:
+        names = self.names.get(lang) or self.names.get(DEFAULT_LANG) or (self.id.title(),)
         return names[0]
 
-    def adjective(self, lang: str = "en") -> str:
-        adjs = self.adjectives.get(lang) or self.adjectives.get("en") or (self.name(lang),)
+    def adjective(self, lang: str = DEFAULT_LANG) -> str:
+        adjs = self.adjectives.get(lang) or self.adjectives.get(DEFAULT_LANG) or (self.name(lang),)
         return adjs[0]
 
 
@@ -144,7 +147,7 @@ class GameMap:
         # Coast words are the same on every board: the standard table's.
         generic = json.loads((data_dir() / "maps" / "standard_names.json").read_text("utf-8"))
         provinces = {
-            p.id: {lang: {"abbr": [p.id], "names": [p.name(lang)]} for lang in ("en", "fr")}
+            p.id: {lang: {"abbr": [p.id], "names": [p.name(lang)]} for lang in languages()}
             for p in self.provinces.values()
         }
         return NameTable({**generic, "provinces": provinces, "coast_aliases": {}})
@@ -176,11 +179,11 @@ class GameMap:
             return self.solo_centers
         return len(self._centers) // 2 + 1
 
-    def power_name(self, power: Power, lang: str = "en") -> str:
+    def power_name(self, power: Power, lang: str = DEFAULT_LANG) -> str:
         info = self.power_info.get(power)
         return info.name(lang) if info is not None else power.value.title()
 
-    def power_adjective(self, power: Power, lang: str = "en") -> str:
+    def power_adjective(self, power: Power, lang: str = DEFAULT_LANG) -> str:
         info = self.power_info.get(power)
         return info.adjective(lang) if info is not None else power.value.title()
 
@@ -374,8 +377,8 @@ def _parse_power(d: Mapping[str, Any]) -> PowerInfo:
         return out
 
     names = forms("names")
-    if "en" not in names:
-        raise ValueError(f"{pid} has no English name")
+    if DEFAULT_LANG not in names:
+        raise ValueError(f"{pid} has no name in {DEFAULT_LANG}")
     colour = _colour(d["colour"])
     return PowerInfo(
         pid, names, forms("adjectives"), colour, _colour(d.get("colour_blind", d["colour"]))

@@ -9,18 +9,20 @@ French game, not `A KIE - HOL`). `str(message)` is the English text, which is wh
 
 from __future__ import annotations
 
-import functools
-import string
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any, TypeAlias
 
+from bot.core.catalogue import (
+    DEFAULT_LANG,
+    fields,  # noqa: F401 - the tests of the catalogues read it here
+    normalise,
+    texts,
+)
 from bot.core.model import Coast, Location, Power, Unit, UnitType
 from bot.core.orders import Order
-from bot.paths import data_dir
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +60,7 @@ class Message:
     params: tuple[tuple[str, Param], ...] = ()
 
     def __str__(self) -> str:
-        return render(self, "en")
+        return render(self, DEFAULT_LANG)
 
 
 # What a message's parameter may be: each is shown in the game's language and nomenclature.
@@ -92,55 +94,39 @@ def msg(key: str, **params: Param) -> Message:
     return m
 
 
-@functools.cache
 def catalogue(lang: str) -> Mapping[str, str]:
-    """`data/messages/core.<lang>.toml` flattened to dotted keys."""
-    path = data_dir() / "messages" / f"core.{lang}.toml"
-    with path.open("rb") as fh:
-        doc = tomllib.load(fh)
-    out: dict[str, str] = {}
-
-    def walk(table: Mapping[str, Any], prefix: str) -> None:
-        for k, v in table.items():
-            if isinstance(v, Mapping):
-                walk(v, f"{prefix}{k}.")
-            else:
-                out[f"{prefix}{k}"] = str(v)
-
-    walk(doc, "")
-    return out
+    """`data/messages/core.<lang>.toml` flattened to dotted keys (bot/core/catalogue.py)."""
+    return texts("core", lang)
 
 
-def fields(template: str) -> frozenset[str]:
-    """The parameter names a catalogue text uses."""
-    return frozenset(f for _, f, _, _ in string.Formatter().parse(template) if f)
-
-
-def _lang(lang: str) -> str:
-    return "fr" if lang.lower().startswith("fr") else "en"
-
-
-def render(message: Message, lang: str = "en") -> str:
-    if lang == "en":  # the adjudicator's `detail`, once per failed order: the short way
-        en = catalogue("en")[message.key]
+def render(message: Message, lang: str = DEFAULT_LANG) -> str:
+    if lang == DEFAULT_LANG:  # the adjudicator's `detail`, once per failed order: the short way
+        en = catalogue(DEFAULT_LANG)[message.key]
         fast = _EN_FAST
         return en.format(
-            **{k: f(v) if (f := fast.get(type(v))) else _param(v, "en") for k, v in message.params}
+            **{
+                k: f(v) if (f := fast.get(type(v))) else _param(v, DEFAULT_LANG)
+                for k, v in message.params
+            }
         )
-    lang = _lang(lang)
-    texts = catalogue(lang)
-    template = texts.get(message.key) or catalogue("en")[message.key]
+    lang = normalise(lang)
+    template = catalogue(lang).get(message.key) or catalogue(DEFAULT_LANG)[message.key]
     return template.format(**{k: _param(v, lang) for k, v in message.params})
 
 
 def _loc(loc: Location, lang: str) -> str:
-    if lang == "en":
+    if lang == DEFAULT_LANG:  # the canonical nomenclature: the ids themselves
         return str(loc)
     from bot.core.names import load_names  # noqa: PLC0415 - the parser's tables, lazily
 
     names = load_names("standard")
-    abbr = names.abbreviation(loc.province, "fr")
-    return abbr if loc.coast is None else f"{abbr}/{names.coast_abbreviation(loc.coast, 'fr')}"
+    abbr = names.abbreviation(loc.province, lang)
+    return abbr if loc.coast is None else f"{abbr}/{names.coast_abbreviation(loc.coast, lang)}"
+
+
+def render_param(value: Param, lang: str) -> str:
+    """One parameter as a text of `lang` shows it (for the other catalogues' typed values)."""
+    return _param(value, normalise(lang))
 
 
 def _param(value: Param, lang: str) -> str:
@@ -149,7 +135,7 @@ def _param(value: Param, lang: str) -> str:
     if isinstance(value, str | int) and not isinstance(value, Power | UnitType | Coast):
         return str(value)
     if isinstance(value, Prov):
-        return value.pid if lang == "en" else _loc(Location(value.pid), lang)
+        return value.pid if lang == DEFAULT_LANG else _loc(Location(value.pid), lang)
     if isinstance(value, Name):
         from bot.core.map import MapError, load_map  # noqa: PLC0415 - the standard map, cached
 
@@ -162,15 +148,15 @@ def _param(value: Param, lang: str) -> str:
     if isinstance(value, Unit):
         return f"{value.type.value} {_loc(value.location, lang)}"
     if isinstance(value, Power):
-        # The classical seven's French names are in the catalogue; other variants' powers
-        # show their id ("North").
-        if lang == "en":
+        if lang == DEFAULT_LANG:
             return value.name.title()
+        # The classical seven's names are in the catalogue; another variant's powers show
+        # their id ("North").
         return catalogue(lang).get(f"power.{value.value}", value.name.title())
     if isinstance(value, UnitType):
         return value.value
     if isinstance(value, Coast):
-        if lang == "en":
+        if lang == DEFAULT_LANG:
             return value.value
         from bot.core.names import load_names  # noqa: PLC0415
 

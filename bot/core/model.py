@@ -213,24 +213,6 @@ _KIND_WORDS: dict[str, PhaseKind] = {
     "ajustement": PhaseKind.ADJUSTMENT,
     "ajustements": PhaseKind.ADJUSTMENT,
 }
-_SEASON_NAMES = {
-    "en": {Season.SPRING: "Spring", Season.FALL: "Fall", Season.WINTER: "Winter"},
-    "fr": {Season.SPRING: "Printemps", Season.FALL: "Automne", Season.WINTER: "Hiver"},
-}
-_KIND_NAMES = {
-    "en": {
-        PhaseKind.MOVEMENT: "Movement",
-        PhaseKind.RETREAT: "Retreats",
-        PhaseKind.ADJUSTMENT: "Adjustments",
-    },
-    "fr": {
-        PhaseKind.MOVEMENT: "Mouvements",
-        PhaseKind.RETREAT: "Retraites",
-        PhaseKind.ADJUSTMENT: "Ajustements",
-    },
-}
-
-
 # The phase kinds each season has (a constant: Phase.__post_init__ runs for every phase made).
 _KINDS_IN_SEASON: Mapping[Season, tuple[PhaseKind, ...]] = MappingProxyType(
     {
@@ -289,9 +271,10 @@ class Phase:
 
     def describe(self, lang: str = "en") -> str:
         """ "Spring 1901 Movement" / "Printemps 1901 Mouvements"."""
-        names = _SEASON_NAMES.get(lang, _SEASON_NAMES["en"])
-        kinds = _KIND_NAMES.get(lang, _KIND_NAMES["en"])
-        return f"{names[self.season]} {self.year} {kinds[self.kind]}"
+        from bot.core.catalogue import text  # noqa: PLC0415 - the model is imported first
+
+        season = text("core", f"phase.{self.season.name.lower()}", lang)
+        return f"{season} {self.year} {text('core', f'phase.{self.kind.name.lower()}', lang)}"
 
     def next_steps(self) -> tuple[Phase, ...]:
         """The phases that may follow, in order, before skips (R after M, A after F-R)."""

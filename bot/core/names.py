@@ -24,10 +24,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from bot.core import catalogue
+from bot.core.catalogue import DEFAULT_LANG
 from bot.core.model import Coast
 from bot.paths import data_dir
 
-LANGS = ("en", "fr")
 _SHORT = 4  # codes this short get a suggestion for two swapped letters
 _MIN_PREFIX = 3  # shorter prefixes are guesses, not names (GM rules I(1): "a significant part")
 
@@ -64,10 +65,6 @@ def _key(words: Sequence[str]) -> str:
     return "".join(words)
 
 
-def _msg(lang: str, en: str, fr: str) -> str:
-    return fr if lang == "fr" else en
-
-
 @dataclass(frozen=True, slots=True)
 class _Entry:
     pid: str
@@ -82,12 +79,15 @@ class NameTable:
     def __init__(self, raw: Mapping[str, Any]) -> None:
         provinces: Mapping[str, Any] = raw["provinces"]
         self.province_ids: tuple[str, ...] = tuple(sorted(provinces))
+        # The nomenclatures the file has (`en`, `fr`, ...): a language without one uses the
+        # default language's names.
+        self.langs: tuple[str, ...] = tuple(raw["coast_names"])
         self._abbr: dict[tuple[str, str], str] = {}
         self._name: dict[tuple[str, str], str] = {}
-        self._exact: dict[str, dict[str, set[str]]] = {lang: {} for lang in LANGS}
+        self._exact: dict[str, dict[str, set[str]]] = {lang: {} for lang in self.langs}
         self._entries: list[_Entry] = []
         for pid, per_lang in provinces.items():
-            for lang in LANGS:
+            for lang in self.langs:
                 spec = per_lang[lang]
                 self._abbr[(pid, lang)] = spec["abbr"][0].upper()
                 self._name[(pid, lang)] = spec["names"][0]
@@ -99,7 +99,7 @@ class NameTable:
                     self._entries.append(_Entry(pid, lang, words, is_name))
         self._coast_words: dict[str, Coast] = {}
         for coast, per_lang in raw["coasts"].items():
-            for lang in LANGS:
+            for lang in self.langs:
                 for text in per_lang[lang]:
                     self._coast_words[_key(split_words(text))] = Coast(coast)
         self._coast_alias: dict[str, dict[Coast, Coast]] = {
@@ -123,20 +123,29 @@ class NameTable:
         """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
         return any(n.startswith(right) for n in self._next_words.get(left, ()))
 
+    def own(self, lang: str) -> str:
+        """`lang` if this map has names in it, else the default language."""
+        return lang if lang in self.langs else DEFAULT_LANG
+
+    def _looks(self, lang: str) -> tuple[str, ...]:
+        """The nomenclatures to search, the game's language first."""
+        own = self.own(lang)
+        return (own, *(x for x in self.langs if x != own))
+
     # --- display -------------------------------------------------------------------------
 
     def abbreviation(self, pid: str, lang: str = "en") -> str:
         """`PAR`/`BUR` in English, `PAR`/`BOU` in French (Descartes)."""
-        return self._abbr[(pid, "fr" if lang == "fr" else "en")]
+        return self._abbr[(pid, self.own(lang))]
 
     def full_name(self, pid: str, lang: str = "en") -> str:
-        return self._name[(pid, "fr" if lang == "fr" else "en")]
+        return self._name[(pid, self.own(lang))]
 
     def coast_name(self, coast: Coast, lang: str = "en") -> str:
-        return self._coast_names["fr" if lang == "fr" else "en"][coast]
+        return self._coast_names[self.own(lang)][coast]
 
     def coast_abbreviation(self, coast: Coast, lang: str = "en") -> str:
-        return self._coast_abbr["fr" if lang == "fr" else "en"][coast]
+        return self._coast_abbr[self.own(lang)][coast]
 
     # --- coasts --------------------------------------------------------------------------
 
@@ -162,15 +171,11 @@ class NameTable:
         raw_words = [text] if isinstance(text, str) else list(text)
         shown = " ".join(raw_words).strip()
         words = split_words(" ".join(raw_words))
-        lang = "fr" if lang == "fr" else "en"
-        other = "en" if lang == "fr" else "fr"
+        lang = self.own(lang)
         if not words:
-            raise NameLookupError(
-                _msg(lang, "a province name is missing", "il manque un nom de province"),
-                word=shown,
-            )
+            raise NameLookupError(catalogue.text("core", "names.missing", lang), word=shown)
         key = _key(words)
-        for look in (lang, other):
+        for look in self._looks(lang):
             found = self._exact[look].get(key, set())
             if len(found) == 1:
                 return next(iter(found))
@@ -196,11 +201,7 @@ class NameTable:
         names = sorted(self.full_name(p, lang) for p in pids)
         listing = ", ".join(names)
         return NameLookupError(
-            _msg(
-                lang,
-                f"'{shown}' is ambiguous: {listing} — write more of the name",
-                f"« {shown} » est ambigu : {listing} — précisez le nom",
-            ),
+            catalogue.text("core", "names.ambiguous", lang, shown=shown, listing=listing),
             word=shown,
             candidates=names,
         )
@@ -208,7 +209,7 @@ class NameTable:
     def suggest(self, key: str, lang: str) -> str | None:
         """The full name of the province closest to `key` (folded), if any is close."""
         choices: dict[str, str] = {}
-        for look in ("fr", "en") if lang == "fr" else ("en", "fr"):
+        for look in self._looks(lang):
             for k, pids in self._exact[look].items():
                 if len(pids) == 1:
                     choices.setdefault(k, next(iter(pids)))
@@ -224,13 +225,9 @@ class NameTable:
     def _unknown(self, shown: str, key: str, lang: str) -> NameLookupError:
         hint = self.suggest(key, lang) if len(key) >= _MIN_PREFIX else None
         if hint:
-            message = _msg(
-                lang,
-                f"unknown province '{shown}' — did you mean {hint}?",
-                f"province inconnue « {shown} » — vouliez-vous dire {hint} ?",
-            )
+            message = catalogue.text("core", "names.unknown_hint", lang, shown=shown, hint=hint)
         else:
-            message = _msg(lang, f"unknown province '{shown}'", f"province inconnue « {shown} »")
+            message = catalogue.text("core", "names.unknown", lang, shown=shown)
         return NameLookupError(message, word=shown, candidates=(hint,) if hint else ())
 
     def exact_keys(self, lang: str) -> Mapping[str, frozenset[str]]:

@@ -24,8 +24,11 @@ Descartes abbreviations and `T` (tient) for a hold; `(coupé)`, `(délogé)`, `(
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from dataclasses import dataclass
 
+from bot.core.catalogue import meta, normalise, text
 from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power
 from bot.core.names import load_names
@@ -64,20 +67,10 @@ class _Words:
     paradox: str
 
 
-_WORDS = {
-    "en": _Words(
-        "H", "S", "C", "R", "D", "B", "WAIVE", "VIA",
-        "cut", "dislodged", "destroyed", "invalid", "failed", "paradox",
-    ),
-    "fr": _Words(
-        "T", "S", "C", "R", "D", "B", "RENONCE", "PAR CONVOI",
-        "coupé", "délogé", "détruit", "invalide", "échec", "paradoxe",
-    ),
-}  # fmt: skip
-
-
-def _lang(lang: str) -> str:
-    return lang if lang in _WORDS else "en"
+@functools.cache
+def _words(lang: str) -> _Words:
+    """The notation's words in `lang`: `[notation]` of the core catalogue."""
+    return _Words(*(text("core", f"notation.{f.name}", lang) for f in dataclasses.fields(_Words)))
 
 
 def _place(loc: Location, lang: str) -> str:
@@ -99,7 +92,7 @@ def _unit(ref: UnitRef, lang: str) -> str:
 
 def render(order: Order, lang: str = "en", *, lower: bool = False) -> str:
     """The order in the notation's words; `lower` writes its word in lower case (failed)."""
-    w = _WORDS[_lang(lang)]
+    w = _words(normalise(lang))
 
     def kw(word: str) -> str:
         return word.lower() if lower else word
@@ -145,7 +138,7 @@ def _matched_order(result: OrderResult, outcome: Outcome | None, lang: str) -> s
 
 def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str = "en") -> str:
     """One order with its result, e.g. `A PAR s A BUR; (cut)`."""
-    w = _WORDS[_lang(lang)]
+    w = _words(normalise(lang))
     order = result.order
     reason = result.reason
     notes: list[str] = []
@@ -187,7 +180,7 @@ def notation_lines(outcome: Outcome, lang: str, game_map: GameMap) -> list[str]:
     by_power: dict[Power | None, list[OrderResult]] = {}
     for r in outcome.results:
         by_power.setdefault(r.power, []).append(r)
-    colon = " :" if _lang(lang) == "fr" else ":"
+    colon = meta(lang).colon + ":"
     extra = sorted(p for p in by_power if p is not None and p not in game_map.powers)
     for power in [*game_map.powers, *extra, None]:
         results = by_power.get(power)

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib.resources import files
@@ -29,6 +30,7 @@ from typing import Any
 from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
+from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import (
     Coast,
@@ -40,7 +42,7 @@ from bot.core.model import (
     Unit,
     UnitType,
 )
-from bot.core.names import NameLookupError, NameTable, fold_word, load_names, split_words
+from bot.core.names import NameLookupError, NameTable, fold_word, split_words
 from bot.core.orders import (
     Build,
     Convoy,
@@ -82,28 +84,28 @@ class ParseResult:
 
 
 # --- vocabulary ------------------------------------------------------------------------------
-# Order words of both languages (issue 2), folded (lower case, no accents).
+# Order words of every language (issue 2), folded: `[keywords]` of the core catalogues.
+_KINDS = (
+    "UTYPE",
+    "HOLD",
+    "DASH",
+    "SUPPORT",
+    "CONVOY",
+    "VIA",
+    "RETREAT",
+    "DISBAND",
+    "BUILD",
+    "WAIVE",
+)
 _KEYWORDS: dict[str, tuple[str, ...]] = {
-    "UTYPE": ("a", "army", "armee", "f", "fleet", "flotte"),
-    "HOLD": ("h", "hold", "holds", "t", "tient", "xxx"),
-    "DASH": ("to", "vers", "move", "moves"),
-    "SUPPORT": ("s", "support", "supports", "soutient", "soutien"),
-    "CONVOY": ("c", "convoy", "convoys", "convoie"),
-    "VIA": ("via",),
-    "RETREAT": ("r", "retreat", "retreats", "retraite"),
-    "DISBAND": (
-        "d",
-        "disband",
-        "disbands",
-        "remove",
-        "removes",
-        "destroy",
-        "destroys",
-        "detruit",
-        "dissous",
-    ),
-    "BUILD": ("b", "build", "builds", "construit", "construire"),
-    "WAIVE": ("waive", "waives", "renonce"),
+    kind: tuple(
+        dict.fromkeys(
+            w
+            for lang in catalogue.languages()
+            for w in catalogue.words("core", f"keywords.{kind}", lang)
+        )
+    )
+    for kind in _KINDS
 }
 _WORD_KINDS: dict[str, tuple[str, ...]] = {}
 for _kind, _words in _KEYWORDS.items():
@@ -160,46 +162,16 @@ class _Raw:
     glued_left: bool  # no space before it
 
 
+@functools.cache
 def _messages(lang: str) -> dict[str, str]:
-    if lang == "fr":
-        return {
-            "empty": "ordre vide",
-            "char": "caractère inattendu « {w} »",
-            "incomplete": (
-                "ordre incomplet « {t} » — que doit faire l'unité (T, -, S, C, R, D, B) ?"
-            ),
-            "unexpected": "mot inattendu « {w} » dans « {t} »",
-            "after": "mot inattendu « {w} » après « {p} »",
-            "meant": " — vouliez-vous dire « {k} » ?",
-            "coast": "côte inconnue « {w} »",
-            "write": " : écrivez {opts}",
-            "no_coast": "{p} n'a pas de {c} : écrivez {opts}",
-            "two_coasts": "{p} a deux côtes : écrivez {opts}",
-            "build_type": "précisez A ou F : {p} peut recevoir une armée ou une flotte",
-            "convoy_dest": (
-                "un convoi doit donner la destination de l'armée (« F NRD C A LON - BEL »)"
-            ),
-            "too_long": "ordre trop long ({n} caractères) : un ordre par ligne",
-            "or": " ou ",
-            "lang": "fr",
-        }
-    return {
-        "empty": "empty order",
-        "char": "unexpected character '{w}'",
-        "incomplete": "incomplete order '{t}' — what should the unit do (H, -, S, C, R, D, B)?",
-        "unexpected": "unexpected word '{w}' in '{t}'",
-        "after": "unexpected word '{w}' after '{p}'",
-        "meant": " — did you mean '{k}'?",
-        "coast": "unknown coast '{w}'",
-        "write": ": write {opts}",
-        "no_coast": "{p} has no {c}: write {opts}",
-        "two_coasts": "{p} has two coasts: write {opts}",
-        "build_type": "write A or F: {p} can take an army or a fleet",
-        "convoy_dest": "a convoy order needs the army's destination ('F NTH C A LON - BEL')",
-        "too_long": "order too long ({n} characters): write one order per line",
-        "or": " or ",
-        "lang": "en",
+    """`[parse]` of the core catalogue in `lang`, and the language itself (`lang`)."""
+    prefix = "parse."
+    found = {
+        k[len(prefix) :]: v
+        for k, v in catalogue.texts("core", lang).items()
+        if k.startswith(prefix)
     }
+    return {**found, "lang": lang}
 
 
 # --- lexing -----------------------------------------------------------------------------------
@@ -367,22 +339,21 @@ def _grammar_error(
     return OrderSyntaxError(message + _keyword_hint(word, msgs), text, word)
 
 
-# Order words that are French; hints suggest words of the game's language.
-_FRENCH_WORDS = frozenset(
-    {"tient", "soutient", "soutien", "convoie", "retraite", "detruit", "dissous", "construit"}
-    | {"construire", "renonce", "armee", "flotte", "vers"}
-    | {"autriche", "autrichien", "autrichienne", "angleterre", "anglais", "anglaise"}
-    | {"francais", "francaise", "allemagne", "allemand", "allemande", "italie", "italien"}
-    | {"italienne", "russie", "russe", "turquie", "turc", "turque"}
-)
+@functools.cache
+def _hint_words(lang: str) -> frozenset[str]:
+    """The words of the game's language a hint may suggest: its keywords and power words."""
+    own = [*catalogue.words("core", "keywords.powers", lang)]
+    for kind in _KINDS:
+        own.extend(catalogue.words("core", f"keywords.{kind}", lang))
+    return frozenset(own)
 
 
 def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
     key = fold_word(word)
     if len(key) < 3:
         return ""
-    french = msgs["lang"] == "fr"
-    vocab = [w for w in _WORD_KINDS if len(w) > 2 and (w in _FRENCH_WORDS) == french]
+    own = _hint_words(msgs["lang"])
+    vocab = [w for w in _WORD_KINDS if len(w) > 2 and w in own]
     best = difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
     if not best:
         # A cut-short word ("sup", "supp"): the shortest word it starts, if of one kind only.
@@ -716,7 +687,7 @@ def parse_order(
     game_map: GameMap,
 ) -> Order:
     """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read."""
-    lang = "fr" if lang.lower().startswith("fr") else "en"
+    lang = catalogue.normalise(lang)
     msgs = _messages(lang)
     names = game_map.names()
     gmap = game_map
@@ -825,30 +796,8 @@ def render_order(order: Order, lang: str = "en") -> str:
     `A LON - BEL PAR CONVOI`, `A PAR R PIC`, `A PAR D`, `F STP/CN B`, `RENONCE`; every one
     of them parses back to the same order with lang="fr".
     """
-    if not lang.lower().startswith("fr"):
+    if catalogue.is_default(lang):
         return order.canonical()
-    names = load_names("standard")
+    from bot.core.notation import render  # noqa: PLC0415 - the notation imports the outcome
 
-    def loc(location: Location) -> str:
-        if location.province not in names.province_ids:
-            return str(location)  # another board's province keeps its id
-        abbr = names.abbreviation(location.province, "fr")
-        if location.coast is None:
-            return abbr
-        return f"{abbr}/{names.coast_abbreviation(location.coast, 'fr')}"
-
-    def ref(u: UnitRef) -> str:
-        return f"{u.type.value} {loc(u.location)}" if u.type else loc(u.location)
-
-    table: dict[type[Order], Callable[[Any], str]] = {
-        Hold: lambda o: f"{ref(o.unit)} T",
-        Move: lambda o: f"{ref(o.unit)} - {loc(o.dest)}" + (" PAR CONVOI" if o.via_convoy else ""),
-        SupportHold: lambda o: f"{ref(o.unit)} S {ref(o.target)}",
-        SupportMove: lambda o: f"{ref(o.unit)} S {ref(o.target)} - {loc(o.dest)}",
-        Convoy: lambda o: f"{ref(o.unit)} C {ref(o.target)} - {loc(o.dest)}",
-        Retreat: lambda o: f"{ref(o.unit)} R {loc(o.dest)}",
-        Disband: lambda o: f"{ref(o.unit)} D",
-        Build: lambda o: f"{ref(o.unit)} B",
-        Waive: lambda _o: "RENONCE",
-    }
-    return table[type(order)](order)
+    return render(order, catalogue.normalise(lang))

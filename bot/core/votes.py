@@ -25,6 +25,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any
 
+from bot.core.catalogue import text
 from bot.core.map import GameMap
 from bot.core.messages import Message, msg, render
 from bot.core.model import ModelError, Phase, PhaseKind, Power, Season
@@ -209,9 +210,8 @@ class Vote:
 
     def describe(self, lang: str, game_map: GameMap) -> str:
         names = ", ".join(game_map.power_name(p, lang) for p in self.powers)
-        if self.kind is VoteKind.CONCEDE:
-            return f"concéder la victoire à {names}" if lang == "fr" else f"concede to {names}"
-        return f"nulle entre {names}" if lang == "fr" else f"draw between {names}"
+        kind = "concede" if self.kind is VoteKind.CONCEDE else "draw"
+        return text("core", f"vote_table.{kind}", lang, names=names)
 
     def public_record(self, policy: VotePolicy) -> dict[str, Any]:
         """The game record's entry: no voter, no author (house-rules IX(4))."""
@@ -268,23 +268,18 @@ class Vote:
 def announce(vote: Vote, policy: VotePolicy, lang: str, game_map: GameMap) -> str:
     """The table's message: the proposal and its result, never who voted what."""
     what = vote.describe(lang, game_map)
-    fr = lang == "fr"
     if vote.status is VoteStatus.OPEN:
-        return f"Vote ouvert : {what}." if fr else f"Vote open: {what}."
+        return text("core", "vote_table.open", lang, what=what)
     if vote.status is VoteStatus.REFUSED:
-        return f"Vote refusé par le MJ : {what}." if fr else f"Vote refused by the GM: {what}."
+        return text("core", "vote_table.refused", lang, what=what)
     passed = vote.status is VoteStatus.PASSED
-    if fr:
-        text = f"Vote {'adopté' if passed else 'rejeté'} : {what}."
-    else:
-        text = f"Vote {'passed' if passed else 'failed'}: {what}."
+    out = text("core", "vote_table.passed" if passed else "vote_table.failed", lang, what=what)
     if policy.publish_counts:
         t = vote.tally()
-        if fr:
-            text += f" Pour {t.yes}, contre {t.no + t.uncast}, abstentions {t.abstain}."
-        else:
-            text += f" For {t.yes}, against {t.no + t.uncast}, abstaining {t.abstain}."
-    return text
+        out += text(
+            "core", "vote_table.counts", lang, yes=t.yes, no=t.no + t.uncast, abstain=t.abstain
+        )
+    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,18 +1,27 @@
 """Service events to Discord: the table channel, spectator channels, players' DMs, press locks.
 
 The service marks an event delivered only when `notify` returns, and may deliver it again after
-a crash. Every message carries a nonce derived from the event key with `enforce_nonce`, so
-Discord itself drops such a repeat (it returns the message already created with that nonce).
-Permission overwrites are idempotent by nature.
+a crash. Each destination (channel, DM) of an event is its own unit of delivery, recorded in
+the service (`svc.deliveries`): the message id is recorded right after each post, so a retry
+posts only where nothing was recorded, and a failure in one channel never re-posts in another.
+Where a post was begun but not recorded (the process died between Discord's reply and the
+record, or the reply was lost), the channel's recent history is searched for it before posting
+again: Discord does not return nonces on fetched messages, so the bot's own message with the
+same text after the delivery began, not recorded for anything else, is the one. The nonce with
+`enforce_nonce` stays a second guard. Permission overwrites are idempotent by nature.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import logging
-from collections.abc import Awaitable, Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import timedelta
+from functools import partial
 from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
@@ -32,7 +41,8 @@ from bot.discord_app.format import (
     window_name,
 )
 from bot.i18n import t
-from bot.service import Event, EventKind, GameStatus
+from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
+from bot.service.access import BOT
 from bot.service.record import final_standings, game_record, year_end_positions
 from renderer.chart import centre_chart
 
@@ -45,6 +55,12 @@ log = logging.getLogger(__name__)
 PRESS_DENY = (1 << 11) | (1 << 38) | (1 << 35) | (1 << 36)
 MEMBER_OVERWRITE: Final = 1
 CANNOT_DM = 50007
+# A retry looks for an unrecorded post from this long before its delivery began (clock skew).
+LOOKBACK = timedelta(seconds=10)
+HISTORY = 100  # messages searched after that point
+SLOW_SEND = 1.0  # s: discord.py waits this long before posting again after a 5xx
+# Errors that pass: Discord down or slow. discord.py already retried 500/502/504 (not 503).
+TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
 
 
 def nonce(*parts: object) -> str:
@@ -85,8 +101,11 @@ class DiscordNotifier:
         game = await self.bot.service.status(event.game_id)
         try:
             await handler(event, game)
-        except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError):
-            raise  # Discord is down or slow: the service delivers the event again later
+        except (*TRANSIENT, TimeoutError) as exc:
+            # Discord is down or slow: the service delivers the event again later.
+            raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc
+        except discord.HTTPException:
+            raise  # unexpected (a 4xx): retried too, but logged as an error
         except Exception:
             # A bug in a message: retrying would hold back every later event of this game.
             log.exception("cannot announce %s; dropped", event.key)
@@ -103,35 +122,116 @@ class DiscordNotifier:
         mentions: discord.AllowedMentions | None = None,
         filename: str = "map.png",
         view: discord.ui.View | None = None,
+        event: Event | None = None,
     ) -> None:
         """Post lines (split to fit) in a channel; the map (or `png` named `filename`) and
-        the `view` (buttons) go with the last part."""
+        the `view` (buttons) go with the last part. With the `event`, exactly once per
+        channel and `key` (see the module docstring)."""
         if not channel_id:
             return
         channel = self.bot.get_partial_messageable(int(channel_id))
         parts = chunks(lines)
-        for i, part in enumerate(parts):
+
+        async def send(i: int) -> discord.Message:
             extra: dict[str, Any] = {}
             if png is not None and i == len(parts) - 1:
                 extra["file"] = discord.File(io.BytesIO(png), filename=filename)
             if view is not None and i == len(parts) - 1:
                 extra["view"] = view
-            try:
-                await channel.send(
-                    part,
-                    nonce=nonce(key, channel_id, i),
-                    allowed_mentions=mentions or discord.AllowedMentions.none(),
-                    **extra,
-                )
-            except (discord.Forbidden, discord.NotFound) as exc:
-                # Retrying cannot fix a deleted channel or missing rights: say so in the log.
-                log.error("cannot post in channel %s (%s): %s", channel_id, key, exc)
-                return
+            return await channel.send(
+                parts[i],
+                nonce=nonce(key, channel_id, i),
+                allowed_mentions=mentions or discord.AllowedMentions.none(),
+                **extra,
+            )
+
+        try:
+            await self._once(event, f"{channel_id}{_sub(event, key)}", channel, parts, send)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # Retrying cannot fix a deleted channel or missing rights: say so in the log.
+            log.error("cannot post in channel %s (%s): %s", channel_id, key, exc)
+
+    async def _once(
+        self,
+        event: Event | None,
+        dest: str,
+        channel: discord.PartialMessageable,
+        parts: Sequence[str],
+        send: Callable[[int], Awaitable[discord.Message]],
+    ) -> None:
+        """Post the parts not recorded yet for (event, dest), recording each message id."""
+        if event is None:
+            for i in range(len(parts)):
+                await send(i)
+            return
+        deliveries = self.bot.service.deliveries
+        after = str(discord.utils.time_snowflake(discord.utils.utcnow() - LOOKBACK))
+        record = await deliveries.begin(event.id, event.game_id, dest, after)
+        if record.delivered:
+            return
+        start = len(record.message_ids)
+        if record.resumed and start < len(parts):
+            since = record.message_ids[-1] if record.message_ids else record.after
+            found = await self._unrecorded(channel, parts[start], since)
+            if found is not None:
+                log.info("%s: found the post to %s made before a restart", event.key, dest)
+                await deliveries.posted(event.id, dest, start, found, last=start == len(parts) - 1)
+                start += 1
+        for i in range(start, len(parts)):
+            t0 = time.monotonic()
+            msg = await send(i)
+            kept = str(msg.id)
+            if time.monotonic() - t0 >= SLOW_SEND:
+                kept = await self._drop_repeat(channel, parts[i], msg, record.after)
+            await deliveries.posted(event.id, dest, i, kept, last=i == len(parts) - 1)
+
+    async def _drop_repeat(
+        self,
+        channel: discord.PartialMessageable,
+        text: str,
+        msg: discord.Message,
+        since: str | None,
+    ) -> str:
+        """A slow send may be discord.py posting again after a 5xx whose message Discord had
+        created: keep the first of the two, delete the repeat. Returns the id kept."""
+        first = await self._unrecorded(channel, text, since)
+        if first is None or int(first) >= msg.id:
+            return str(msg.id)
+        log.warning("channel %s: message %s repeated a lost post; deleted", channel.id, msg.id)
+        with contextlib.suppress(discord.NotFound):
+            await msg.delete()
+        return first
+
+    async def _unrecorded(
+        self, channel: discord.PartialMessageable, text: str, since: str | None
+    ) -> str | None:
+        """The id of the bot's message with this text posted after `since` and recorded
+        for nothing else: a post that went through before the process died."""
+        me = self.bot.user.id if self.bot.user else None
+        bound = discord.Object(int(since)) if since else None
+        try:
+            mine = [
+                m
+                async for m in channel.history(limit=HISTORY, after=bound, oldest_first=True)
+                if m.author.id == me and m.content.strip() == text.strip()
+            ]
+        except discord.Forbidden as exc:  # no Read Message History: better twice than never
+            log.warning("cannot read channel %s to avoid a double post: %s", channel.id, exc)
+            return None
+        claimed = await self.bot.service.deliveries.claimed([str(m.id) for m in mine])
+        return next((str(m.id) for m in mine if str(m.id) not in claimed), None)
 
     async def dm(
-        self, user: str, text: str, key: str, *, view: discord.ui.View | None = None
+        self,
+        user: str,
+        text: str,
+        key: str,
+        *,
+        view: discord.ui.View | None = None,
+        event: Event | None = None,
     ) -> bool:
-        """DM a user (with the `view`'s buttons, if any); False if their DMs are closed."""
+        """DM a user (with the `view`'s buttons, if any); False if their DMs are closed.
+        With the `event`, exactly once per user and `key`."""
         try:
             channel_id = self._dm_channels.get(user)
             if channel_id is None:
@@ -139,24 +239,40 @@ class DiscordNotifier:
                 channel_id = self._dm_channels[user] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
             extra: dict[str, Any] = {} if view is None else {"view": view}
-            await channel.send(
-                text,
-                nonce=nonce(key, user),
-                allowed_mentions=discord.AllowedMentions.none(),
-                **extra,
-            )
+
+            async def send(_: int) -> discord.Message:
+                return await channel.send(
+                    text,
+                    nonce=nonce(key, user),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    **extra,
+                )
+
+            await self._once(event, f"dm:{user}{_sub(event, key)}", channel, [text], send)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 log.warning("DM to %s refused: %s", user, exc)
             return False
         return True
 
-    async def tell_dm_closed(self, game: GameStatus, user: str, key: str) -> None:
+    async def tell_dm_closed(self, game: GameStatus, user: str, event: Event) -> None:
         text = t("event.dm_closed", game.lang, user=mention(user))
         only_them = discord.AllowedMentions(users=[discord.Object(int(user))])
-        await self.post(
-            game.meta.get("channel"), [text], f"{key}:dmclosed:{user}", mentions=only_them
-        )
+        key = f"{event.key}:dmclosed:{user}"
+        await self.post(game.meta.get("channel"), [text], key, mentions=only_them, event=event)
+
+    @staticmethod
+    async def each_channel(jobs: Sequence[Callable[[], Awaitable[None]]]) -> None:
+        """Each channel's post is its own unit: one failing does not stop the others (nor
+        re-post them on the retry: they are recorded); the first failure is raised after."""
+        failure: BaseException | None = None
+        for job in jobs:
+            try:
+                await job()
+            except Exception as exc:  # noqa: BLE001 - re-raised below, after the others
+                failure = failure or exc
+        if failure is not None:
+            raise failure
 
     def _public(self, game: GameStatus) -> list[int]:
         """The table channel and the spectator channels: what everyone may see."""
@@ -175,7 +291,7 @@ class DiscordNotifier:
         )
         # Ping the players, and no one else even if the game's name says "@everyone".
         ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in players.values()])
-        await self.post(game.meta.get("channel"), lines, event.key, mentions=ping)
+        await self.post(game.meta.get("channel"), lines, event.key, mentions=ping, event=event)
         # A welcome DM to each player: closed DMs show up now rather than at the deadline.
         users = sorted(players.items())
         welcomes = [
@@ -189,11 +305,14 @@ class DiscordNotifier:
             for p, _ in users
         ]
         sent = await asyncio.gather(
-            *(self.dm(u, text, event.key) for (_, u), text in zip(users, welcomes, strict=True))
+            *(
+                self.dm(u, text, event.key, event=event)
+                for (_, u), text in zip(users, welcomes, strict=True)
+            )
         )
         for (_, user), ok in zip(users, sent, strict=True):
             if not ok:
-                await self.tell_dm_closed(game, user, event.key)
+                await self.tell_dm_closed(game, user, event)
 
     async def _window(self, event: Event, game: GameStatus) -> None:
         lang, p = game.lang, event.payload
@@ -216,7 +335,7 @@ class DiscordNotifier:
                 deadline=f"<t:{int(deadline)}:R>" if deadline else "—",
                 clock=clock,
             )
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _reminder(self, event: Event, game: GameStatus) -> None:
         lang = game.lang
@@ -242,16 +361,20 @@ class DiscordNotifier:
             powers=waiting,
         )
         ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in users])
-        await self.post(game.meta.get("channel"), [public], event.key, mentions=ping)
-        sent = await asyncio.gather(*(self.dm(u, text, event.key) for u in users))
+        await self.post(game.meta.get("channel"), [public], event.key, mentions=ping, event=event)
+        sent = await asyncio.gather(*(self.dm(u, text, event.key, event=event) for u in users))
         for user, ok in zip(users, sent, strict=True):
             if not ok:
-                await self.tell_dm_closed(game, user, event.key)
+                await self.tell_dm_closed(game, user, event)
 
     async def _results(self, event: Event, game: GameStatus) -> None:
         lines = results_lines(game, event.phase, event.payload, game.lang, event.outcome)
-        for channel in self._public(game):
-            await self.post(channel, lines, event.key, png=event.png)
+        await self.each_channel(
+            [
+                partial(self.post, c, lines, event.key, png=event.png, event=event)
+                for c in self._public(game)
+            ]
+        )
 
     async def _press(self, event: Event, game: GameStatus) -> None:
         lang = game.lang
@@ -267,7 +390,7 @@ class DiscordNotifier:
                 elif isinstance(result, BaseException):
                     raise result  # retried by the service
             if not locked:
-                await self.bot.service.set_meta(game.id, "press_lock", None)
+                await self.bot.service.set_meta(game.id, "press_lock", None, by=BOT)
         window = window_name(event.payload.get("window"), lang)
         if press:
             channels = ", ".join(f"<#{c}>" for c in press)
@@ -276,7 +399,7 @@ class DiscordNotifier:
         else:
             key = "event.press_locked_nochannel" if locked else "event.press_unlocked_nochannel"
             text = t(key, lang, window=window)
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _lock(self, game: GameStatus, press: list[int]) -> list[Awaitable[Any]]:
         """Deny talking to every player in the negotiation channels, keeping what a member
@@ -290,7 +413,7 @@ class DiscordNotifier:
                     if int(ow["type"]) == MEMBER_OVERWRITE:
                         saved[f"{channel}:{ow['id']}"] = [str(ow["allow"]), str(ow["deny"])]
             lock = {"users": sorted(set(game.players.values())), "saved": saved}
-            await self.bot.service.set_meta(game.id, "press_lock", lock)
+            await self.bot.service.set_meta(game.id, "press_lock", lock, by=BOT)
         jobs: list[Awaitable[Any]] = []
         for channel in press:
             for user in lock["users"]:
@@ -327,20 +450,22 @@ class DiscordNotifier:
         return jobs
 
     async def _paused(self, event: Event, game: GameStatus) -> None:
-        await self.post(game.meta.get("channel"), [t("event.paused", game.lang)], event.key)
+        await self.post(
+            game.meta.get("channel"), [t("event.paused", game.lang)], event.key, event=event
+        )
 
     async def _resumed(self, event: Event, game: GameStatus) -> None:
         text = t("event.resumed", game.lang, deadline=stamp(event.payload.get("deadline")))
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _deadline(self, event: Event, game: GameStatus) -> None:
         text = t("event.deadline_changed", game.lang, deadline=stamp(event.payload.get("deadline")))
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _rolled_back(self, event: Event, game: GameStatus) -> None:
         phase = event.payload.get("phase") or event.phase
         text = t("event.rolled_back", game.lang, phase=phase_name(phase, game.lang))
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _replaced(self, event: Event, game: GameStatus) -> None:
         p: dict[str, Any] = event.payload
@@ -351,7 +476,7 @@ class DiscordNotifier:
             user=mention(p.get("new_user") or p.get("user", "")),
             old=mention(p.get("old_user", "")),
         )
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _broken(self, event: Event, game: GameStatus) -> None:
         """To the GM by DM; in the table channel if their DMs are closed."""
@@ -374,8 +499,14 @@ class DiscordNotifier:
             )
         standings, chart = await self._final(game)
         lines.extend(standings)
-        for channel in self._public(game):
-            await self.post(channel, lines, event.key, png=chart, filename="centres.png")
+        await self.each_channel(
+            [
+                partial(
+                    self.post, c, lines, event.key, png=chart, filename="centres.png", event=event
+                )
+                for c in self._public(game)
+            ]
+        )
 
     async def _final(self, game: GameStatus) -> tuple[list[str], bytes | None]:
         """The final standings and the centre chart (issue 7), from the game's public record;
@@ -411,12 +542,22 @@ class DiscordNotifier:
             lines.append(t("vote.how", game.lang, id=record.get("id", "?")))
             view = ballot_view(game.id, int(record["id"]), game.rules, game.lang)
         table = game.meta.get("channel")
-        await self.post(table, lines, event.key, view=view)
-        for channel in self._public(game):
-            if channel != int(table or 0):
-                await self.post(channel, lines[:1], event.key)
+        others = [c for c in self._public(game) if c != int(table or 0)]
+        await self.each_channel(
+            [
+                partial(self.post, table, lines, event.key, view=view, event=event),
+                *(partial(self.post, c, lines[:1], event.key, event=event) for c in others),
+            ]
+        )
 
     async def _draw_available(self, event: Event, game: GameStatus) -> None:
         why = str(event.payload.get("reason", ""))
         text = t("event.draw_available", game.lang, reason=why)
-        await self.post(game.meta.get("channel"), [text], event.key)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
+
+
+def _sub(event: Event | None, key: str) -> str:
+    """What tells apart several messages of one event to one place (e.g. `:dmclosed:<user>`)."""
+    if event is None or key == event.key:
+        return ""
+    return key.removeprefix(event.key)

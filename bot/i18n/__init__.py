@@ -1,21 +1,20 @@
-"""Parley's words in English and French, from the catalogues in `data/i18n/<lang>.toml`.
+"""Parley's words for the Discord bot, from the catalogues `data/i18n/<lang>.toml`.
 
 `t(key, lang, **fields)` gives a reply or game message; `[commands]` in a catalogue maps the
 English text of a slash command (name, description, option) to that language, for
-`ParleyTranslator` (bot/i18n/translator.py). Missing French falls back to English, never to a key.
+`ParleyTranslator` (bot/i18n/translator.py). A missing text falls back to English, never to a
+key. Files, languages and plural forms: bot/core/catalogue.py (the one loader).
 """
 
 from __future__ import annotations
 
 import functools
-import tomllib
 from dataclasses import dataclass
-from typing import Any
 
-from bot.paths import data_dir
+from bot.core import catalogue as _catalogue
+from bot.core.catalogue import DEFAULT_LANG, languages
 
-LANGS = ("en", "fr")
-DEFAULT_LANG = "en"
+__all__ = ["DEFAULT_LANG", "Catalogue", "catalogue", "languages", "normalise_lang", "t"]
 
 
 @dataclass(frozen=True)
@@ -25,34 +24,21 @@ class Catalogue:
     commands: dict[str, str]
 
 
-def _flatten(table: dict[str, Any], prefix: str = "") -> dict[str, str]:
-    out: dict[str, str] = {}
-    for key, value in table.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict):
-            out.update(_flatten(value, name + "."))
-        else:
-            out[name] = str(value)
-    return out
-
-
 @functools.cache
 def catalogue(lang: str) -> Catalogue:
-    lang = lang if lang in LANGS else DEFAULT_LANG
-    with (data_dir() / "i18n" / f"{lang}.toml").open("rb") as fh:
-        doc = tomllib.load(fh)
-    commands = {str(k): str(v) for k, v in doc.pop("commands", {}).items()}
-    return Catalogue(lang, _flatten(doc), commands)
+    lang = _catalogue.normalise(lang)
+    commands = _catalogue.raw("bot", lang).get("commands", {})
+    return Catalogue(
+        lang,
+        dict(_catalogue.texts("bot", lang)),
+        {str(k): str(v) for k, v in commands.items()},
+    )
 
 
 def normalise_lang(value: object) -> str:
-    """'fr', 'fr-FR', Locale.french -> 'fr'; anything else -> 'en'."""
-    text = str(getattr(value, "value", value) or "").lower()
-    return "fr" if text.startswith("fr") else DEFAULT_LANG
+    """'fr', 'fr-FR', Locale.french -> 'fr'; a language without catalogues -> 'en'."""
+    return _catalogue.normalise(value)
 
 
 def t(key: str, lang: str = DEFAULT_LANG, /, **fields: object) -> str:
-    text = catalogue(lang).messages.get(key)
-    if text is None:
-        text = catalogue(DEFAULT_LANG).messages[key]  # KeyError: a key missing in English is a bug
-    return text.format(**fields) if fields else text
+    return _catalogue.text("bot", key, lang, **fields)

@@ -95,7 +95,18 @@ centers, explanation]), phase, payload, created_at. Payload times are UTC epoch 
 (window_opened: window "negotiation"|"writing", writing_at, deadline, press_open, to_order;
 reminder_due: powers and users still without orders, seconds_left).
 An event is marked delivered only when notify returns; if it raises (Discord not connected
-yet, a 5xx) it is retried about 5 s later, in order within each game.
+yet, a 5xx) it is retried about 5 s later, in order within each game. Raise
+TransientDeliveryError for an outage (one WARNING line); anything else is logged as an ERROR.
+Delivery never holds the clock: the next phase opens from the adjudication time.
+
+Deliveries (posting exactly once): `svc.deliveries` (bot.service.deliveries) records, per
+event and destination (an opaque channel key), the message ids posted, with the
+destination's delivered mark in the same transaction as the last one:
+    await svc.deliveries.begin(event.id, event.game_id, dest, after) -> Delivery(message_ids,
+        delivered, resumed [an earlier attempt began here: look for an unrecorded post], after)
+    await svc.deliveries.posted(event.id, dest, part, message_id, last=bool)
+    await svc.deliveries.claimed(message_ids) -> those already recorded for some delivery
+    await svc.deliveries.of_event(event.id) -> list[Delivery]
 
 Phase timeline (clock preset, data/clocks/*.toml): a phase opens (window_opened
 negotiation, or writing when negotiation is 0) -> writing -> at the deadline the orders
@@ -123,7 +134,14 @@ from bot.service.errors import (
     StoreUnavailableError,
     VoteRefusedError,
 )
-from bot.service.events import Event, EventKind, MemoryNotifier, Notifier, NullNotifier
+from bot.service.events import (
+    Event,
+    EventKind,
+    MemoryNotifier,
+    Notifier,
+    NullNotifier,
+    TransientDeliveryError,
+)
 from bot.service.service import (
     AuditEntry,
     GameStatus,
@@ -161,6 +179,7 @@ __all__ = [
     "SubmitReply",
     "SystemClock",
     "TableService",
+    "TransientDeliveryError",
     "VoteRefusedError",
     "clock_names",
     "load_clock",

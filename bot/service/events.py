@@ -63,6 +63,11 @@ class Event:
         return hashlib.sha256(text.encode()).hexdigest()[:25]
 
 
+class TransientDeliveryError(Exception):
+    """Raised by a notifier when the destination is down for now (a 5xx, a timeout): the
+    service logs one warning line and delivers the event again later."""
+
+
 class Notifier(Protocol):
     async def notify(self, event: Event) -> None: ...
 

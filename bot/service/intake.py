@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power, Unit
 from bot.core.names import NameTable
@@ -120,4 +121,4 @@ def unit_text(names: NameTable, unit: Unit, lang: str) -> str:
 
 def owner_word(game_map: GameMap, power: Power, lang: str) -> str:
     """ "A PAR is French": the variant's adjective (French: feminine, "une unité")."""
-    return game_map.power_adjective(power, "fr" if lang.startswith("fr") else "en")
+    return game_map.power_adjective(power, catalogue.normalise(lang))

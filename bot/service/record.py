@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from bot.core import catalogue
 from bot.core.endgame import centre_counts_by_year, survivors
 from bot.core.jsonio import outcome_to_json, position_from_json
 from bot.core.map import load_map
@@ -188,41 +189,18 @@ def final_standings(record: Mapping[str, Any]) -> tuple[str, list[Standing]] | N
     return str(end["scoring"]), rows
 
 
-_WORDS = {
-    "en": {
-        "game": "Game",
-        "variant": "variant",
-        "rules": "rules",
-        "clock": "clock",
-        "players": "Players",
-        "votes": "Votes",
-        "end": "End",
-        "winner": "winner",
-        "centres": "Centres by year",
-        "none": "(no order)",
-    },
-    "fr": {
-        "game": "Partie",
-        "variant": "variante",
-        "rules": "règles",
-        "clock": "horloge",
-        "players": "Joueurs",
-        "votes": "Votes",
-        "end": "Fin",
-        "winner": "vainqueur",
-        "centres": "Centres par année",
-        "none": "(aucun ordre)",
-    },
-}
-
-
 def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
     """A plain-text game report: header, players, each phase's results in the stabbeurfou
     notation, the votes, the centres by year and the final standings."""
     from bot.core.scoring import standings_lines  # noqa: PLC0415 - one use
 
-    lang = "fr" if lang == "fr" else "en"
-    w = _WORDS[lang]
+    lang = lang if lang in catalogue.languages() else catalogue.DEFAULT_LANG
+    prefix = "report."
+    w = {
+        k[len(prefix) :]: v
+        for k, v in catalogue.texts("service", lang).items()
+        if k.startswith(prefix)
+    }
     g = record["game"]
     game_map = load_map(g["variant"])
     lines = [

@@ -25,8 +25,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json, position_to_json
 from bot.core.map import GameMap
+from bot.core.messages import OneOf
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Location,
@@ -46,6 +48,7 @@ from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
 from bot.service import access, codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
+from bot.service.deliveries import Deliveries
 from bot.service.engine import CoreEngine, Engine
 from bot.service.errors import (
     ConfigError,
@@ -59,7 +62,7 @@ from bot.service.errors import (
     StoreUnavailableError,
     VoteRefusedError,
 )
-from bot.service.events import Event, EventKind, Notifier, NullNotifier
+from bot.service.events import Event, EventKind, Notifier, NullNotifier, TransientDeliveryError
 from bot.service.store import Store, Tx
 from bot.service.texts import t
 from bot.service.unreadable import broken_key, unreadable_reason
@@ -342,6 +345,7 @@ class TableService:
     ) -> None:
         self.store = store
         self.clock = clock or SystemClock()
+        self.deliveries = Deliveries(store, self.clock)
         self.notifier: Notifier = notifier or NullNotifier()
         self.engine: Engine = engine or CoreEngine()
         # Adjudication and rendering run off the loop: in the default thread pool, in the
@@ -363,8 +367,11 @@ class TableService:
         self._delivering = False
         self._deliver_again = False
         self._wake = asyncio.Event()
+        self._pass_done = asyncio.Event()  # a background delivery pass ended
         self._task: asyncio.Task[None] | None = None
         self._retry_delivery_at: float | None = None
+        self._delivery_task: asyncio.Task[None] | None = None
+        self._started_at = self.clock.now()  # openings due before this were missed while down
         self._closed = False
         self.timings: list[dict[str, float]] = []  # per adjudication, for bench/deadline.py
 
@@ -425,11 +432,12 @@ class TableService:
 
     async def close(self) -> None:
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        for task in (self._task, self._delivery_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._delivery_task = None
         if self._own_executor and self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await self.store.close()
@@ -438,9 +446,10 @@ class TableService:
         """Drop the service as a crash would (tests): stop the scheduler, keep nothing."""
         self._closed = True
         self.store.release_file_lock()  # the OS drops a dead process's lock
-        if self._task is not None:
-            self._task.cancel()
-            self._task = None
+        for task in (self._task, self._delivery_task):
+            if task is not None:
+                task.cancel()
+        self._task = self._delivery_task = None
 
     def _fault(self, point: str) -> None:
         if self.faults is not None:
@@ -645,8 +654,8 @@ class TableService:
         early_adjudication: bool | None = None,
         meta: dict[str, Any] | None = None,
     ) -> GameStatus:
-        if lang not in ("en", "fr"):
-            raise ServiceError.of("unknown_lang", value=lang)
+        if lang not in catalogue.languages():
+            raise ServiceError.of("unknown_lang", value=lang, known=OneOf(catalogue.languages()))
         try:
             preset = load_clock(clock)
             if clock_overrides:
@@ -901,10 +910,10 @@ class TableService:
         )
         return [await self.status(int(r["id"])) for r in rows]
 
-    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str = access.BOT) -> None:
+    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str) -> None:
         """Free key-value data for the bot (channel ids...), kept with the game. `by` asks:
-        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`, the
-        default: only its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
+        the GM (any key), a player ("spectators"), or the bot itself (`access.BOT`: only
+        its own bookkeeping, "press_lock"); anyone else PermissionDeniedError."""
         row = await self._game_row(game_id)
         players = set((await self._players(self.store, game_id)).values())
         refusal = access.meta_refusal(key, by, gm=row["gm"], players=players)
@@ -1445,18 +1454,46 @@ class TableService:
     async def run_due(self) -> int:
         """Do everything due now (windows, reminders, adjudications), then deliver events.
         The scheduler calls this; tests and the demo call it after moving a fake clock."""
+        n = await self._run_clock()
+        await self.deliver()
+        return n
+
+    async def _run_clock(self) -> int:
         now = self.clock.now()
         due = [g for g, when in self._due.items() if when <= now]
         if due:
-            await asyncio.gather(*(self._advance(g) for g in due))
-        await self.deliver()
+            await asyncio.gather(*(self._advance(g, deliver=False) for g in due))
         return len(due)
 
+    def _kick_delivery(self) -> None:
+        """Deliver in a task of its own: a slow or absent Discord never holds the clock."""
+        self._retry_delivery_at = None  # (set again by a pass that fails)
+        if self._delivery_task is None or self._delivery_task.done():
+            self._delivery_task = asyncio.get_running_loop().create_task(self._deliver_task())
+        else:
+            self._deliver_again = True
+
+    async def _deliver_task(self) -> None:
+        try:
+            await self.deliver()
+        except Exception:
+            log.exception("delivery pass failed")
+            self._retry_delivery_at = self.clock.now() + 5.0
+        finally:
+            self._pass_done.set()  # the scheduler's timer takes in a retry time
+
     async def _scheduler(self) -> None:
+        poked = True  # at start, and whenever an operation woke the scheduler (new events)
         while not self._closed:
+            poked = poked or self._wake.is_set()
             self._wake.clear()
+            self._pass_done.clear()
             try:
-                await self.run_due()
+                stepped = await self._run_clock()
+                retry = self._retry_delivery_at
+                if poked or stepped or (retry is not None and retry <= self.clock.now()):
+                    self._kick_delivery()
+                poked = False
             except ServiceError as exc:
                 log.error("scheduler: %s", exc.message)
             except Exception:
@@ -1469,7 +1506,10 @@ class TableService:
             if nxt is not None and nxt <= now:
                 await asyncio.sleep(0)
                 continue
-            waiters: list[asyncio.Future[Any]] = [asyncio.ensure_future(self._wake.wait())]
+            waiters: list[asyncio.Future[Any]] = [
+                asyncio.ensure_future(self._wake.wait()),
+                asyncio.ensure_future(self._pass_done.wait()),
+            ]
             if nxt is not None:
                 waiters.append(asyncio.ensure_future(self.clock.sleep_until(nxt)))
             try:
@@ -1478,7 +1518,7 @@ class TableService:
                 for w in waiters:
                     w.cancel()
 
-    async def _advance(self, game_id: int) -> None:
+    async def _advance(self, game_id: int, *, deliver: bool = True) -> None:
         """One step of a game's clock: open a window, send a reminder, or adjudicate."""
         async with self._lock(game_id):
             try:
@@ -1497,7 +1537,10 @@ class TableService:
             self._errors.pop(game_id, None)
             await self._reschedule(game_id)
         # Deliver this game's events now rather than after every due game is done.
-        await self.deliver()
+        if deliver:
+            await self.deliver()
+        elif self._task is not None:
+            self._kick_delivery()
 
     async def _advance_locked(self, game_id: int) -> None:
         row = await self.store.fetchone("SELECT status FROM games WHERE id = ?", (game_id,))
@@ -1525,14 +1568,19 @@ class TableService:
 
     async def _open(self, game_id: int, ctx: _Ctx, ph: _Phase, now: float) -> None:
         times = ctx.clock.times(ph.phase)
-        writing_at = now + times.negotiation
+        # The clock runs from the adjudication (opens_at = its time + reading): a late step
+        # (a busy loop, a slow Discord) must not push the deadline back. Only an opening
+        # missed while the process was down starts from now, not to eat the players' window.
+        missed = ph.opens_at is None or ph.opens_at < self._started_at
+        start = now if missed else min(now, float(ph.opens_at or now))
+        writing_at = start + times.negotiation
         deadline = writing_at + times.writing
         window = "negotiation" if times.negotiation > 0 else "writing"
         async with self.store.tx() as tx:
             n = await tx.execute(
                 "UPDATE phases SET status='open', window=?, opens_at=?, writing_at=?,"
                 " deadline=? WHERE id=? AND status='pending'",
-                (window, now, writing_at, deadline, ph.id),
+                (window, start, writing_at, deadline, ph.id),
             )
             if not n:
                 return
@@ -1894,6 +1942,13 @@ class TableService:
             try:
                 # A notifier that hangs must not hold every other game's events.
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
+            except (TransientDeliveryError, TimeoutError) as exc:
+                # An outage: one line, no traceback (it is retried, nothing is lost).
+                why = str(exc) or type(exc).__name__
+                log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
+                blocked.add(gid)
+                self._retry_delivery_at = self.clock.now() + 5.0
+                continue
             except Exception:
                 log.exception("notifier failed on %s; will retry", event.key)
                 blocked.add(gid)

@@ -7,6 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
+from bot.core import catalogue
 from bot.core.map import bundled_maps, load_map
 from bot.core.presets import list_presets
 from bot.discord_app.format import mention, power_name, status_lines
@@ -26,9 +27,10 @@ from bot.discord_app.interactions import (
 from bot.i18n import t
 from bot.service import clock_names
 
+# A game's language: one choice per catalogue language, named by its `[meta] name`.
 LANGUAGES = [
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="French", value="fr"),
+    app_commands.Choice(name=catalogue.meta(code).name, value=code)
+    for code in catalogue.languages()
 ]
 
 

@@ -60,6 +60,10 @@ class Table:
         assert self.bot is not None
         assert self._task is not None
         self.service.abandon()
+        ws = self.bot.ws
+        keep_alive = getattr(ws, "_keep_alive", None) if ws is not None else None
+        if keep_alive is not None:  # the heartbeat thread dies with the process too
+            keep_alive.stop()
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.bot.http.close()  # the sockets die with the process

@@ -36,6 +36,10 @@ class Fault:
     status: int
     retry_after: float = 0.0
     method: str | None = None
+    # "before": refuse the request; "after": create the message, then answer `status`
+    # (the reply is lost); "hang": create it, then never answer (the bot dies waiting).
+    when: str = "before"
+    hit: asyncio.Event | None = None  # set each time the fault fires
 
 
 def json_response(
@@ -56,6 +60,7 @@ class Rest:
         self.gateway = gateway
         self.faults: list[Fault] = []
         self.latency = 0.0  # seconds added to every request, for benchmarks
+        self.unhang = asyncio.Event()  # set at shutdown: hanging replies end
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -65,9 +70,28 @@ class Rest:
     def server_errors(self, pattern: str, *, count: int = 2, status: int = 502) -> None:
         self.faults.append(Fault(pattern, count, status))
 
+    def after_post(self, pattern: str, *, count: int = 1, status: int = 0) -> asyncio.Event:
+        """The next `count` messages posted to paths containing `pattern` are created, then
+        the reply is lost: answered with `status`, or with 0 never answered (a kill point
+        between Discord's post and the bot's record). The event is set when it fires."""
+        hit = asyncio.Event()
+        when = "after" if status else "hang"
+        self.faults.append(Fault(pattern, count, status, method="POST", when=when, hit=hit))
+        return hit
+
+    def _post_fault(self, request: web.Request) -> Fault | None:
+        for fault in self.faults:
+            if fault.when == "before" or fault.count <= 0 or fault.pattern not in request.path:
+                continue
+            if fault.method and fault.method != request.method:
+                continue
+            fault.count -= 1
+            return fault
+        return None
+
     def _fault_for(self, request: web.Request) -> web.Response | None:
         for fault in self.faults:
-            if fault.count <= 0 or fault.pattern not in request.path:
+            if fault.when != "before" or fault.count <= 0 or fault.pattern not in request.path:
                 continue
             if fault.method and fault.method != request.method:
                 continue
@@ -128,8 +152,10 @@ class Rest:
             r.get(API + "/applications/{app_id}/guilds/{guild_id}/commands", self.get_commands),
             r.get(API + "/channels/{channel_id}", self.get_channel),
             r.post(API + "/channels/{channel_id}/messages", self.post_message),
+            r.get(API + "/channels/{channel_id}/messages", self.get_messages),
             r.get(API + "/channels/{channel_id}/messages/{message_id}", self.get_message),
             r.patch(API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            r.delete(API + "/channels/{channel_id}/messages/{message_id}", self.delete_message),
             r.post(API + "/channels/{channel_id}/typing", self.no_content),
             r.put(API + "/channels/{channel_id}/permissions/{target_id}", self.put_permission),
             r.delete(
@@ -193,11 +219,33 @@ class Rest:
         return json_response(channel.payload(self.state.users))
 
     async def get_message(self, request: web.Request) -> web.Response:
-        """Only what users wrote (the bot re-reads a DM's orders after a restart)."""
-        found = self.state.user_messages.get(int(request.match_info["message_id"]))
+        """What users wrote (the bot re-reads a DM's orders after a restart) or the bot."""
+        message_id = int(request.match_info["message_id"])
+        found = self.state.user_messages.get(message_id)
+        if found is None:
+            mine = [m for m in self.state.messages if m.id == message_id]
+            found = (mine[0], self.state.bot_user) if mine else None
         if found is None or found[0].channel_id != int(request.match_info["channel_id"]):
             return error(404, 10008, "Unknown Message")
         return json_response(self.state.message_payload(*found))
+
+    async def get_messages(self, request: web.Request) -> web.Response:
+        """A channel's history, newest first (`before`/`after`/`limit` as Discord). Like
+        Discord, fetched messages carry no nonce: only the reply to a post has it."""
+        channel_id = int(request.match_info["channel_id"])
+        if channel_id not in self.state.channels:
+            return error(404, 10003, "Unknown Channel")
+        q = request.query
+        after, before = int(q.get("after", 0)), int(q.get("before", 0))
+        limit = min(int(q.get("limit", 50)), 100)
+        found = [(m, self.state.bot_user) for m in self.state.messages_in(channel_id)]
+        users = self.state.user_messages.values()
+        found += [(m, u) for m, u in users if m.channel_id == channel_id]
+        found = [(m, u) for m, u in found if m.id > after and (not before or m.id < before)]
+        found.sort(key=lambda mu: mu[0].id, reverse=not (after and not before))
+        found = found[:limit]
+        found.sort(key=lambda mu: mu[0].id, reverse=True)
+        return json_response([self.state.message_payload(m, u) for m, u in found])
 
     async def post_message(self, request: web.Request) -> web.Response:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))
@@ -209,13 +257,20 @@ class Rest:
                 self.state.refused_dms.append(recipient.id)
                 return error(403, 50007, "Cannot send messages to this user")
         body, files = await read_body(request)
-        if body.get("nonce") and body.get("enforce_nonce"):
+        if body.get("nonce") and body.get("enforce_nonce") and self.state.nonce_memory:
             # Discord: the same author and nonce within minutes returns the first message
             for earlier in self.state.messages:
                 if earlier.channel_id == channel.id and earlier.nonce == str(body["nonce"]):
                     self.state.deduplicated += 1
                     return json_response(self.state.message_payload(earlier, self.state.bot_user))
         msg = self._record(body, files, channel.id)
+        fault = self._post_fault(request)
+        if fault is not None:
+            assert fault.hit is not None
+            fault.hit.set()
+            if fault.when == "hang":
+                await self.unhang.wait()  # the bot has died waiting by then
+            return web.Response(status=fault.status or 502, text="upstream error")
         return json_response(self.state.message_payload(msg, self.state.bot_user))
 
     async def edit_message(self, request: web.Request) -> web.Response:
@@ -225,6 +280,15 @@ class Rest:
             if msg.id == message_id:
                 apply_edit(msg, body, files)
                 return json_response(self.state.message_payload(msg, self.state.bot_user))
+        return error(404, 10008, "Unknown Message")
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        message_id = int(request.match_info["message_id"])
+        for msg in self.state.messages:
+            if msg.id == message_id:
+                self.state.messages.remove(msg)
+                self.state.deleted.append(msg)
+                return web.Response(status=204)
         return error(404, 10008, "Unknown Message")
 
     async def put_permission(self, request: web.Request) -> web.Response:

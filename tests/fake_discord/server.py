@@ -58,6 +58,7 @@ class FakeDiscord:
         self._patch()
 
     async def stop(self) -> None:
+        self.rest.unhang.set()
         self._unpatch()
         await self.gateway.shutdown()
         if self._runner is not None:
@@ -99,6 +100,9 @@ class FakeDiscord:
 
     def server_errors(self, pattern: str, *, count: int = 2, status: int = 502) -> None:
         self.rest.server_errors(pattern, count=count, status=status)
+
+    def after_post(self, pattern: str, *, count: int = 1, status: int = 0) -> asyncio.Event:
+        return self.rest.after_post(pattern, count=count, status=status)
 
     async def close_gateway(self, code: int = 4000) -> None:
         await self.gateway.close(code)

@@ -249,6 +249,10 @@ class FakeState:
         self.requests: list[Request] = []
         self.refused_dms: list[int] = []  # users whose closed DMs refused a bot message
         self.deduplicated = 0  # messages not created again thanks to enforce_nonce
+        # Discord drops a repeated nonce only "within the past few minutes": False models a
+        # Discord that has forgotten (every repeat creates a new message).
+        self.nonce_memory = True
+        self.deleted: list[SentMessage] = []  # messages the bot deleted
         self.listeners: list[Callable[[SentMessage], None]] = []  # told of each new message
 
     # -- world building --------------------------------------------------------------------
@@ -361,6 +365,11 @@ class FakeState:
             if channel is not None and channel.guild_id is not None:
                 out.append(m)
         return out
+
+    def double_posts(self) -> int:
+        """Bot messages beyond the first with the same nonce in the same channel."""
+        keys = [(m.channel_id, m.nonce) for m in self.messages if m.nonce]
+        return len(keys) - len(set(keys))
 
     def files_in(self, channel_id: int) -> list[SentFile]:
         return [f for m in self.messages_in(channel_id) for f in m.files]

@@ -183,3 +183,58 @@ async def test_invalid_session_makes_the_bot_identify_again(world) -> None:
     await fake.invalidate_session()
     await fake.wait_for(lambda: fake.gateway.identifies == 2, within=10, what="new IDENTIFY")
     assert fake.gateway.resumes == 0
+
+
+async def test_a_repeated_nonce_is_dropped_with_nonce_memory(world) -> None:
+    fake, bot = world
+    table = bot.get_partial_messageable(fake.state.channel_named("table").id)
+    first = await table.send("once", nonce="n1")
+    again = await table.send("once", nonce="n1")
+    assert again.id == first.id
+    assert fake.state.deduplicated == 1
+    assert fake.state.double_posts() == 0
+
+
+async def test_without_nonce_memory_a_repeat_is_a_second_message(world) -> None:
+    fake, bot = world
+    fake.state.nonce_memory = False
+    table = bot.get_partial_messageable(fake.state.channel_named("table").id)
+    first = await table.send("twice", nonce="n1")
+    again = await table.send("twice", nonce="n1")
+    assert again.id != first.id
+    assert fake.state.deduplicated == 0
+    assert fake.state.double_posts() == 1
+
+
+async def test_a_lost_reply_after_the_post_makes_discordpy_post_again(world) -> None:
+    """A 502 after Discord created the message: discord.py retries the POST."""
+    fake, bot = world
+    fake.state.nonce_memory = False
+    hit = fake.after_post("/messages", status=502)
+    channel = fake.state.channel_named("table")
+    await bot.get_partial_messageable(channel.id).send("lost reply", nonce="n2")
+    assert hit.is_set()
+    assert [m.content for m in fake.state.messages_in(channel.id)] == ["lost reply"] * 2
+
+
+async def test_a_hanging_reply_leaves_the_message_posted(world) -> None:
+    fake, bot = world
+    hit = fake.after_post("/messages")
+    channel = fake.state.channel_named("table")
+    task = asyncio.create_task(bot.get_partial_messageable(channel.id).send("no answer"))
+    await asyncio.wait_for(hit.wait(), 5)
+    assert not task.done()
+    task.cancel()
+    assert [m.content for m in fake.state.messages_in(channel.id)] == ["no answer"]
+
+
+async def test_history_and_fetch_find_the_bots_messages_without_their_nonce(world) -> None:
+    fake, bot = world
+    channel = bot.get_partial_messageable(fake.state.channel_named("table").id)
+    sent = [await channel.send(f"m{i}", nonce=f"n{i}") for i in range(3)]
+    newest_first = [m.content async for m in channel.history(limit=10)]
+    assert newest_first == ["m2", "m1", "m0"]
+    after = [m.content async for m in channel.history(after=sent[0], oldest_first=True)]
+    assert after == ["m1", "m2"]
+    fetched = await channel.fetch_message(sent[1].id)
+    assert (fetched.content, fetched.nonce) == ("m1", None)

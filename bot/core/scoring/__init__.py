@@ -13,6 +13,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from bot.core.catalogue import meta, text
 from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.core.scoring import c_diplo, draw_size, edc2023, sum_of_squares
@@ -151,11 +152,20 @@ def standings_lines(
     rows: Sequence[Standing], system: str, lang: str, game_map: GameMap
 ) -> list[str]:
     """The final standings as the table sees them: place, power, centres, score."""
-    fr = lang == "fr"
-    head = f"Classement ({system}) :" if fr else f"Final standings ({system}):"
-    lines = [head]
+    lines = [text("core", "standings.head", lang, system=system)]
+    decimal = meta(lang).decimal
     for r in rows:
         name = game_map.power_name(r.power, lang)
-        score_text = f"{r.score:g}".replace(".", ",") if fr else f"{r.score:g}"
-        lines.append(f"{r.place}. {name} - {r.centers} centres - {score_text} pts")
+        score = f"{r.score:g}".replace(".", decimal)
+        lines.append(
+            text(
+                "core",
+                "standings.line",
+                lang,
+                place=r.place,
+                name=name,
+                centers=r.centers,
+                score=score,
+            )
+        )
     return lines

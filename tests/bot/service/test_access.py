@@ -140,14 +140,14 @@ async def test_set_meta_checks_who_asks(opener):
     with pytest.raises(PermissionDeniedError, match="only the GM and the players"):
         await svc.set_meta(gid, "spectators", [666], by="stranger")
     with pytest.raises(PermissionDeniedError, match="only the GM"):
-        await svc.set_meta(gid, "spectators", [666])  # the bot does not pick spectators
+        await svc.set_meta(gid, "spectators", [666], by=BOT)  # the bot does not pick spectators
     with pytest.raises(PermissionDeniedError, match="only the GM"):
         await svc.set_meta(gid, "channel", 666, by=BOT)
     assert (await svc.status(gid)).meta == {}
 
     await svc.set_meta(gid, "spectators", [1], by="user-france")
     await svc.set_meta(gid, "channel", 2, by="gm")
-    await svc.set_meta(gid, "press_lock", {"users": []})  # the bot's own bookkeeping
+    await svc.set_meta(gid, "press_lock", {"users": []}, by=BOT)  # the bot's own bookkeeping
     assert (await svc.status(gid)).meta == {
         "spectators": [1],
         "channel": 2,
