@@ -1,7 +1,9 @@
 """`parley score --system NAME [FILE]`: score a finished table.
 
 Reads `{"centers": {"FRANCE": 7, ...}, "total_centers": 34}` from FILE or stdin (optional
-keys: `"draw": [powers]`, `"survivors": [powers]`; `total_centers` defaults to the variant's)
+keys: `"draw": [powers]`, `"survivors": [powers]`, `"eliminated": {"ITALY": 1905}` and
+`"end_year": 1907` for the systems that pay years played; `total_centers` defaults to the
+variant's)
 and prints `{"scores": {"FRANCE": 50.0, ...}}`, one entry per power of the variant, each
 rounded to 2 decimals (33.33).
 """
@@ -45,6 +47,21 @@ def _powers(raw: Any, what: str, game_map: GameMap) -> list[Power]:
         raise _InputError(f'"{what}": {exc}') from None
 
 
+def _years(raw: Any, game_map: GameMap) -> dict[Power, int]:
+    if not isinstance(raw, dict):
+        raise _InputError('"eliminated" must be an object {"ITALY": 1905, ...}')
+    out: dict[Power, int] = {}
+    for key, year in raw.items():
+        try:
+            power = game_map.parse_power(str(key))
+        except ModelError as exc:
+            raise _InputError(f'"eliminated": {exc}') from None
+        if isinstance(year, bool) or not isinstance(year, int):
+            raise _InputError(f'"eliminated": {key}: the year must be a whole number, not {year!r}')
+        out[power] = year
+    return out
+
+
 def _read(text: str) -> dict[str, Any]:
     try:
         doc = json.loads(text)
@@ -77,6 +94,10 @@ def run(args: argparse.Namespace) -> int:
         total = doc.get("total_centers")
         if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
             raise _InputError(f'"total_centers" must be a whole number, not {total!r}')
+        eliminated = _years(doc.get("eliminated", {}), game_map)
+        end_year = doc.get("end_year")
+        if end_year is not None and (isinstance(end_year, bool) or not isinstance(end_year, int)):
+            raise _InputError(f'"end_year" must be a year, not {end_year!r}')
         scores = score(
             args.system,
             centers,
@@ -86,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
             survivors=(
                 _powers(doc["survivors"], "survivors", game_map) if "survivors" in doc else None
             ),
+            eliminated=eliminated,
+            end_year=end_year,
         )
     except (_InputError, InputFileError, ScoringError, MapError) as exc:
         print(f"parley score: {exc}", file=sys.stderr)

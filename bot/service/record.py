@@ -21,7 +21,14 @@ from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
-from bot.core.scoring import ScoringError, Standing, centers_from_position, score, standings
+from bot.core.scoring import (
+    ScoringError,
+    Standing,
+    centers_from_position,
+    elimination_years,
+    score,
+    standings,
+)
 from bot.service import codec
 
 if TYPE_CHECKING:
@@ -164,6 +171,15 @@ def _standings(
         draw = [Power(p) for p in passed[-1]["powers"] if Power(p) in alive]
     elif end.get("winner"):
         draw = [Power(end["winner"])]
+    # Years of elimination for the systems that pay eliminated powers by years played.
+    by_year = [
+        (int(e["year"]), {Power(k): int(n) for k, n in e["centers"].items()})
+        for e in record.get("centers_by_year", [])
+    ]
+    end_year = by_year[-1][0] if by_year else None
+    years = elimination_years(by_year)
+    powers = load_map(record["game"]["variant"]).powers
+    eliminated = {p: years.get(p, end_year) for p in powers if p not in alive}
     try:
         scores = score(
             system,
@@ -171,6 +187,9 @@ def _standings(
             game_map=load_map(record["game"]["variant"]),
             survivors=alive,
             draw=draw or None,
+            eliminated={p: y for p, y in eliminated.items() if y is not None},
+            end_year=end_year,
+            first_year=by_year[0][0] + 1 if by_year else 1901,
         )
     except ScoringError:
         return None
