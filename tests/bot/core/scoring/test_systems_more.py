@@ -1,5 +1,5 @@
 """The table systems beside edc2023/c-diplo: each rule, quoted from its module's source, on
-hand-computed tables (research: /work/shared/research/tournaments.md 3a)."""
+hand-computed tables (research: shared/research/tournaments.md 3a)."""
 
 from __future__ import annotations
 
