@@ -16,7 +16,7 @@ import sys
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.map import MapError, load_map
+from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Power
 from bot.core.scoring import SYSTEMS, ScoringError, score
 
@@ -38,22 +38,22 @@ class _InputError(ValueError):
     pass
 
 
-def _powers(raw: Any, what: str) -> list[Power]:
+def _powers(raw: Any, what: str, game_map: GameMap) -> list[Power]:
     if not isinstance(raw, list):
         raise _InputError(f'"{what}" must be a list of powers')
     try:
-        return [Power.parse(str(x)) for x in raw]
+        return [game_map.parse_power(str(x)) for x in raw]
     except ModelError as exc:
         raise _InputError(f'"{what}": {exc}') from None
 
 
-def _years(raw: Any) -> dict[Power, int]:
+def _years(raw: Any, game_map: GameMap) -> dict[Power, int]:
     if not isinstance(raw, dict):
         raise _InputError('"eliminated" must be an object {"ITALY": 1905, ...}')
     out: dict[Power, int] = {}
     for key, year in raw.items():
         try:
-            power = Power.parse(str(key))
+            power = game_map.parse_power(str(key))
         except ModelError as exc:
             raise _InputError(f'"eliminated": {exc}') from None
         if isinstance(year, bool) or not isinstance(year, int):
@@ -79,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
                 f"unknown scoring system {args.system!r} (known: {', '.join(sorted(SYSTEMS))})"
             )
         doc = _read(read_input(args.file))
+        game_map = load_map(args.variant)
         centers: dict[Power, int] = {}
         for key, n in doc["centers"].items():
             try:
-                power = Power.parse(key)
+                power = game_map.parse_power(key)
             except ModelError as exc:
                 raise _InputError(str(exc)) from None
             if isinstance(n, bool) or not isinstance(n, int):
@@ -93,8 +94,7 @@ def run(args: argparse.Namespace) -> int:
         total = doc.get("total_centers")
         if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
             raise _InputError(f'"total_centers" must be a whole number, not {total!r}')
-        game_map = load_map(args.variant)
-        eliminated = _years(doc.get("eliminated", {}))
+        eliminated = _years(doc.get("eliminated", {}), game_map)
         end_year = doc.get("end_year")
         if end_year is not None and (isinstance(end_year, bool) or not isinstance(end_year, int)):
             raise _InputError(f'"end_year" must be a year, not {end_year!r}')
@@ -102,9 +102,11 @@ def run(args: argparse.Namespace) -> int:
             args.system,
             centers,
             total,
-            variant=args.variant,
-            draw=_powers(doc["draw"], "draw") if "draw" in doc else None,
-            survivors=_powers(doc["survivors"], "survivors") if "survivors" in doc else None,
+            game_map=game_map,
+            draw=_powers(doc["draw"], "draw", game_map) if "draw" in doc else None,
+            survivors=(
+                _powers(doc["survivors"], "survivors", game_map) if "survivors" in doc else None
+            ),
             eliminated=eliminated,
             end_year=end_year,
         )

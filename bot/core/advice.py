@@ -96,10 +96,10 @@ def to_order_powers(position: Position, game_map: GameMap) -> list[Power]:
     """Powers with something to order in this position's phase."""
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return [p for p in Power if position.units_of(p)]
+        return [p for p in game_map.powers if position.units_of(p)]
     if kind is PhaseKind.RETREAT:
-        return [p for p in Power if any(d.unit.power is p for d in position.dislodged)]
-    return [p for p in Power if adjustment(position, game_map, p) != 0]
+        return [p for p in game_map.powers if any(d.unit.power is p for d in position.dislodged)]
+    return [p for p in game_map.powers if adjustment(position, game_map, p) != 0]
 
 
 def nothing_to_do(position: Position, game_map: GameMap) -> bool:

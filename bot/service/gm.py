@@ -189,7 +189,7 @@ class GmTools:
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self.table.require_gm(game_id, gm)
-        chosen = parse_power(power)
+        chosen = parse_power(power, self.table.engine.load_map(row.variant))
         now = self.table.clock.now()
         async with self.table.storage.tx() as tx:
             other = await tx.power_of(game_id, user)
@@ -226,7 +226,7 @@ class GmTools:
                     position = self.table.position_of(ph)
                     centers = {
                         p.value: len(position.centers_of(p))
-                        for p in Power
+                        for p in position.powers()
                         if position.centers_of(p)
                     }
                     if ph.status in ("pending", "open"):

@@ -122,7 +122,7 @@ class Lobby:
             if power is None or (isinstance(power, str) and power.lower() == "random"):
                 chosen = random.choice(free)
             else:
-                chosen = parse_power(power)
+                chosen = parse_power(power, ctx.game_map)
                 if chosen in taken:
                     raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
                 if chosen not in ctx.game_map.powers:
@@ -134,7 +134,7 @@ class Lobby:
     async def assign(self, game_id: int, gm: str, user: str, power: Power | str) -> Power:
         """GM: give `power` to `user` (moving them from another power if they had one)."""
         row = await self.table.require_gm(game_id, gm)
-        chosen = parse_power(power)
+        chosen = parse_power(power, self.table.engine.load_map(row.variant))
         now = self.table.clock.now()
         async with self.table.storage.tx() as tx:
             holder = await tx.user_of(game_id, chosen.value)

@@ -14,7 +14,6 @@ from bot.core.model import (
     Power,
     UnitType,
 )
-from bot.core.names import load_names
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.service import codec, intake
@@ -66,7 +65,7 @@ class Orders:
 
     def _word(self, ctx: GameCtx, item: advice.Advice) -> str:
         lang = ctx.lang
-        names = load_names(ctx.game_map.name)
+        names = ctx.game_map.names()
         render = self.table.engine.render_order
 
         def unit(utype: UnitType | None, loc: Location) -> str:
@@ -124,8 +123,9 @@ class Orders:
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         """GM: enter a power's orders for it (paper orders transcribed at a table)."""
-        await self.table.require_gm(game_id, gm)
-        return await self._submit(game_id, gm, parse_power(power), text, kind="gm", merge=False)
+        row = await self.table.require_gm(game_id, gm)
+        chosen = parse_power(power, self.table.engine.load_map(row.variant))
+        return await self._submit(game_id, gm, chosen, text, kind="gm", merge=False)
 
     async def clear_orders(self, game_id: int, user: str) -> SubmitReply:
         power = await self.table.player_power(game_id, user)

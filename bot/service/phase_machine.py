@@ -18,7 +18,6 @@ from bot.core.messages import render as render_message
 from bot.core.model import (
     PhaseKind,
     Position,
-    Power,
     Season,
 )
 from bot.service import codec
@@ -337,7 +336,7 @@ class PhaseMachine:
                 next=str(nxt.phase),
                 orders=len(orders_doc),
             )
-            centers = {p.value: len(nxt.centers_of(p)) for p in Power if nxt.centers_of(p)}
+            centers = {p.value: len(nxt.centers_of(p)) for p in nxt.powers() if nxt.centers_of(p)}
             key = f"{game_id}:{ph.id}"
             outcome = codec.outcome_from_json(result["outcome"])
             await self.table.emit(

@@ -110,8 +110,10 @@ class Queries:
             submitted=sorted(standing),
             ready=[Power(p) for p in ready],
             to_order=to_order_powers(position, ctx.game_map),
-            centers={p: len(position.centers_of(p)) for p in Power if position.centers_of(p)},
-            units={p: len(position.units_of(p)) for p in Power if position.units_of(p)},
+            centers={
+                p: len(position.centers_of(p)) for p in position.powers() if position.centers_of(p)
+            },
+            units={p: len(position.units_of(p)) for p in position.powers() if position.units_of(p)},
             early_adjudication=ctx.early,
             error=self.table.errors.get(game_id),
         )
@@ -165,7 +167,11 @@ class Queries:
         own = Power(mine) if mine else None
         if not is_gm and own is None:
             raise PermissionDeniedError.of("not_player", row.lang, game=game_id)
-        want = parse_power(power) if power is not None else None
+        want = (
+            parse_power(power, self.table.engine.load_map(row.variant))
+            if power is not None
+            else None
+        )
         out = []
         for h in await self.table.storage.submissions_of_game(game_id):
             r = h.submission

@@ -91,7 +91,7 @@ async def game_record(svc: TableService, game_id: int, lang: str | None = None) 
                 orders=orders,
                 results=adjudicated["results"],
                 dislodged=adjudicated["dislodged"],
-                notation=notation_lines(outcome, lang),
+                notation=notation_lines(outcome, lang, game_map),
                 adjudicated_at=r.result.adjudicated_at,
             )
         phases.append(entry)
@@ -173,7 +173,7 @@ def _standings(
         scores = score(
             system,
             centers,
-            variant=record["game"]["variant"],
+            game_map=load_map(record["game"]["variant"]),
             survivors=alive,
             draw=draw or None,
             eliminated={p: y for p, y in eliminated.items() if y is not None},
@@ -209,8 +209,8 @@ def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
         for k, v in catalogue.texts("service", lang).items()
         if k.startswith(prefix)
     }
-    game_map = load_map("standard")  # power names are the same on every variant
     g = record["game"]
+    game_map = load_map(g["variant"])
     lines = [
         f"{w['game']} #{g['id']} {g['name']}".rstrip(),
         f"{w['variant']} {g['variant']}, {w['rules']} {g['rules']}, {w['clock']} {g['clock']}",
@@ -246,5 +246,5 @@ def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
             lines.append(f"  {w['winner']}: {game_map.power_name(Power(end['winner']), lang)}")
         found = final_standings(record)
         if found is not None:
-            lines.extend(standings_lines(found[1], found[0], lang))
+            lines.extend(standings_lines(found[1], found[0], lang, game_map))
     return "\n".join(lines) + "\n"

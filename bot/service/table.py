@@ -70,11 +70,11 @@ class PhaseState:
         return str(self.phase)
 
 
-def parse_power(value: Power | str) -> Power:
+def parse_power(value: Power | str, game_map: GameMap) -> Power:
     if isinstance(value, Power):
         return value
     try:
-        return Power.parse(value)
+        return game_map.parse_power(value)
     except ModelError:
         raise ServiceError.of("unknown_power", value=value) from None
 

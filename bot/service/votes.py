@@ -100,7 +100,7 @@ class Votes:
             now,
             {
                 "record": vote.public_record(book.policy),
-                "text": announce(vote, book.policy, ctx.lang),
+                "text": announce(vote, book.policy, ctx.lang, ctx.game_map),
             },
             ph.id if ph else None,
         )
@@ -111,7 +111,9 @@ class Votes:
         if ph is not None:
             position = self.table.position_of(ph)
             centers = {
-                p.value: len(position.centers_of(p)) for p in Power if position.centers_of(p)
+                p.value: len(position.centers_of(p))
+                for p in position.powers()
+                if position.centers_of(p)
             }
             await tx.mark_phase_final(ph.id)
         await self.table.finish(
@@ -162,12 +164,12 @@ class Votes:
         """Propose a draw (of all survivors, or of `powers` where the rules allow) or a
         concession (`powers` = the one winner). Returns the public record (no author)."""
         power = await self.table.player_power(game_id, user)
-        row, _ctx, _ph = await self.table.open_phase_for_orders(game_id)
+        row, ctx, _ph = await self.table.open_phase_for_orders(game_id)
         try:
             vote_kind = VoteKind(kind)
         except ValueError:
             raise VoteRefusedError.of("unknown_vote", row.lang, kind=kind) from None
-        named = [parse_power(p) for p in powers]
+        named = [parse_power(p, ctx.game_map) for p in powers]
 
         async def step(
             tx: Repository, ph: PhaseState, book: VoteBook, moment: Moment

@@ -15,8 +15,9 @@ from bot.service import FakeClock, TableService
 from bot.service.storage import SqliteStorage
 from tests.bot.service.faults import FaultyStorage, crash
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.standard import STANDARD
 
-POWERS = list(Power)
+POWERS = list(STANDARD.powers)
 
 
 @dataclass

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from bot.core.catalogue import meta, text
-from bot.core.map import load_map
+from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.core.scoring import (
     bangkok,
@@ -95,7 +95,7 @@ def make_table(
     centers: Mapping[Power, int],
     total_centers: int | None = None,
     *,
-    variant: str = "standard",
+    game_map: GameMap | None = None,
     powers: Collection[Power] | None = None,
     survivors: Collection[Power] | None = None,
     draw: Collection[Power] | None = None,
@@ -106,11 +106,14 @@ def make_table(
 ) -> Table:
     """Check the input and fill the defaults from the variant's map (powers, centre count)."""
     if powers is None or total_centers is None:
-        game_map = load_map(variant)
+        if game_map is None:
+            raise ScoringError("a table needs its map, or its powers and centre count")
         if powers is None:
             powers = game_map.powers
         if total_centers is None:
             total_centers = len(game_map.supply_centers)
+    if solo_centers is None and game_map is not None:
+        solo_centers = game_map.solo_centers
     return Table.build(
         centers,
         total_centers,
@@ -129,7 +132,7 @@ def score(
     centers: Mapping[Power, int],
     total_centers: int | None = None,
     *,
-    variant: str = "standard",
+    game_map: GameMap | None = None,
     powers: Collection[Power] | None = None,
     survivors: Collection[Power] | None = None,
     draw: Collection[Power] | None = None,
@@ -153,7 +156,7 @@ def score(
     table = make_table(
         centers,
         total_centers,
-        variant=variant,
+        game_map=game_map,
         powers=powers,
         survivors=survivors,
         draw=draw,
@@ -191,9 +194,10 @@ def standings(scores: Mapping[Power, float], centers: Mapping[Power, int]) -> li
     return out
 
 
-def standings_lines(rows: Sequence[Standing], system: str, lang: str = "en") -> list[str]:
+def standings_lines(
+    rows: Sequence[Standing], system: str, lang: str, game_map: GameMap
+) -> list[str]:
     """The final standings as the table sees them: place, power, centres, score."""
-    game_map = load_map("standard")  # power names are the same on every variant
     lines = [text("core", "standings.head", lang, system=system)]
     decimal = meta(lang).decimal
     for r in rows:

@@ -1,6 +1,6 @@
 """Bangkok (2020/2022; WDC 2023 Bangkok, APDA 2023, the Thai league).
 
-Source: /work/shared/research/tournaments.md 3a (diplomania-gen `scorage:bangkok_2022`;
+Source: shared/research/tournaments.md 3a (diplomania-gen `scorage:bangkok_2022`;
 world-diplomacy-wiki Bangkok_2020; dipvis `game_scoring/bangkok.py`, its "Bangkok" preset).
 
 Without a solo, each power scores 1 point per centre it holds; a 12-point domination pool is

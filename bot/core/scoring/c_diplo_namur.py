@@ -1,6 +1,6 @@
 """C-Diplo Namur (Belgium / France).
 
-Source: /work/shared/research/tournaments.md 3a (dipvis `game_scoring/cdiplo_namur.py`;
+Source: shared/research/tournaments.md 3a (dipvis `game_scoring/cdiplo_namur.py`;
 stabbeurfou.org/ModesCalcul.php).
 
 Without a solo, each power scores 1 point for playing (eliminated powers too), points on a

@@ -1,6 +1,6 @@
 """Carnage (the default scoring of many of the largest North American conventions).
 
-Source: /work/shared/research/tournaments.md 3a (webdiplomacy.net forum thread 1325258;
+Source: shared/research/tournaments.md 3a (webdiplomacy.net forum thread 1325258;
 playdiplomacy forum t=57943; dipvis `game_scoring/carnage.py`, "Carnage with elimination
 order", and its "Carnage 2023" preset).
 

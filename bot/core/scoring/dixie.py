@@ -1,6 +1,6 @@
 """Dixie (DixieCon's draw-based scoring).
 
-Source: /work/shared/research/tournaments.md 3a, https://www.dixiecon.com/tournament-rules:
+Source: shared/research/tournaments.md 3a, https://www.dixiecon.com/tournament-rules:
 place points Win 270 / 70 / 50 / 34 / 20 / 10 / 0, plus 4 points per centre; a draw splits
 the place points of the places its members span (2-way 170, 3-way 130, 4-way 106); draws
 need not include all survivors. Ties are broken by order of elimination (research 3c).

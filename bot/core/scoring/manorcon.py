@@ -1,6 +1,6 @@
 """ManorCon (the UK's ManorCon tournament).
 
-Source: /work/shared/research/tournaments.md 3a (http://diplom.org/manorcon/dipscore.htm;
+Source: shared/research/tournaments.md 3a (http://diplom.org/manorcon/dipscore.htm;
 dipvis `game_scoring/manorcon.py`, its "ManorCon" preset: solo 75, eliminated powers counted
 with N = 16).
 

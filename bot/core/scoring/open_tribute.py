@@ -1,6 +1,6 @@
 """OpenTribute (Jason Fogel, 2020; North America).
 
-Source: /work/shared/research/tournaments.md 3a (diplomania-gen "To whom the tribute is due",
+Source: shared/research/tournaments.md 3a (diplomania-gen "To whom the tribute is due",
 Diplomacy World 149; dipvis `game_scoring/open_tribute.py`).
 
 Without a solo, each survivor scores 34 + 3 points per centre it holds and pays the leader(s)

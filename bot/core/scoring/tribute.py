@@ -1,6 +1,6 @@
 """Tribute (Jason Fogel, 2020; North America).
 
-Source: /work/shared/research/tournaments.md 3a (diplomania-gen "To whom the tribute is due",
+Source: shared/research/tournaments.md 3a (diplomania-gen "To whom the tribute is due",
 Diplomacy World 149; dipvis `game_scoring/tribute.py`).
 
 Without a solo, each power scores 1 point per centre it holds, and the survivors share 66

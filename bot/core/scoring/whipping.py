@@ -1,6 +1,6 @@
 """Whipping (the Whipping tournament, US).
 
-Source: /work/shared/research/tournaments.md 3a (dipvis `game_scoring/whipping.py`, its
+Source: shared/research/tournaments.md 3a (dipvis `game_scoring/whipping.py`, its
 "Whipping" preset: solo 468).
 
 Without a solo, each survivor scores 10 points per centre it holds plus an equal share of 60

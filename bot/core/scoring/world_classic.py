@@ -1,6 +1,6 @@
 """World Classic (WDC-style scoring).
 
-Source: /work/shared/research/tournaments.md 3a (dipvis `game_scoring/world_classic.py`, its
+Source: shared/research/tournaments.md 3a (dipvis `game_scoring/world_classic.py`, its
 "World Classic" preset).
 
 Without a solo, each survivor scores 10 points per centre it holds plus 30 for surviving, and

@@ -1,7 +1,7 @@
 """Round aggregations: a player's tournament points from their round scores.
 
 Sources: edc-2023 section D 1 (weights on the scores sorted highest first); research
-(/work/shared/research/tournaments.md, "Aggregating rounds"): WDC 2019 / EDC 2016 "best
+(shared/research/tournaments.md, "Aggregating rounds"): WDC 2019 / EDC 2016 "best
 ×100 % + second ×80 % + third ×40 %" (diplomed.free.fr), WDC 2025 "best 2 of rounds 1–3
 plus round 4; the top 21 after three rounds get 50 % extra on round 4" (dipvis
 `TScoringWDC2025`), dipvis' best-N rounds, and the plain sum.

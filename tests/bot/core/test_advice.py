@@ -73,7 +73,7 @@ def test_builds_unused_removals_missing_and_the_coast_a_fleet_needs() -> None:
 
 
 def test_who_has_something_to_order() -> None:
-    assert advice.to_order_powers(START, MAP) == list(Power)
+    assert advice.to_order_powers(START, MAP) == list(MAP.powers)
     retreat = Position.build(
         Phase.parse("S1901R"),
         list(START.units.values()),

@@ -5,15 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core.model import Phase, Position, Power
-from bot.core.scoring import (
-    SYSTEMS,
-    ScoringError,
-    centers_from_position,
-    describe,
-    score,
-    standings,
-    standings_lines,
-)
+from bot.core.scoring import SYSTEMS, ScoringError, centers_from_position, describe, standings
+from tests.standard import score, standings_lines
 
 A, E, F, G, I, R, T = (
     Power.AUSTRIA,

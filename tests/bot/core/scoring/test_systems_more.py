@@ -1,12 +1,13 @@
 """The table systems beside edc2023/c-diplo: each rule, quoted from its module's source, on
-hand-computed tables (research: /work/shared/research/tournaments.md 3a)."""
+hand-computed tables (research: shared/research/tournaments.md 3a)."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.core.model import Power
-from bot.core.scoring import SYSTEMS, ScoringError, describe, elimination_years, score
+from bot.core.scoring import SYSTEMS, ScoringError, describe, elimination_years
+from tests.standard import score
 
 A, E, F, G, I, R, T = (
     Power(x) for x in ("AUSTRIA", "ENGLAND", "FRANCE", "GERMANY", "ITALY", "RUSSIA", "TURKEY")
