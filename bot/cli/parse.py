@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         for order in result.orders:
             line = order.canonical()
             if not catalogue.is_default(args.lang):  # the game's notation, then the canonical
-                line = f"{render_order(order, args.lang)}\t{line}"
+                line = f"{render_order(order, args.lang, game_map)}\t{line}"
             print(line)
         for err in result.errors:
             shown = err.text if len(err.text) <= 80 else err.text[:79] + "…"

@@ -41,8 +41,8 @@ class VoteError(ValueError):
         self.message = str(message)
         self.note = message if isinstance(message, Message) else None
 
-    def localized(self, lang: str) -> str:
-        return render(self.note, lang) if self.note is not None else self.message
+    def localized(self, lang: str, game_map: GameMap | None = None) -> str:
+        return render(self.note, lang, game_map) if self.note is not None else self.message
 
 
 class VoteKind(StrEnum):

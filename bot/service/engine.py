@@ -45,7 +45,7 @@ class Engine(Protocol):
         lang: str = "en",
     ) -> list[str]: ...
 
-    def render_order(self, order: Order, lang: str) -> str: ...
+    def render_order(self, order: Order, lang: str, game_map: GameMap) -> str: ...
 
     def adjudicate(
         self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
@@ -103,10 +103,10 @@ class CoreEngine:
     ) -> list[str]:
         """The rule set's refusals of this set (Stabbeurfou), in the game's language."""
         problems = interpret.submission_problems(position, orders, rules, game_map)
-        return [render_message(p, lang) for p in problems]
+        return [render_message(p, lang, game_map) for p in problems]
 
-    def render_order(self, order: Order, lang: str) -> str:
-        return render_order(order, lang)
+    def render_order(self, order: Order, lang: str, game_map: GameMap) -> str:
+        return render_order(order, lang, game_map)
 
     def adjudicate(
         self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap

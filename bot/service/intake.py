@@ -103,7 +103,7 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
                 t(
                     "foreign_unit",
                     lang,
-                    order=engine.render_order(order, lang),
+                    order=engine.render_order(order, lang, game_map),
                     unit=unit_text(names, unit, lang),
                     owner=owner_word(game_map, unit.power, lang),
                 )

@@ -64,7 +64,7 @@ from bot.service.errors import (
 )
 from bot.service.events import Event, EventKind, Notifier, NullNotifier, TransientDeliveryError
 from bot.service.store import Store, Tx
-from bot.service.texts import t
+from bot.service.texts import named, t
 from bot.service.unreadable import broken_key, unreadable_reason
 
 log = logging.getLogger(__name__)
@@ -719,7 +719,9 @@ class TableService:
             taken = await self._players(tx, game_id)
             if user in taken.values():
                 mine = next(p for p, u in taken.items() if u == user)
-                raise InvalidStateError.of("already_play", ctx.lang, power=mine, game=game_id)
+                raise InvalidStateError.of(
+                    "already_play", ctx.lang, power=named(ctx.game_map, mine), game=game_id
+                )
             free = [p for p in ctx.game_map.powers if p not in taken]
             if not free:
                 raise InvalidStateError.of("all_taken", ctx.lang, game=game_id)
@@ -728,7 +730,9 @@ class TableService:
             else:
                 chosen = _power(power, ctx.game_map)
                 if chosen in taken:
-                    raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
+                    raise InvalidStateError.of(
+                        "power_taken", ctx.lang, power=named(ctx.game_map, chosen), game=game_id
+                    )
                 if chosen not in ctx.game_map.powers:
                     raise InvalidStateError.of("power_not_in_variant", ctx.lang, power=chosen)
             await tx.execute(
@@ -741,7 +745,8 @@ class TableService:
     async def assign(self, game_id: int, gm: str, user: str, power: Power | str) -> Power:
         """GM: give `power` to `user` (moving them from another power if they had one)."""
         row = await self._require_gm(game_id, gm)
-        chosen = _power(power, self.engine.load_map(row["variant"]))
+        game_map = self.engine.load_map(row["variant"])
+        chosen = _power(power, game_map)
         now = self.clock.now()
         async with self.store.tx() as tx:
             holder = await tx.fetchone(
@@ -749,7 +754,9 @@ class TableService:
                 (game_id, chosen.value),
             )
             if holder is not None and holder["user_id"] != user:
-                raise InvalidStateError.of("played_by_other", row["lang"], power=chosen)
+                raise InvalidStateError.of(
+                    "played_by_other", row["lang"], power=named(game_map, chosen)
+                )
             await tx.execute(
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
             )
@@ -980,7 +987,7 @@ class TableService:
                     t(
                         "not_yours",
                         lang,
-                        order=self.engine.render_order(o, lang),
+                        order=self.engine.render_order(o, lang, ctx.game_map),
                         province=names.abbreviation(key, lang),
                     )
                 )
@@ -999,7 +1006,9 @@ class TableService:
             if loc.coast is not None or len(coasts) < 2:
                 continue
             refs = [replace(o.unit, location=Location(loc.province, c)) for c in coasts]
-            ways = [self.engine.render_order(replace(o, unit=r), ctx.lang) for r in refs]
+            ways = [
+                self.engine.render_order(replace(o, unit=r), ctx.lang, ctx.game_map) for r in refs
+            ]
             out.append(
                 t(
                     "build_coast" if len(ways) == 2 else "build_coasts",
@@ -1027,7 +1036,7 @@ class TableService:
         for given in by_unit.values():
             if len(given) > 1:
                 ref = given[0].unit
-                texts = [self.engine.render_order(o, ctx.lang) for o in given]
+                texts = [self.engine.render_order(o, ctx.lang, ctx.game_map) for o in given]
                 out.append(
                     t(
                         "several_orders",
@@ -1103,7 +1112,7 @@ class TableService:
                 names = {_order_key(o) for o in orders}
                 kept = [o for o in old if _order_key(o) is not None and _order_key(o) not in names]
                 orders = kept + orders
-        readings = [self.engine.render_order(o, lang) for o in orders]
+        readings = [self.engine.render_order(o, lang, ctx.game_map) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
         late: LateSubmissionError | None = None
         async with self.store.tx() as tx:
@@ -1194,7 +1203,7 @@ class TableService:
             game_id,
             ph.name,
             power,
-            [self.engine.render_order(o, ctx.lang) for o in orders],
+            [self.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders],
             at,
             self._warnings(ctx, position, power, orders),
         )
@@ -1270,7 +1279,9 @@ class TableService:
             out: dict[Power, list[str]] = {}
             for o in orders:
                 if o.power is not None:
-                    out.setdefault(o.power, []).append(self.engine.render_order(o, ctx.lang))
+                    out.setdefault(o.power, []).append(
+                        self.engine.render_order(o, ctx.lang, ctx.game_map)
+                    )
             return out
         prow = await self.store.fetchone(
             "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, viewer)
@@ -1282,7 +1293,7 @@ class TableService:
         if power not in standing:
             return {}
         orders = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
-        return {power: [self.engine.render_order(o, ctx.lang) for o in orders]}
+        return {power: [self.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders]}
 
     async def history(
         self, game_id: int, viewer: str, *, power: Power | str | None = None
@@ -1352,7 +1363,9 @@ class TableService:
         by_power: dict[Power, list[str]] = {}
         for o in orders:
             if o.power is not None:
-                by_power.setdefault(o.power, []).append(self.engine.render_order(o, ctx.lang))
+                by_power.setdefault(o.power, []).append(
+                    self.engine.render_order(o, ctx.lang, ctx.game_map)
+                )
         return PhaseResults(
             game_id,
             int(row["phase_id"]),
@@ -1368,10 +1381,10 @@ class TableService:
         return [
             {
                 "power": r.power.value if r.power else None,
-                "order": self.engine.render_order(r.order, ctx.lang),
+                "order": self.engine.render_order(r.order, ctx.lang, ctx.game_map),
                 "succeeded": r.succeeded,
                 "reason": r.reason.value,
-                "detail": describe_result(r, ctx.lang),
+                "detail": describe_result(r, ctx.lang, ctx.game_map),
                 "implied": r.implied,
             }
             for r in outcome.results
@@ -1861,7 +1874,9 @@ class TableService:
         history.append(nxt)
         rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
         state = check_end(history, rules, ctx.game_map)
-        why = render_message(state.message, ctx.lang) if state.message else state.reason
+        why = (
+            render_message(state.message, ctx.lang, ctx.game_map) if state.message else state.reason
+        )
         if state.kind is EndKind.DRAW_AVAILABLE:
             return None, None, why
         if not state.ended:
@@ -2081,7 +2096,9 @@ class TableService:
             state.winner.value if state.winner else None,
             centers,
             "vote",
-            render_message(state.message, ctx.lang) if state.message else state.reason,
+            render_message(state.message, ctx.lang, ctx.game_map)
+            if state.message
+            else state.reason,
         )
 
     async def _vote_step(
@@ -2107,7 +2124,7 @@ class TableService:
                 try:
                     book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
                 except VoteError as exc:
-                    text = exc.localized(ctx.lang)
+                    text = exc.localized(ctx.lang, ctx.game_map)
                     raise VoteRefusedError.rendered(exc.message, text, ctx.lang) from None
                 await self._save_book(tx, game_id, book, now)
                 await self._audit(tx, game_id, now, actor, action, vote=vote.id, **detail)
@@ -2392,14 +2409,16 @@ class TableService:
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self._require_gm(game_id, gm)
-        chosen = _power(power, self.engine.load_map(row["variant"]))
+        game_map = self.engine.load_map(row["variant"])
+        chosen = _power(power, game_map)
         now = self.clock.now()
         async with self.store.tx() as tx:
             other = await tx.fetchone(
                 "SELECT power FROM players WHERE game_id=? AND user_id=?", (game_id, user)
             )
             if other is not None and other["power"] != chosen.value:
-                raise InvalidStateError.of("user_plays", row["lang"], power=Power(other["power"]))
+                mine = named(game_map, Power(other["power"]))
+                raise InvalidStateError.of("user_plays", row["lang"], power=mine)
             old = await tx.fetchone(
                 "SELECT user_id FROM players WHERE game_id=? AND power=?", (game_id, chosen.value)
             )
