@@ -395,8 +395,8 @@ class TableService:
         start the scheduler. Errors: StoreError (bad database), ConfigError (data files).
         `init_db`: an existing empty file may become a new database (else it is refused)."""
         engine = engine or CoreEngine()
-        # The standard map and the bundled presets must load before anything else happens.
-        engine.load_map("standard")
+        # The bundled presets must load before anything else happens. Maps are checked per
+        # game, each its own variant (`_recover`): a broken one stops only its games.
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
@@ -456,12 +456,15 @@ class TableService:
             self.faults(point)
 
     async def _recover(self) -> None:
-        rows = await self.store.fetchall("SELECT id FROM games WHERE status IN ('active','paused')")
+        # Forming games too: their variant must load for them to start.
+        rows = await self.store.fetchall(
+            "SELECT id FROM games WHERE status IN ('forming','active','paused')"
+        )
         for row in rows:
             gid = int(row["id"])
             try:
-                # status reads the settings, players, current phase and position, and turns
-                # an unreadable one into `broken`.
+                # status reads the settings and the game's own variant, players, current phase
+                # and position, and turns an unreadable one into `broken`.
                 st = await self.status(gid)
                 if st.broken:
                     await self._mark_broken(gid, st.broken)

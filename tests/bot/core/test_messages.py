@@ -207,7 +207,7 @@ def test_stabbeurfou_adjustment_refusals_in_french():
 
 
 def test_the_results_notation_explains_an_illegal_order_in_french():
-    from bot.core.notation import result_line  # noqa: PLC0415
+    from tests.standard import result_line  # noqa: PLC0415
 
     pos = board({G: ["A KIE"]})
     outcome = adjudicate(pos, read(pos, {G: ["A KIE - LON"]}))
