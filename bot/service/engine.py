@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.core import interpret, presets
-from bot.core.map import GameMap, MapError, load_map
+from bot.core.map import GameMap, MapError, bundled_maps, load_map
 from bot.core.messages import render as render_message
 from bot.core.model import Position, Power
 from bot.core.orders import Order
@@ -59,6 +59,17 @@ class Engine(Protocol):
         outcome: Outcome,
         lang: str,
     ) -> bytes | None: ...
+
+
+def bundled_variants() -> tuple[str, ...]:
+    """The variants shipped in `data/maps/`; ConfigError if there are none (a broken install)."""
+    try:
+        names = bundled_maps()
+    except OSError as exc:
+        raise ConfigError(f"map folder: {exc}") from None
+    if not names:
+        raise ConfigError("no map in the map folder")
+    return names
 
 
 class CoreEngine:

@@ -49,7 +49,7 @@ from bot.core.rules import DuplicateOrders, RuleSet
 from bot.service import access, codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
-from bot.service.engine import CoreEngine, Engine
+from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import (
     ConfigError,
     CorruptGameError,
@@ -395,8 +395,11 @@ class TableService:
         start the scheduler. Errors: StoreError (bad database), ConfigError (data files).
         `init_db`: an existing empty file may become a new database (else it is refused)."""
         engine = engine or CoreEngine()
-        # The bundled presets must load before anything else happens. Maps are checked per
-        # game, each its own variant (`_recover`): a broken one stops only its games.
+        # The bundled presets and variants (what /game create offers) must load before anything
+        # else happens; each game's own variant is checked with the game (`_recover`): a
+        # broken one stops only its games.
+        for variant in bundled_variants():
+            engine.load_map(variant)
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)

@@ -1,5 +1,6 @@
-"""The start-up data check loads each game's own variant, not the standard map: a game whose
-variant file is gone or broken is stopped alone (its GM told), forming games included."""
+"""The start-up data check loads the bundled variants and each game's own variant, not just the
+standard map: a game whose variant file is gone or broken is stopped alone (its GM told),
+forming games included."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.map import GameMap, load_map
+from bot.core.map import GameMap, bundled_maps, load_map
 from bot.service import CorruptGameError, MemoryNotifier
 from bot.service.engine import CoreEngine
 from tests.variants import TRI_PATH
@@ -41,8 +42,9 @@ async def test_start_up_checks_the_games_variants_and_not_the_standard_map(
     await svc.close()
     engine = CountingEngine()
     await opener(engine=engine)
-    assert engine.maps
-    assert set(engine.maps) == {str(tmp_path / "tri.json")}, engine.maps
+    # The bundled variants (what /game create offers) and the game's own file, nothing else.
+    assert set(engine.maps) == {*bundled_maps(), str(tmp_path / "tri.json")}, engine.maps
+    assert "sandard" in engine.maps
     assert game.id == 1
 
 
