@@ -57,9 +57,27 @@ ISSUES: dict[str, tuple[str, str]] = {
     "first_year_imposed_builds": ("seed", "builds the referee imposes in the first year"),
     "late_orders_accepted": ("seed", "orders accepted after the deadline"),
     "expedited_removal": ("seed", "expedited removal of powers with no centre"),
-    "stalemate_years": ("seed", "years of unchanged centres that end the game (0: never)"),
     "non_dias_draws": ("seed", "draws may leave out survivors"),
     "solo_centers": ("seed", "centres for a solo win"),
+    "votes.draws": ("[votes]", "a draw may be proposed"),
+    "votes.concessions": ("[votes]", "a win may be conceded to one player"),
+    "votes.once_per_player": ("[votes]", "each player may propose only once per game"),
+    "votes.one_per_season": ("[votes]", "one proposal per season (Spring / Fall)"),
+    "votes.closed_in_fall_adjudication": (
+        "[votes]",
+        "no vote from the Fall orders read to the adjustments",
+    ),
+    "votes.closed_in_last_year": ("[votes]", "no vote in the last year"),
+    "votes.opposition_ends_at_once": ("[votes]", "one 'no' ends the vote at once"),
+    "votes.abstentions": ("[votes]", "a player may abstain"),
+    "votes.revisable": ("[votes]", "a ballot may be changed until the deadline"),
+    "votes.publish_counts": ("[votes]", "the counts are published (never the voters)"),
+    "votes.concede_target_votes_yes": ("[votes]", "the player a win is conceded to votes yes"),
+    "votes.gm_may_refuse": ("[votes]", "the GM may refuse a repetitive proposal"),
+    "end.years": ("[end]", "game years when the clock sets none (0: no limit)"),
+    "end.stalemate_years": ("[end]", "years of unchanged centres that stop the game (0: never)"),
+    "end.draw_offer_years": ("[end]", "such years after which the GM may declare a draw"),
+    "scoring.system": ("[scoring]", "the scoring system of the final standings"),
 }
 _ORDER = {f: i for i, f in enumerate(ISSUES)}
 # The civil-disorder rules (bot/core/civil_disorder.py), for the legend under the table.
@@ -77,6 +95,7 @@ CIVIL_DISORDER = {
     " over land and sea; ties: fleets first, then English province name",
 }
 _COMMENT = re.compile(r"^(\w+)\s*=\s*(.+?)\s+#\s*(.*)$")
+_TABLE = re.compile(r"^\[(\w+)\]")
 
 
 def cell(value: object) -> str:
@@ -91,10 +110,14 @@ def cell(value: object) -> str:
 
 def comments(name: str) -> dict[str, str]:
     out: dict[str, str] = {}
+    table = ""
     for line in (rules_dir() / f"{name}.toml").read_text(encoding="utf-8").splitlines():
+        t = _TABLE.match(line)
+        if t:
+            table = t.group(1) + "."
         m = _COMMENT.match(line)
         if m:
-            out[m.group(1)] = m.group(3).replace("|", "\\|")
+            out[table + m.group(1)] = m.group(3).replace("|", "\\|")
     return out
 
 
@@ -115,14 +138,14 @@ def render() -> str:
     ]
     for f in fields:
         issue, what = ISSUES.get(f, ("?", ""))
-        row = [issue, f"`{f}`", what, *(cell(getattr(rules[n], f)) for n in names)]
+        row = [issue, f"`{f}`", what, *(cell(rules[n].option(f)) for n in names)]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "Civil-disorder rules (`civil_disorder`):", ""]
     lines += [f"- `{k}`: {v}" for k, v in CIVIL_DISORDER.items()]
     for n in names:
         lines += ["", f"## `{n}`: where each choice comes from", ""]
         notes = comments(n)
-        lines += [f"- `{f}` = {cell(getattr(rules[n], f))}: {notes.get(f, '')}" for f in fields]
+        lines += [f"- `{f}` = {cell(rules[n].option(f))}: {notes.get(f, '')}" for f in fields]
     return "\n".join(lines) + "\n"
 
 

@@ -32,7 +32,7 @@ from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
-from bot.core.catalogue import languages
+from bot.core.catalogue import DEFAULT_LANG, languages, texts
 from bot.core.map import GameMap, load_map
 from bot.core.messages import Items, Message, Prov, msg
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
@@ -90,13 +90,10 @@ class Interpretation:
     decisions: tuple[Decision, ...]
 
 
-# Where each preset's set policies come from, for the player-facing text (catalogue
-# `source.<preset>`).
-_SOURCES = ("datc", "edc2023", "world-masters", "house", "stabbeurfou")
-
-
 def _source(rules: RuleSet) -> Message:
-    if rules.name in _SOURCES:
+    """Where the preset's set policies come from, for the player-facing text: the catalogue's
+    `source.<preset>` when it names one (a label only: behaviour is the preset's data)."""
+    if f"source.{rules.name}" in texts("core", DEFAULT_LANG):
         return msg(f"source.{rules.name}")
     return msg("source.other_rules", name=rules.name)
 

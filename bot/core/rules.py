@@ -7,7 +7,7 @@ A `RuleSet` is plain data; presets live in `data/rules/NAME.toml` and are loaded
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields, is_dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -58,6 +58,44 @@ class Choice(StrEnum):
     B = "b"
     C = "c"
     D = "d"
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRules:
+    """The preset's `[votes]` table: the end-game vote procedure (bot.core.votes)."""
+
+    draws: bool = True  # a draw may be proposed
+    concessions: bool = True  # a win may be conceded to one player
+    once_per_player: bool = False  # edc-2023 E: "only once per game"
+    one_per_season: bool = False  # edc-2023 E: "only one vote requested per season"
+    closed_in_fall_adjudication: bool = False  # edc-2023 E: Fall orders read to adjustments
+    closed_in_last_year: bool = False  # edc-2023 E: "There cannot be a vote the last year."
+    opposition_ends_at_once: bool = False  # edc-2023 E: one "no" and the game resumes
+    abstentions: bool = False  # house IX(1), IX(2)
+    revisable: bool = True  # house IX(4): "players may submit revised votes"
+    publish_counts: bool = False  # house IX(4) Alternative B
+    concede_target_votes_yes: bool = False  # house IX(1): held to have voted for it
+    gm_may_refuse: bool = True  # house IX(5)
+
+
+@dataclass(frozen=True, slots=True)
+class EndConditions:
+    """The preset's `[end]` table (bot.core.endgame)."""
+
+    years: int = 0  # game length when the clock preset sets none (0: no limit)
+    stalemate_years: int = 0  # years with no centre changing owner that stop the game (0: never)
+    draw_offer_years: int = 0  # such years after which the GM may declare a draw (0: never)
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringRules:
+    """The preset's `[scoring]` table: the system of the final standings (bot.core.scoring)."""
+
+    system: str = "sum-of-squares"
+
+
+# The preset tables: RuleSet field -> its dataclass.
+TABLES: dict[str, type] = {"votes": VoteRules, "end": EndConditions, "scoring": ScoringRules}
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,16 +162,39 @@ class RuleSet:
     first_year_imposed_builds: int = 0  # EDC E: the referee imposes up to two first-year builds
     late_orders_accepted: bool = False  # house VII(3) B: orders accepted until adjudication
     expedited_removal: bool = False  # Stabbeurfou 3: remove powers with no centre in the fall
-    stalemate_years: int = 0  # Stabbeurfou 2(a): stop after 3 years of unchanged centres
     non_dias_draws: bool = False  # house / stabbeurfou votes
     solo_centers: int | None = None  # None: more than half of the map's centres
+    votes: VoteRules = VoteRules()
+    end: EndConditions = EndConditions()
+    scoring: ScoringRules = ScoringRules()
 
     def with_options(self, **changes: Any) -> RuleSet:
-        return replace(self, **changes)
+        """A copy with `changes`; a table's key is written `table__key` (`end__years=7`)."""
+        tables: dict[str, dict[str, Any]] = {}
+        flat: dict[str, Any] = {}
+        for key, value in changes.items():
+            table, sep, sub = key.partition("__")
+            if sep:
+                tables.setdefault(table, {})[sub] = value
+            else:
+                flat[key] = value
+        for table, subs in tables.items():
+            flat[table] = replace(getattr(self, table), **subs)
+        return replace(self, **flat)
+
+    def option(self, name: str) -> Any:
+        """The value of an option by its name in `option_names()` (`votes.draws` for a table's)."""
+        table, sep, sub = name.partition(".")
+        return getattr(getattr(self, table), sub) if sep else getattr(self, name)
 
     @classmethod
     def option_names(cls) -> list[str]:
-        return [f.name for f in fields(cls) if f.name != "name"]
+        """Every option a preset sets: the flat keys, then `table.key` for each table's keys."""
+        out = [f.name for f in fields(cls) if f.name != "name" and f.name not in TABLES]
+        for table, kind in TABLES.items():
+            assert is_dataclass(kind)
+            out += [f"{table}.{f.name}" for f in fields(kind)]
+        return out
 
 
 DATC = RuleSet()

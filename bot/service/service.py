@@ -1995,13 +1995,13 @@ class TableService:
         from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
 
         row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
+        policy = policy_for_rules(ctx.rules)
         if row is None:
-            policy = policy_for_rules(ctx.rules)
-            years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
+            years = ctx.clock.years or ctx.rules.end.years
             last = ctx.first_year + years - 1 if years else None
             return VoteBook(policy, (), last)
         try:
-            return VoteBook.from_state(json.loads(row["state_json"]))
+            return VoteBook.from_state(json.loads(row["state_json"]), policy)
         except (ValueError, VoteError) as exc:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
