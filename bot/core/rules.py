@@ -51,6 +51,11 @@ class DuplicateOrders(StrEnum):  # 4.D.3 (and EDC)
     CIVIL_DISORDER = "civil-disorder"
 
 
+class UnreadableOrders(StrEnum):  # the table service, when a line of a set cannot be read
+    REFUSE_SET = "refuse-set"  # the whole set is refused; the standing orders stay
+    VOID_LINE = "void-line"  # edc-2023 E: the readable orders are kept, the line is void
+
+
 class Choice(StrEnum):
     """A lettered choice where the issue's alternatives are a/b/c (4.B.*, 4.C.*, 4.D.*, 4.E.*)."""
 
@@ -107,7 +112,8 @@ class RuleSet:
     adjacent_convoy: AdjacentConvoy = AdjacentConvoy.RULE_2000  # 4.A.3 c, no fallback
     convoyed_attack_cuts_support_on_itself: bool = False  # 4.A.4 a
     retreat_to_convoyed_attacker_origin: bool = True  # 4.A.5 b
-    convoy_path_allowed: Choice = Choice.A  # 4.A.6 a: paths ignored
+    # 4.A.6 (convoy paths) is no key: a path is not in Parley's order syntax, so an order
+    # giving one is unreadable (every seed chooses a); see docs/rules.md "Readings".
     dislodged_bounces_convoyed_attacker_origin: bool = True  # 4.A.7 b
     # 4.B coasts
     default_single_coast: bool = True  # 4.B.2 a
@@ -132,14 +138,14 @@ class RuleSet:
     hold_support_for_civil_disorder: bool = True  # 4.D.9 b
     # Procedural 4.D issues, applied by the table service when it collects order sets.
     order_sets: Choice = Choice.C  # 4.D.1 c: only the latest set, unless it says otherwise
-    order_sets_unknown_order: Choice = Choice.B  # 4.D.2 b: combine all sets
+    # 4.D.2 (sets in an unknown order) is no key: the table service always knows the order.
     # 4.E miscellaneous
     # 4.E.1: an illegal move is ignored and the unit can receive hold support (house III(5) A
     # says no: a unit ordered to move never receives hold support).
     illegal_move_receives_hold_support: bool = True
     poorly_written_orders: Choice = Choice.A  # 4.E.2 a: judge each order by itself
     implicit_orders: bool = False  # 4.E.3 b (EDC: inferred orders allowed)
-    perpetual_orders: bool = False  # 4.E.4 b
+    # 4.E.4 (perpetual orders) is no key: every seed erases orders after each adjudication.
     # 4.E.5 c: not allowed; the table service then refuses a set ordering another power's unit
     # at submission (a, b: such an order is saved with a warning, the adjudicator rules on it).
     proxy_orders: Choice = Choice.C
@@ -161,6 +167,7 @@ class RuleSet:
     duplicates_count_illegal_orders: bool = False
     first_year_imposed_builds: int = 0  # EDC E: the referee imposes up to two first-year builds
     late_orders_accepted: bool = False  # house VII(3) B: orders accepted until adjudication
+    unreadable_orders: UnreadableOrders = UnreadableOrders.REFUSE_SET
     expedited_removal: bool = False  # Stabbeurfou 3: remove powers with no centre in the fall
     non_dias_draws: bool = False  # house / stabbeurfou votes
     solo_centers: int | None = None  # None: more than half of the map's centres

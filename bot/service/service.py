@@ -46,6 +46,7 @@ from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
+from bot.core.submission import Combine, accepts_orders, combine_mode
 from bot.service import access, codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
@@ -1085,6 +1086,7 @@ class TableService:
         errors: list[str] = []
         orders: list[Order] = []
         refused_strict: list[str] = []
+        voided: list[str] = []
         if kind != "clear":
             intake.check_size(text, lang)
             # Reading is pure and CPU-bound: off the event loop.
@@ -1092,28 +1094,33 @@ class TableService:
                 intake.read_set, self.engine, text, lang, power, position, ctx.game_map, ctx.rules
             )
             orders, errors, refused_strict = read.orders, read.errors, read.refused
+            voided = [t("voided_line", lang, error=e) for e in read.voided]
         accepted = not errors and not refused_strict
-        if merge and accepted and kind != "clear":
+        mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
+        if mode is Combine.REFUSE and accepted:
+            errors, accepted = [t("whole_sets_only", lang, rules=ctx.rules_name)], False
+        if mode in (Combine.BY_UNIT, Combine.APPEND) and accepted and kind != "clear":
             standing = await self._standing(ph.id)
             if power in standing:
                 old = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
-                names = {_order_key(o) for o in orders}
+                names = {_order_key(o) for o in orders} if mode is Combine.BY_UNIT else set()
                 kept = [o for o in old if _order_key(o) is not None and _order_key(o) not in names]
                 orders = kept + orders
         readings = [self.engine.render_order(o, lang) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
+        warnings = voided + warnings if accepted else warnings
         late: LateSubmissionError | None = None
         async with self.store.tx() as tx:
             cur = await self._current_phase(game_id, tx)
             grow = await tx.fetchone("SELECT status, paused_at FROM games WHERE id = ?", (game_id,))
             now = self.clock.now()
-            effective = grow["paused_at"] if grow and grow["status"] == "paused" else now
-            if (
-                cur is None
-                or cur.id != ph.id
-                or cur.status != "open"
-                or cur.deadline is None
-                or effective >= cur.deadline
+            paused_at = grow["paused_at"] if grow and grow["status"] == "paused" else None
+            if cur is None or not accepts_orders(
+                ctx.rules,
+                status=cur.status if cur.id == ph.id else "",
+                now=now,
+                deadline=cur.deadline,
+                paused_at=paused_at,
             ):
                 late = self._late_error(ctx, cur or ph)
                 accepted = False
