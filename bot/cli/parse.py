@@ -124,11 +124,12 @@ def run(args: argparse.Namespace) -> int:
         problems = submission_problems(position, result.orders, rules, load_map("standard"))
         refused = [render_message(p, args.lang) for p in problems]
     if args.json:
-        doc = {
+        doc: dict[str, Any] = {
             "orders": [{"text": o.source, "canonical": o.canonical()} for o in result.orders],
             "errors": [{"text": e.text, "message": e.message} for e in result.errors],
-            "refused": refused,
         }
+        if rules is not None:
+            doc["refused"] = refused
         print(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         for order in result.orders:
