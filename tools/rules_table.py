@@ -28,6 +28,7 @@ ISSUES: dict[str, tuple[str, str]] = {
     "support_coast_mismatch_ignored": ("4.B.4", "support naming another coast is still valid"),
     "wrong_unit_coast_ignored": ("4.B.5", "wrong coast of the ordered unit is ignored"),
     "irrelevant_coast_ignored": ("4.B.6", "unknown or irrelevant coast is ignored"),
+    "xxx_hold_accepted": ("seed", "`A PAR XXX` is a hold (no: refused at entry)"),
     "army_build_with_coast_fails": ("4.B.6", "an army build naming a coast builds nothing"),
     "missing_unit_type": ("4.C.1", "missing unit type (a: invalid, b: valid, c: valid unless)"),
     "unit_type_required": ("4.C.1", "the ordered unit's type is mandatory"),
@@ -92,6 +93,53 @@ CIVIL_DISORDER = {
     "home-any-terrain": "Stabbeurfou 4.D.8 'e' (DATC 2.x e): to a home centre, armies and fleets"
     " over land and sea; ties: fleets first, then English province name",
 }
+# Where a seed is open to two readings: the one Parley takes, with the line it rests on.
+READINGS: list[str] = [
+    "4.A.6 convoy paths: no key. A path is not part of Parley's order syntax, so an order"
+    " giving one is unreadable; every seed chooses a (stabbeurfou '4.A.6 a a', house VI(3)"
+    " Alternative B).",
+    "4.D.2 sets in an unknown order and 4.E.4 perpetual orders: no key. The table service"
+    " always knows which set came last; every seed erases orders after each adjudication"
+    " (stabbeurfou 4.E.4: 'Orders are erased after every adjudication').",
+    "`order_sets` (4.D.1): a (stabbeurfou 'SF a') adds each new set to the standing one (the"
+    " adjudicator's duplicate rule then decides; the refusal at entry checks each set as sent);"
+    " b and c replace it unless the player asks to add (`/orders submit` with merge: by unit);"
+    " d (house III(4) Alternative A) replaces it, and a set asking to be added is refused with"
+    " a message rather than silently dropping the standing orders.",
+    "`late_orders_accepted` (house VII(3) Alternative B, 'accepted until the start of"
+    " adjudication'): a set is taken while the phase is still open after its deadline, until"
+    " the clock starts the adjudication; then it is refused as late.",
+    '`unreadable_orders = "void-line"` (edc-2023 E, \'an unambiguous order must be applied'
+    " and an order deemed ambiguous not applied'): the readable orders are saved and the player"
+    " is told which lines are void; a set with no readable line is refused.",
+    "`first_year_imposed_builds` (edc-2023 E, 'the referee will impose up to two builds - no"
+    " third build'): in the map's first year, builds written (or waived) count towards the"
+    " two; each imposed build goes to a free home centre in province order: an army inland or"
+    " on a two-coast centre, otherwise a fleet while the power has fewer fleets than armies"
+    " ('to maintain a balance'), else an army.",
+    "`expedited_removal` (stabbeurfou 3): (a) at the Fall moves; (b) 'at autumn retreat"
+    " adjudication', or at the end of the Fall moves when the Fall has no retreat phase (the"
+    " skipped step is that adjudication). Never in the Spring.",
+    "`end.stalemate_years` (stabbeurfou 2(a), 'the same after three consecutive diplomatic"
+    " years'): three game years in a row that change no centre's owner.",
+    '`xxx_hold_accepted` (stabbeurfou 2(h), \'The sequence "XXX" is refused by the'
+    " system'): the whole set is refused at entry, as the preset's other refusals.",
+    "gm-order-correction-rules I(5) ('the last order reading from top to bottom ... will be"
+    " used') when that last order is illegal: Parley reads I(5) with I(3) ('an illegally"
+    " ordered unit will be presumed to have been ordered to hold') as applying to the orders"
+    " that can be adjudicated: an illegal order is disregarded and the last legal one is"
+    " used (`duplicates_count_illegal_orders = false`). The literal reading (the unit holds)"
+    " is `duplicates_count_illegal_orders = true`.",
+    "house VI(6) C (a paradox re-resolved at half strength) is not implemented: the seed does"
+    " not say how strengths are halved for supports and convoys alike, and house I(2) makes the"
+    " 1982 rules decide first (`convoy_paradox = b`), which resolves every DATC paradox case.",
+    "`scoring.system = draw-size` for house (IX(1)-(2)): the standings are the result the vote"
+    " decided: a conceded win scores the winner alone, a draw shares among its members only"
+    " ('A draw that does not include all survivors presumes the elimination of the players"
+    " not included').",
+    "`votes.gm_may_refuse = false` for edc2023: the seed gives each player one End Game"
+    " Request as a right (E: 'Each person can request a vote ... only once per game').",
+]
 _COMMENT = re.compile(r"^(\w+)\s*=\s*(.+?)\s+#\s*(.*)$")
 _TABLE = re.compile(r"^\[(\w+)\]")
 
@@ -140,6 +188,14 @@ def render() -> str:
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "Civil-disorder rules (`civil_disorder`):", ""]
     lines += [f"- `{k}`: {v}" for k, v in CIVIL_DISORDER.items()]
+    lines += [
+        "",
+        "## Readings",
+        "",
+        "Where a seed is open to two readings, the one Parley takes:",
+        "",
+    ]
+    lines += [f"- {r}" for r in READINGS]
     for n in names:
         lines += ["", f"## `{n}`: where each choice comes from", ""]
         notes = comments(n)

@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         result = parse_orders(text, lang=args.lang, power=power, position=position)
 
     refused: list[str] = []
-    if rules is not None and position is not None and rules.reject_inaccurate_order_sets:
+    if rules is not None and position is not None:
         problems = submission_problems(position, result.orders, rules, load_map("standard"))
         refused = [render_message(p, args.lang) for p in problems]
     if args.json:

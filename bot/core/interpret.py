@@ -601,13 +601,20 @@ def submission_problems(
 ) -> list[Message]:
     """The problems for which the rule set refuses this order set (empty: accepted).
 
-    Only rule sets with `reject_inaccurate_order_sets` refuse sets; for the others every set is
-    accepted and interpreted at the deadline.
+    Only rule sets with `reject_inaccurate_order_sets` refuse sets for what the adjudicator
+    would rule on (else every set is accepted and interpreted at the deadline); a rule set
+    with `xxx_hold_accepted = false` refuses an `XXX` hold (Stabbeurfou 2(h)).
     """
-    if not rules.reject_inaccurate_order_sets:
-        return []
-    idx = map_index(game_map if game_map is not None else load_map("standard"))
     problems: list[Message] = []
+    if not rules.xxx_hold_accepted:
+        problems += [
+            msg("refusal.xxx", order=o)
+            for o in orders
+            if isinstance(o, Hold) and o.source and o.source.split()[-1].casefold() == "xxx"
+        ]
+    if not rules.reject_inaccurate_order_sets:
+        return problems
+    idx = map_index(game_map if game_map is not None else load_map("standard"))
     kind = position.phase.kind
     if rules.unit_type_required and kind is PhaseKind.MOVEMENT:
         problems += _missing_types(orders, idx.game_map)

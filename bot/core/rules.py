@@ -157,6 +157,9 @@ class RuleSet:
     # 4.B.4 (6.B.9): a support naming a coast other than the move's is invalid. World Masters
     # II(3)c and house IV(7) C accept it.
     support_coast_mismatch_ignored: bool = False
+    # "A PAR XXX" read as a hold (edc-2023 "Defend: H, T or xxx"); false: the set is refused
+    # at entry (Stabbeurfou 2(h): 'The sequence "XXX" is refused by the system').
+    xxx_hold_accepted: bool = True
     # World Masters III(5): "A STP/NC B" (an army build naming a coast) builds nothing.
     army_build_with_coast_fails: bool = False
     # gm-order-correction-rules III(2)-(3), house V(2)-(3): adjustment orders are read from

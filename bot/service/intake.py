@@ -65,9 +65,7 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     errors += foreign_unit_errors(engine, position, game_map, power, orders, rules, lang)
     refused: list[str] = []
     if not errors:
-        problems = engine.check(position, orders, rules, game_map, lang)
-        if rules.reject_inaccurate_order_sets:
-            refused = problems
+        refused = engine.check(position, orders, rules, game_map, lang)
     return ReadSet(orders, errors, refused, voided)
 
 
