@@ -65,7 +65,10 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     errors += foreign_unit_errors(engine, position, game_map, power, orders, rules, lang)
     refused: list[str] = []
     if not errors:
-        refused = engine.check(position, orders, rules, game_map, lang)
+        problems = engine.check(position, orders, rules, game_map, lang)
+        # The core refuses only under these keys (submission_problems); asked only then.
+        if rules.reject_inaccurate_order_sets or not rules.xxx_hold_accepted:
+            refused = problems
     return ReadSet(orders, errors, refused, voided)
 
 

@@ -202,6 +202,8 @@ def test_edc2023_distinctive_choices_and_datc_elsewhere():
     # edc-2023 B and E: 7 years, the End Game Request procedure; C: its own scoring.
     changed |= {f for f in RuleSet.option_names() if f.split(".")[0] in ("votes", "end")}
     changed |= {"scoring.system"}
+    # E: "an unambiguous order must be applied and an order deemed ambiguous not applied".
+    changed |= {"unreadable_orders"}
     for field in RuleSet.option_names():
         if field not in changed:
             assert edc.option(field) == DATC.option(field), field
