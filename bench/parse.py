@@ -11,7 +11,10 @@ import argparse
 import time
 
 from bot.core.jsonio import position_from_json
+from bot.core.map import load_map
 from bot.core.parser import parse_order
+
+STANDARD = load_map("standard")
 
 # Fall 1905: 34 units, written the way players write them (full names, abbreviations, coasts).
 POSITION = {
@@ -91,7 +94,7 @@ def rate(orders: list[str], lang: str, rounds: int) -> float:
     start = time.perf_counter()
     for _ in range(rounds):
         for text in orders:
-            parse_order(text, lang=lang, position=position)
+            parse_order(text, lang=lang, position=position, game_map=STANDARD)
     return rounds * len(orders) / (time.perf_counter() - start)
 
 
@@ -100,7 +103,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=100)
     args = ap.parse_args()
     t0 = time.perf_counter()
-    parse_order("A PAR H")  # builds the LALR parser and loads the names once
+    parse_order("A PAR H", game_map=STANDARD)  # builds the LALR parser and loads the names once
     print(f"first parse (builds parser + names): {(time.perf_counter() - t0) * 1000:.1f} ms")
     en = rate(ORDERS, "en", args.rounds)
     fr = rate(ORDERS_FR, "fr", args.rounds)

@@ -22,7 +22,7 @@ from bot.cli.inputs import InputFileError, read_file, read_stdin
 from bot.core import catalogue
 from bot.core.interpret import submission_problems
 from bot.core.jsonio import FormatError, position_from_json
-from bot.core.map import MapError, load_map
+from bot.core.map import GameMap, MapError, load_map
 from bot.core.messages import render as render_message
 from bot.core.model import ModelError, Position, Power
 from bot.core.parser import (
@@ -52,6 +52,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--position", metavar="FILE", help="POSITION JSON (docs/formats.md)")
     p.add_argument("--power", metavar="NAME", help="the power giving the orders")
     p.add_argument(
+        "--map", default="standard", metavar="NAME|FILE", help="variant (default standard)"
+    )
+    p.add_argument(
         "--rules",
         metavar="NAME",
         help="rule preset whose submission checks to run (needs --position)",
@@ -61,7 +64,7 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _load_position(path: str) -> Position:
+def _load_position(path: str, game_map: GameMap) -> Position:
     if not Path(path).exists():
         raise FormatError(f"position file not found: {path}")
     try:
@@ -72,7 +75,7 @@ def _load_position(path: str) -> Position:
         raise FormatError(f"position file {path} is not valid JSON: {exc}") from None
     if isinstance(doc, dict) and "position" in doc and "phase" not in doc:
         doc = doc["position"]  # an adjudicate input or output, as `parley render` takes
-    return position_from_json(doc, load_map("standard"))
+    return position_from_json(doc, game_map)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -80,10 +83,11 @@ def run(args: argparse.Namespace) -> int:
     power: Power | None = None
     rules: RuleSet | None = None
     try:
+        game_map = load_map(args.map)
         if args.position:
-            position = _load_position(args.position)
+            position = _load_position(args.position, game_map)
         if args.power is not None:
-            power = Power.parse(args.power)
+            power = game_map.parse_power(args.power)
         if getattr(args, "rules", None):
             rules = load_rules(args.rules)
             if position is None:
@@ -92,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"parley parse: {exc}", file=sys.stderr)
         return 2
     except ModelError:
-        names = ", ".join(p.value.lower() for p in Power)
+        names = ", ".join(p.value.lower() for p in game_map.powers)
         print(f"parley parse: unknown power {args.power!r} (one of {names})", file=sys.stderr)
         return 2
 
@@ -100,7 +104,9 @@ def run(args: argparse.Namespace) -> int:
         result = ParseResult([], [])
         for text in args.text:
             try:
-                order = parse_order(text, lang=args.lang, power=power, position=position)
+                order = parse_order(
+                    text, lang=args.lang, power=power, position=position, game_map=game_map
+                )
             except OrderSyntaxError as exc:
                 result.errors.append(ParseError(text, exc.message))
             else:
@@ -117,11 +123,13 @@ def run(args: argparse.Namespace) -> int:
         except InputFileError as exc:
             print(f"parley parse: {exc}", file=sys.stderr)
             return 2
-        result = parse_orders(text, lang=args.lang, power=power, position=position)
+        result = parse_orders(
+            text, lang=args.lang, power=power, position=position, game_map=game_map
+        )
 
     refused: list[str] = []
     if rules is not None and position is not None:
-        problems = submission_problems(position, result.orders, rules, load_map("standard"))
+        problems = submission_problems(position, result.orders, rules, game_map)
         refused = [render_message(p, args.lang) for p in problems]
     if args.json:
         doc: dict[str, Any] = {

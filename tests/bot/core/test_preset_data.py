@@ -55,7 +55,7 @@ def test_renamed_copy_behaves_identically(club, name):
         [Unit.parse(Power.RUSSIA, "A ANK"), Unit.parse(Power.TURKEY, "F BLA")],
         {"ANK": Power.RUSSIA},
     )
-    order = parse_order("A ANK H", power=Power.RUSSIA, position=fall)
+    order = parse_order("A ANK H", power=Power.RUSSIA, position=fall, game_map=STD)
     assert adjudicate(fall, [order], copy, STD) == adjudicate(fall, [order], orig, STD)
 
 

@@ -46,12 +46,12 @@ def test_xxx_refused_under_stabbeurfou_a_hold_under_edc():
     # stabbeurfou 2(h): 'The sequence "XXX" is refused by the system.'
     # edc-2023 G: "Defend: H, T or xxx."
     pos = STD.start
-    order = parse_order("A PAR XXX", power=Power.FRANCE, position=pos)
+    order = parse_order("A PAR XXX", power=Power.FRANCE, position=pos, game_map=STD)
     assert order.canonical() == "A PAR H"
     sf = submission_problems(pos, [order], load_rules("stabbeurfou"), STD)
     assert [p.key for p in sf] == ["refusal.xxx"]
     assert submission_problems(pos, [order], load_rules("edc2023"), STD) == []
-    written_h = parse_order("A PAR H", power=Power.FRANCE, position=pos)
+    written_h = parse_order("A PAR H", power=Power.FRANCE, position=pos, game_map=STD)
     assert submission_problems(pos, [written_h], load_rules("stabbeurfou"), STD) == []
 
 
@@ -63,7 +63,8 @@ def test_gm_order_correction_i5_last_legal_order_is_used():
 
     pos = STD.start
     orders = [
-        parse_order(t, power=Power.FRANCE, position=pos) for t in ("A PAR - BUR", "A PAR - MUN")
+        parse_order(t, power=Power.FRANCE, position=pos, game_map=STD)
+        for t in ("A PAR - BUR", "A PAR - MUN")
     ]
     out, _ = adjudicate_interpreted(pos, orders, load_rules("world-masters"), STD)
     assert "BUR" in out.position.units

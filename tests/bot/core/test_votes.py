@@ -15,9 +15,9 @@ from bot.core.votes import (
     VoteError,
     VoteKind,
     VoteStatus,
-    announce,
     policy_for_rules,
 )
+from tests.standard import STANDARD, announce
 
 # The procedures the presets' [votes] tables write (data/rules/*.toml).
 EDC2023 = policy_for_rules(load_rules("edc2023"))
@@ -32,7 +32,7 @@ A, E, F, G, I, R, T = (
     Power.RUSSIA,
     Power.TURKEY,
 )
-ALL = frozenset(Power)
+ALL = frozenset(STANDARD.powers)
 S1903 = Moment(Phase.parse("S1903M"))
 F1903 = Moment(Phase.parse("F1903M"))
 

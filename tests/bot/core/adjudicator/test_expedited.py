@@ -20,7 +20,9 @@ def _run(phase, units, centers, orders, rules):
         [Unit.parse(p, u) for p, us in units.items() for u in us],
         {c: p for p, cs in centers.items() for c in cs},
     )
-    typed = [parse_order(o, power=p, position=pos) for p, os in orders.items() for o in os]
+    typed = [
+        parse_order(o, power=p, position=pos, game_map=STD) for p, os in orders.items() for o in os
+    ]
     return adjudicate(pos, typed, rules, STD)
 
 

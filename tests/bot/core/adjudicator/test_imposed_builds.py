@@ -19,7 +19,7 @@ def _winter(year: int, rules: str, orders: list[str] = ()):  # type: ignore[assi
         [Unit.parse(FR, u) for u in ("A SPA", "F POR", "A BEL")],
         dict.fromkeys(CENTRES, FR),
     )
-    typed = [parse_order(o, power=FR, position=pos) for o in orders]
+    typed = [parse_order(o, power=FR, position=pos, game_map=STD) for o in orders]
     return adjudicate(pos, typed, load_rules(rules), STD)
 
 
