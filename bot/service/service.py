@@ -46,6 +46,7 @@ from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
+from bot.core.submission import Combine, accepts_orders, combine_mode
 from bot.service import access, codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
@@ -1103,6 +1104,7 @@ class TableService:
         errors: list[str] = []
         orders: list[Order] = []
         refused_strict: list[str] = []
+        voided: list[str] = []
         if kind != "clear":
             intake.check_size(text, lang)
             # Reading is pure and CPU-bound: off the event loop.
@@ -1110,28 +1112,33 @@ class TableService:
                 intake.read_set, self.engine, text, lang, power, position, ctx.game_map, ctx.rules
             )
             orders, errors, refused_strict = read.orders, read.errors, read.refused
+            voided = [t("voided_line", lang, error=e) for e in read.voided]
         accepted = not errors and not refused_strict
-        if merge and accepted and kind != "clear":
+        mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
+        if mode is Combine.REFUSE and accepted:
+            errors, accepted = [t("whole_sets_only", lang, rules=ctx.rules_name)], False
+        if mode in (Combine.BY_UNIT, Combine.APPEND) and accepted and kind != "clear":
             standing = await self._standing(ph.id)
             if power in standing:
                 old = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
-                names = {_order_key(o) for o in orders}
+                names = {_order_key(o) for o in orders} if mode is Combine.BY_UNIT else set()
                 kept = [o for o in old if _order_key(o) is not None and _order_key(o) not in names]
                 orders = kept + orders
         readings = [self.engine.render_order(o, lang, ctx.game_map) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
+        warnings = voided + warnings if accepted else warnings
         late: LateSubmissionError | None = None
         async with self.store.tx() as tx:
             cur = await self._current_phase(game_id, tx)
             grow = await tx.fetchone("SELECT status, paused_at FROM games WHERE id = ?", (game_id,))
             now = self.clock.now()
-            effective = grow["paused_at"] if grow and grow["status"] == "paused" else now
-            if (
-                cur is None
-                or cur.id != ph.id
-                or cur.status != "open"
-                or cur.deadline is None
-                or effective >= cur.deadline
+            paused_at = grow["paused_at"] if grow and grow["status"] == "paused" else None
+            if cur is None or not accepts_orders(
+                ctx.rules,
+                status=cur.status if cur.id == ph.id else "",
+                now=now,
+                deadline=cur.deadline,
+                paused_at=paused_at,
             ):
                 late = self._late_error(ctx, cur or ph)
                 accepted = False
@@ -2019,13 +2026,13 @@ class TableService:
         from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
 
         row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
+        policy = policy_for_rules(ctx.rules)
         if row is None:
-            policy = policy_for_rules(ctx.rules)
-            years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
+            years = ctx.clock.years or ctx.rules.end.years
             last = ctx.first_year + years - 1 if years else None
             return VoteBook(policy, (), last)
         try:
-            return VoteBook.from_state(json.loads(row["state_json"]))
+            return VoteBook.from_state(json.loads(row["state_json"]), policy)
         except (ValueError, VoteError) as exc:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
