@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     refused: list[str] = []
     if rules is not None and position is not None:
         problems = submission_problems(position, result.orders, rules, game_map)
-        refused = [render_message(p, args.lang) for p in problems]
+        refused = [render_message(p, args.lang, game_map) for p in problems]
     if args.json:
         doc: dict[str, Any] = {
             "orders": [{"text": o.source, "canonical": o.canonical()} for o in result.orders],
