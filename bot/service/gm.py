@@ -19,6 +19,7 @@ from bot.service.table import (
     Table,
     parse_power,
 )
+from bot.service.texts import named
 
 log = logging.getLogger(__name__)
 
@@ -189,12 +190,14 @@ class GmTools:
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self.table.require_gm(game_id, gm)
-        chosen = parse_power(power, self.table.engine.load_map(row.variant))
+        game_map = self.table.engine.load_map(row.variant)
+        chosen = parse_power(power, game_map)
         now = self.table.clock.now()
         async with self.table.storage.tx() as tx:
             other = await tx.power_of(game_id, user)
             if other is not None and other != chosen.value:
-                raise InvalidStateError.of("user_plays", row.lang, power=Power(other))
+                mine = named(game_map, Power(other))
+                raise InvalidStateError.of("user_plays", row.lang, power=mine)
             old = await tx.user_of(game_id, chosen.value)
             await tx.remove_power(game_id, chosen.value)
             await tx.add_player(game_id, chosen.value, user, now)

@@ -29,6 +29,7 @@ from bot.service.table import (
     dumps,
     parse_power,
 )
+from bot.service.texts import named
 from bot.service.values import (
     GameStatus,
 )
@@ -115,7 +116,9 @@ class Lobby:
             taken = await self.table.players(tx, game_id)
             if user in taken.values():
                 mine = next(p for p, u in taken.items() if u == user)
-                raise InvalidStateError.of("already_play", ctx.lang, power=mine, game=game_id)
+                raise InvalidStateError.of(
+                    "already_play", ctx.lang, power=named(ctx.game_map, mine), game=game_id
+                )
             free = [p for p in ctx.game_map.powers if p not in taken]
             if not free:
                 raise InvalidStateError.of("all_taken", ctx.lang, game=game_id)
@@ -124,7 +127,9 @@ class Lobby:
             else:
                 chosen = parse_power(power, ctx.game_map)
                 if chosen in taken:
-                    raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
+                    raise InvalidStateError.of(
+                        "power_taken", ctx.lang, power=named(ctx.game_map, chosen), game=game_id
+                    )
                 if chosen not in ctx.game_map.powers:
                     raise InvalidStateError.of("power_not_in_variant", ctx.lang, power=chosen)
             await tx.add_player(game_id, chosen.value, user, now)
@@ -134,12 +139,15 @@ class Lobby:
     async def assign(self, game_id: int, gm: str, user: str, power: Power | str) -> Power:
         """GM: give `power` to `user` (moving them from another power if they had one)."""
         row = await self.table.require_gm(game_id, gm)
-        chosen = parse_power(power, self.table.engine.load_map(row.variant))
+        game_map = self.table.engine.load_map(row.variant)
+        chosen = parse_power(power, game_map)
         now = self.table.clock.now()
         async with self.table.storage.tx() as tx:
             holder = await tx.user_of(game_id, chosen.value)
             if holder is not None and holder != user:
-                raise InvalidStateError.of("played_by_other", row.lang, power=chosen)
+                raise InvalidStateError.of(
+                    "played_by_other", row.lang, power=named(game_map, chosen)
+                )
             await tx.remove_user(game_id, user)
             await tx.add_player(game_id, chosen.value, user, now)
             await self.table.audit(tx, game_id, now, gm, "assign", power=chosen.value, user=user)

@@ -16,6 +16,7 @@ from bot.core.model import (
 )
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
+from bot.core.submission import Combine, accepts_orders, combine_mode
 from bot.service import codec, intake
 from bot.service.errors import (
     LateSubmissionError,
@@ -66,7 +67,10 @@ class Orders:
     def _word(self, ctx: GameCtx, item: advice.Advice) -> str:
         lang = ctx.lang
         names = ctx.game_map.names()
-        render = self.table.engine.render_order
+        game_map = ctx.game_map
+
+        def render(order: Order, lang: str) -> str:
+            return self.table.engine.render_order(order, lang, game_map)
 
         def unit(utype: UnitType | None, loc: Location) -> str:
             return unit_text(names, utype, loc, lang)  # French MAR is North Africa
@@ -138,28 +142,16 @@ class Orders:
         lang = ctx.lang
         position = self.table.position_of(ph)
         describe = ph.phase.describe(lang)
-        errors: list[str] = []
-        orders: list[Order] = []
-        refused_strict: list[str] = []
-        if kind != "clear":
-            intake.check_size(text, lang)
-            # Reading is pure and CPU-bound: off the event loop.
-            read = await asyncio.to_thread(
-                intake.read_set,
-                self.table.engine,
-                text,
-                lang,
-                power,
-                position,
-                ctx.game_map,
-                ctx.rules,
-            )
-            orders, errors, refused_strict = read.orders, read.errors, read.refused
+        orders, errors, refused_strict, voided = await self._read(ctx, position, power, text, kind)
         accepted = not errors and not refused_strict
-        if merge and accepted and kind != "clear":
-            orders = await self._merged(ph, power, orders)
-        readings = [self.table.engine.render_order(o, lang) for o in orders]
+        mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
+        if mode is Combine.REFUSE and accepted:
+            errors, accepted = [t("whole_sets_only", lang, rules=ctx.rules_name)], False
+        if mode in (Combine.BY_UNIT, Combine.APPEND) and accepted and kind != "clear":
+            orders = await self._combined(ph, power, orders, mode)
+        readings = [self.table.engine.render_order(o, lang, ctx.game_map) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
+        warnings = voided + warnings if accepted else warnings
         late: LateSubmissionError | None = None
         async with self.table.storage.tx() as tx:
             now = self.table.clock.now()
@@ -218,13 +210,37 @@ class Orders:
             accepted, game_id, ph.name, power, readings, errors, warnings, message, now, sid
         )
 
-    async def _merged(self, ph: PhaseState, power: Power, orders: list[Order]) -> list[Order]:
-        """`orders` over the standing set: they replace only the orders of the units they name."""
+    async def _read(
+        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str
+    ) -> tuple[list[Order], list[str], list[str], list[str]]:
+        """(orders, unreadable lines, refusals by the rule set, voided lines) of a set."""
+        if kind == "clear":
+            return [], [], [], []
+        intake.check_size(text, ctx.lang)
+        # Reading is pure and CPU-bound: off the event loop.
+        read = await asyncio.to_thread(
+            intake.read_set,
+            self.table.engine,
+            text,
+            ctx.lang,
+            power,
+            position,
+            ctx.game_map,
+            ctx.rules,
+        )
+        voided = [t("voided_line", ctx.lang, error=e) for e in read.voided]
+        return read.orders, read.errors, read.refused, voided
+
+    async def _combined(
+        self, ph: PhaseState, power: Power, orders: list[Order], mode: Combine
+    ) -> list[Order]:
+        """`orders` over the standing set: BY_UNIT replaces only the orders of the units
+        they name, APPEND keeps every standing order too (bot.core.submission)."""
         standing = await self.table.standing(ph.id)
         if power not in standing:
             return orders
         old = codec.orders_from_json(json.loads(standing[power].orders_json))
-        names = {order_key(o) for o in orders}
+        names = {order_key(o) for o in orders} if mode is Combine.BY_UNIT else set()
         kept = [o for o in old if order_key(o) is not None and order_key(o) not in names]
         return kept + orders
 
@@ -235,14 +251,13 @@ class Orders:
         (a paused game's clock stands at its pause)."""
         cur = await self.table.current_phase(game_id, tx)
         game = await tx.game(game_id)
-        paused = game.paused_at if game and game.status == "paused" else None
-        effective = now if paused is None else paused
-        if (
-            cur is None
-            or cur.id != ph.id
-            or cur.status != "open"
-            or cur.deadline is None
-            or effective >= cur.deadline
+        paused_at = game.paused_at if game and game.status == "paused" else None
+        if cur is None or not accepts_orders(
+            ctx.rules,
+            status=cur.status if cur.id == ph.id else "",
+            now=now,
+            deadline=cur.deadline,
+            paused_at=paused_at,
         ):
             return self.table.late_error(ctx, cur or ph)
         return None
@@ -261,7 +276,7 @@ class Orders:
             game_id,
             ph.name,
             power,
-            [self.table.engine.render_order(o, ctx.lang) for o in orders],
+            [self.table.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders],
             at,
             self._warnings(ctx, position, power, orders),
         )

@@ -398,7 +398,9 @@ class PhaseMachine:
         history.append(nxt)
         rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
         state = check_end(history, rules, ctx.game_map)
-        why = render_message(state.message, ctx.lang) if state.message else state.reason
+        why = (
+            render_message(state.message, ctx.lang, ctx.game_map) if state.message else state.reason
+        )
         if state.kind is EndKind.DRAW_AVAILABLE:
             return None, None, why
         if not state.ended:

@@ -144,7 +144,9 @@ class Queries:
             out: dict[Power, list[str]] = {}
             for o in orders:
                 if o.power is not None:
-                    out.setdefault(o.power, []).append(self.table.engine.render_order(o, ctx.lang))
+                    out.setdefault(o.power, []).append(
+                        self.table.engine.render_order(o, ctx.lang, ctx.game_map)
+                    )
             return out
         mine = await self.table.storage.power_of(game_id, viewer)
         if mine is None:
@@ -154,7 +156,7 @@ class Queries:
         if power not in standing:
             return {}
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
-        return {power: [self.table.engine.render_order(o, ctx.lang) for o in orders]}
+        return {power: [self.table.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders]}
 
     async def history(
         self, game_id: int, viewer: str, *, power: Power | str | None = None
@@ -210,7 +212,9 @@ class Queries:
         by_power: dict[Power, list[str]] = {}
         for o in orders:
             if o.power is not None:
-                by_power.setdefault(o.power, []).append(self.table.engine.render_order(o, ctx.lang))
+                by_power.setdefault(o.power, []).append(
+                    self.table.engine.render_order(o, ctx.lang, ctx.game_map)
+                )
         return PhaseResults(
             game_id,
             row.phase_id,

@@ -59,10 +59,12 @@ class Scheduler:
     async def recover(self) -> None:
         """At start-up: every running game is read once (an unreadable one is stopped) and
         its clock scheduled."""
-        for gid in await self.table.storage.game_ids(statuses=("active", "paused")):
+        # Forming games too: their variant must load for them to start.
+        statuses = ("forming", "active", "paused")
+        for gid in await self.table.storage.game_ids(statuses=statuses):
             try:
-                # status reads the settings, players, current phase and position, and turns
-                # an unreadable one into `broken`.
+                # status reads the settings and the game's own variant, players, current phase
+                # and position, and turns an unreadable one into `broken`.
                 st = await self.queries.status(gid)
                 if st.broken:
                     await self.mark_broken(gid, st.broken)

@@ -31,7 +31,7 @@ from bot.core.model import Position, Power
 from bot.core.votes import VoteRecord
 from bot.service.clock import Clock, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
-from bot.service.engine import CoreEngine, Engine
+from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
@@ -134,8 +134,11 @@ class TableService:
         `init_db`: an existing empty file may become a new database (else it is refused).
         `storage`: an opened storage to use instead of the SQLite file at `path`."""
         engine = engine or CoreEngine()
-        # The standard map and the bundled presets must load before anything else happens.
-        engine.load_map("standard")
+        # The bundled presets and variants (what /game create offers) must load before anything
+        # else happens; each game's own variant is checked with the game (`recover`): a
+        # broken one stops only its games.
+        for variant in bundled_variants():
+            engine.load_map(variant)
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)

@@ -287,10 +287,10 @@ class Table:
         return [
             {
                 "power": r.power.value if r.power else None,
-                "order": self.engine.render_order(r.order, ctx.lang),
+                "order": self.engine.render_order(r.order, ctx.lang, ctx.game_map),
                 "succeeded": r.succeeded,
                 "reason": r.reason.value,
-                "detail": describe_result(r, ctx.lang),
+                "detail": describe_result(r, ctx.lang, ctx.game_map),
                 "implied": r.implied,
             }
             for r in outcome.results

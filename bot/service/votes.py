@@ -55,13 +55,13 @@ class Votes:
 
     async def _votebook(self, tx: Repository, game_id: int, ctx: GameCtx) -> VoteBook:
         state = await tx.votebook(game_id)
+        policy = policy_for_rules(ctx.rules)
         if state is None:
-            policy = policy_for_rules(ctx.rules)
-            years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
+            years = ctx.clock.years or ctx.rules.end.years
             last = ctx.first_year + years - 1 if years else None
             return VoteBook(policy, (), last)
         try:
-            return VoteBook.from_state(json.loads(state))
+            return VoteBook.from_state(json.loads(state), policy)
         except (ValueError, VoteError) as exc:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
@@ -124,7 +124,9 @@ class Votes:
             state.winner.value if state.winner else None,
             centers,
             "vote",
-            render_message(state.message, ctx.lang) if state.message else state.reason,
+            render_message(state.message, ctx.lang, ctx.game_map)
+            if state.message
+            else state.reason,
         )
 
     async def _vote_step(
@@ -148,7 +150,7 @@ class Votes:
                 try:
                     book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
                 except VoteError as exc:
-                    text = exc.localized(ctx.lang)
+                    text = exc.localized(ctx.lang, ctx.game_map)
                     raise VoteRefusedError.rendered(exc.message, text, ctx.lang) from None
                 await self._save_book(tx, game_id, book, now)
                 await self.table.audit(tx, game_id, now, actor, action, vote=vote.id, **detail)
