@@ -96,8 +96,8 @@ class TableService:
         self.deliveries = Deliveries(storage, self.clock)
         self.table = Table(storage, self.clock, self.engine)
         self.outbox = Outbox(self.table, notifier or NullNotifier())
-        self.votes_ = Votes(self.table, self.outbox)
-        self.machine = PhaseMachine(self.table, self.votes_, self.executor, render, metrics)
+        self.voting = Votes(self.table, self.outbox)
+        self.machine = PhaseMachine(self.table, self.voting, self.executor, render, metrics)
         self.queries = Queries(self.table)
         self.scheduler = Scheduler(self.table, self.machine, self.outbox, self.queries)
         self.lobby = Lobby(self.table, self.queries)
@@ -292,16 +292,16 @@ class TableService:
     async def propose_vote(
         self, game_id: int, user: str, kind: str, powers: Sequence[Power | str] = ()
     ) -> VoteRecord:
-        return await self.votes_.propose_vote(game_id, user, kind, powers)
+        return await self.voting.propose_vote(game_id, user, kind, powers)
 
     async def cast_ballot(self, game_id: int, user: str, vote_id: int, ballot: str) -> VoteRecord:
-        return await self.votes_.cast_ballot(game_id, user, vote_id, ballot)
+        return await self.voting.cast_ballot(game_id, user, vote_id, ballot)
 
     async def refuse_vote(self, game_id: int, gm: str, vote_id: int, reason: str) -> VoteRecord:
-        return await self.votes_.refuse_vote(game_id, gm, vote_id, reason)
+        return await self.voting.refuse_vote(game_id, gm, vote_id, reason)
 
     async def votes(self, game_id: int) -> list[VoteRecord]:
-        return await self.votes_.votes(game_id)
+        return await self.voting.votes(game_id)
 
     # --- GM and tournament-director operations ------------------------------------
 
