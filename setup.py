@@ -4,6 +4,6 @@
 from setuptools import find_namespace_packages, setup
 
 setup(
-    packages=[*find_namespace_packages(include=["bot*", "renderer*"]), "parley_data"],
+    packages=[*find_namespace_packages(include=["bot*", "cogs*", "renderer*"]), "parley_data"],
     package_dir={"parley_data": "data"},
 )

@@ -1,5 +1,5 @@
 """The Discord bot Parley runs, composed: the adapter (`bot.discord_app.bot.DiscordBot`) with
-every cog of `bot/discord_app/cogs/`. Nothing else lives here."""
+every cog of `cogs/`. Nothing else lives here."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from bot.service import TableService
 __all__ = ["EXTENSIONS", "ParleyBot", "intents"]
 
 EXTENSIONS = (
-    "bot.discord_app.cogs.game",
-    "bot.discord_app.cogs.orders",
-    "bot.discord_app.cogs.ready",
-    "bot.discord_app.cogs.gm",
-    "bot.discord_app.cogs.spectate",
-    "bot.discord_app.cogs.vote",
-    "bot.discord_app.cogs.history",
+    "cogs.game",
+    "cogs.orders",
+    "cogs.ready",
+    "cogs.gm",
+    "cogs.spectate",
+    "cogs.vote",
+    "cogs.history",
 )
 
 

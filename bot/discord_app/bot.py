@@ -1,6 +1,6 @@
 """The Discord side of Parley: the bot class, a thin adapter between Discord and the table
 service. It installs the French/English command translator, loads the cogs it is given
-(`bot/discord_app/cogs/*`), syncs the slash commands and hands the service a
+(`cogs/*`), syncs the slash commands and hands the service a
 `DiscordNotifier` so that deadlines, results and maps reach the table and spectator channels.
 It implements `bot.discord_app.app.Parley`, the protocol its modules and cogs depend on;
 `bot/client.py` composes it with the cogs.

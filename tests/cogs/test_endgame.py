@@ -188,7 +188,7 @@ async def test_house_stalemate_lets_the_gm_declare_a_draw(table: Table) -> None:
 def test_the_powers_of_a_draw_are_read_in_either_language() -> None:
     from types import SimpleNamespace  # noqa: PLC0415
 
-    from bot.discord_app.cogs.vote.cog import parse_powers  # noqa: PLC0415
+    from cogs.vote.cog import parse_powers  # noqa: PLC0415
 
     game: Any = SimpleNamespace(lang="en", variant="standard")
     assert parse_powers("France, Allemagne", game) == [Power.FRANCE, Power.GERMANY]

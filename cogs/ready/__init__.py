@@ -2,6 +2,6 @@ from bot.discord_app.bot import DiscordBot
 
 
 async def setup(bot: DiscordBot) -> None:
-    from bot.discord_app.cogs.ready.cog import ReadyCog  # noqa: PLC0415 - the package only holds setup()
+    from cogs.ready.cog import ReadyCog  # noqa: PLC0415 - the package only holds setup()
 
     await bot.add_cog(ReadyCog(bot))

@@ -2,6 +2,6 @@ from bot.discord_app.bot import DiscordBot
 
 
 async def setup(bot: DiscordBot) -> None:
-    from bot.discord_app.cogs.gm.cog import GmCog  # noqa: PLC0415 - the package only holds setup()
+    from cogs.gm.cog import GmCog  # noqa: PLC0415 - the package only holds setup()
 
     await bot.add_cog(GmCog(bot))

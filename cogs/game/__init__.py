@@ -2,6 +2,6 @@ from bot.discord_app.bot import DiscordBot
 
 
 async def setup(bot: DiscordBot) -> None:
-    from bot.discord_app.cogs.game.cog import GameCog  # noqa: PLC0415 - the package only holds setup()
+    from cogs.game.cog import GameCog  # noqa: PLC0415 - the package only holds setup()
 
     await bot.add_cog(GameCog(bot))
