@@ -157,6 +157,7 @@ class GmTools:
                 prev = await tx.last_done_before(game_id, cur.id)
                 if prev is None:
                     raise InvalidStateError.of("nothing_adjudicated", row.lang, game=game_id)
+                await self._rollback_allowed(tx, game_id, row.lang, prev.id, cur.id)
                 await tx.roll_back_from(game_id, prev.id)
                 nid = await tx.add_phase(
                     game_id, prev.phase, prev.position_json, "pending", "reading", now, now
@@ -187,6 +188,19 @@ class GmTools:
             await self.table.reschedule(game_id)
         await self.outbox.deliver()
         return prev.phase
+
+    @staticmethod
+    async def _rollback_allowed(
+        tx: Repository, game_id: int, lang: str, prev_id: int, cur_id: int
+    ) -> None:
+        """EDC E, stabbeurfou 4.E.6, house VIII(1): only the last adjudication, and only
+        before the next phase's first order."""
+        between = [s for s in await tx.phase_summaries(game_id) if prev_id < s.id < cur_id]
+        if any(s.status == "rolled_back" for s in between):
+            # The last adjudication was already undone: an earlier one stands.
+            raise InvalidStateError.of("rollback_once", lang, game=game_id)
+        if any(s.kind != "carried" for s in await tx.standing(cur_id)):
+            raise InvalidStateError.of("rollback_after_orders", lang, game=game_id)
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self.table.require_gm(game_id, gm)
