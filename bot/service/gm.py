@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
+from bot.core.jsonio import position_from_json
+from bot.core.messages import render as render_message
 from bot.core.model import (
     Power,
 )
@@ -16,12 +19,33 @@ from bot.service.outbox import Outbox
 from bot.service.phase_machine import PhaseMachine
 from bot.service.storage import Repository
 from bot.service.table import (
+    GameCtx,
     Table,
     parse_power,
 )
 from bot.service.texts import named
 
 log = logging.getLogger(__name__)
+
+
+async def draw_warning(tx: Repository, game_id: int, ctx: GameCtx) -> str | None:
+    """The reason a GM may declare a draw now (house IX(2): the centres unchanged for the
+    preset's `draw_offer_years`; the same judgement that raised `draw_available` at the
+    start of this year), or None."""
+    from bot.core.endgame import EndKind, check_end, end_rules_for  # noqa: PLC0415
+
+    history = [
+        position_from_json(json.loads(position_json))
+        for phase, position_json in await tx.line_of_play(game_id)
+        if phase.startswith("S") and phase.endswith("M")
+    ]
+    if not history:
+        return None
+    rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
+    state = check_end(history, rules, ctx.game_map)
+    if state.kind is not EndKind.DRAW_AVAILABLE:
+        return None
+    return render_message(state.message, ctx.lang, ctx.game_map) if state.message else state.reason
 
 
 class GmTools:
@@ -229,6 +253,51 @@ class GmTools:
                 },
             )
         await self.outbox.deliver()
+
+    async def set_deadline(self, game_id: int, gm: str, at: float) -> float | None:
+        """A new deadline for the open phase, earlier or later (not in the past); in the
+        negotiation window the writing window keeps its length."""
+        row = await self.table.require_gm(game_id, gm)
+        ph = await self.table.current_phase(game_id)
+        now = self.table.clock.now()
+        if ph is None or ph.status != "open" or ph.deadline is None:
+            raise InvalidStateError.of("no_window", row.lang, game=game_id)
+        if at <= now:
+            raise InvalidStateError.of("deadline_past", row.lang)
+        if ph.window == "negotiation" and ph.writing_at is not None:
+            # the writing window keeps its length, so negotiation ends no earlier than now
+            at = max(at, now + (ph.deadline - ph.writing_at))
+        return await self.extend(game_id, gm, at - ph.deadline)
+
+    async def declare_draw(self, game_id: int, gm: str) -> list[str]:
+        """house IX(2) Alternative A: after the warning (`draw_available`), the GM declares a
+        draw of all survivors; returns them. Refused while no such warning stands."""
+        row = await self.table.require_gm(game_id, gm)
+        if row.status not in ("active", "paused"):
+            raise InvalidStateError.of("not_running", row.lang, game=game_id)
+        ctx = await self.table.load_ctx(game_id)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                ph = await self.table.current_phase(game_id, tx)
+                if ph is None or ph.status not in ("pending", "open"):
+                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                why = await draw_warning(tx, game_id, ctx)
+                if why is None:
+                    raise InvalidStateError.of("no_draw_yet", row.lang, game=game_id)
+                position = self.table.position_of(ph)
+                alive = [p.value for p in position.powers()]
+                centers = {
+                    p.value: len(position.centers_of(p))
+                    for p in position.powers()
+                    if position.centers_of(p)
+                }
+                await tx.mark_phase_final(ph.id)
+                await self.table.audit(tx, game_id, now, gm, "declare_draw", powers=alive)
+                await self.table.finish(tx, game_id, now, "draw", None, centers, gm, why)
+            await self.table.reschedule(game_id)
+        await self.outbox.deliver()
+        return alive
 
     async def end_game(self, game_id: int, gm: str, reason: str = "ended by the GM") -> None:
         row = await self.table.require_gm(game_id, gm)

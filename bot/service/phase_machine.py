@@ -23,6 +23,7 @@ from bot.core.model import (
 from bot.service import codec
 from bot.service.engine import Engine
 from bot.service.events import EventKind
+from bot.service.missed import record_missed
 from bot.service.storage import Repository
 from bot.service.storage.rows import NewResult
 from bot.service.table import (
@@ -355,6 +356,7 @@ class PhaseMachine:
                 },
                 ph.id,
             )
+            await record_missed(self.table, tx, game_id, ctx, ph, done_at)  # after the results
             if over_reason:
                 await self.table.finish(
                     tx, game_id, done_at, over_reason, winner, centers, "clock", why

@@ -36,6 +36,7 @@ from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
 from bot.service.lobby import Lobby
+from bot.service.missed import missed_counts
 from bot.service.orders import Orders
 from bot.service.outbox import Outbox
 from bot.service.phase_machine import Metrics, PhaseMachine
@@ -46,6 +47,7 @@ from bot.service.table import Table
 from bot.service.values import (
     AuditEntry,
     GameStatus,
+    MissedOrders,
     OrdersView,
     PhaseInfo,
     PhaseResults,
@@ -255,6 +257,11 @@ class TableService:
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         return await self.queries.audit_log(game_id, viewer)
 
+    async def missed_orders(self, game_id: int, gm: str) -> list[MissedOrders]:
+        """The GM's count of missed orders (NMR) per player (EDC D, house VII(6))."""
+        await self.table.require_gm(game_id, gm)
+        return await missed_counts(self.table, game_id)
+
     # --- orders -------------------------------------------------------------------
 
     async def submit(
@@ -316,6 +323,12 @@ class TableService:
 
     async def adjudicate_now(self, game_id: int, gm: str) -> None:
         await self.gm.adjudicate_now(game_id, gm)
+
+    async def set_deadline(self, game_id: int, gm: str, at: float) -> float | None:
+        return await self.gm.set_deadline(game_id, gm, at)
+
+    async def declare_draw(self, game_id: int, gm: str) -> list[str]:
+        return await self.gm.declare_draw(game_id, gm)
 
     async def rollback(self, game_id: int, gm: str) -> str:
         return await self.gm.rollback(game_id, gm)

@@ -72,6 +72,45 @@ class GmCog(
         deadline = await self.bot.service.extend(found.id, user_key(interaction.user), minutes * 60)
         await send(interaction, [t("gm.extended", found.lang, deadline=stamp(deadline))])
 
+    @app_commands.command(name="deadline", description="Set a new deadline, earlier or later")
+    @app_commands.describe(minutes="Minutes from now", game="Game number (#)")
+    async def deadline(
+        self,
+        interaction: discord.Interaction,
+        minutes: app_commands.Range[float, 0.5, 20160.0],
+        game: int | None = None,
+    ) -> None:
+        found = await self._gm_game(interaction, game)
+        at = self.bot.service.clock.now() + minutes * 60
+        new = await self.bot.service.set_deadline(found.id, user_key(interaction.user), at)
+        await send(interaction, [t("gm.extended", found.lang, deadline=stamp(new))])
+
+    @app_commands.command(name="draw", description="Declare a draw of all survivors")
+    @app_commands.describe(game="Game number (#)")
+    async def draw(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game)
+        powers = await self.bot.service.declare_draw(found.id, user_key(interaction.user))
+        names = ", ".join(power_name(p, found.lang, found.variant) for p in powers)
+        await send(interaction, [t("gm.drawn", found.lang, powers=names)])
+
+    @app_commands.command(name="missed", description="Missed orders (NMR) per player")
+    @app_commands.describe(game="Game number (#)")
+    async def missed(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game, ("forming", *RUNNING, "over"))
+        rows = await self.bot.service.missed_orders(found.id, user_key(interaction.user))
+        lines = [
+            t(
+                "gm.missed_line",
+                found.lang,
+                power=power_name(m.power, found.lang, found.variant),
+                user=mention(m.user),
+                n=m.count,
+                phases=", ".join(phase_name(p, found.lang) for p in m.phases),
+            )
+            for m in rows
+        ]
+        await send(interaction, lines or [t("gm.missed_none", found.lang)])
+
     @app_commands.command(name="adjudicate", description="Adjudicate the phase now")
     @app_commands.describe(game="Game number (#)")
     async def adjudicate(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -158,6 +197,9 @@ class GmCog(
     @pause.autocomplete("game")
     @resume.autocomplete("game")
     @extend.autocomplete("game")
+    @deadline.autocomplete("game")
+    @draw.autocomplete("game")
+    @missed.autocomplete("game")
     @adjudicate.autocomplete("game")
     @rollback.autocomplete("game")
     @replace.autocomplete("game")

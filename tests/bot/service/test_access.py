@@ -30,6 +30,8 @@ WRITES = [
     ("extend", (60,)),
     ("adjudicate_now", ()),
     ("rollback", ()),
+    ("set_deadline", (2e9,)),
+    ("declare_draw", ()),
     ("replace_player", (Power.FRANCE, "stranger")),
     ("end_game", ()),
 ]
@@ -49,6 +51,7 @@ READS = {
     "phases",
     "position",
     "audit_log",
+    "missed_orders",
     "votes",
 }
 

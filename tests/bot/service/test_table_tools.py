@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import InvalidStateError
-from tests.bot.service.conftest import seven_player_game
+from bot.core.model import Power
+from bot.service import EventKind, InvalidStateError, MemoryNotifier, PermissionDeniedError
+from tests.bot.service.conftest import SEVEN, seven_player_game
+from tests.standard import STANDARD
 
 
 async def _open_next(svc, clock, gid):
@@ -71,3 +73,114 @@ async def test_rollback_refusals_in_french(opener, clock):
     with pytest.raises(InvalidStateError) as info:
         await svc.rollback(gid, "gm")
     assert "des ordres ont déjà été donnés" in info.value.message
+
+
+async def test_each_missed_order_is_recorded_told_to_the_gm_and_counted_per_player(opener):
+    # house VII(6): "The GM will adjudicate with orders missing from one or more powers.
+    # Players failing to submit orders must contact the GM within [24] hours"
+    # EDC D: "-1 point per delay in submitting order sheets"
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc)
+    for user in SEVEN:
+        if user != "user-england":
+            await svc.submit(gid, user, _hold(user))
+    await svc.adjudicate_now(gid, "gm")  # S1901M: England missed
+    missed = [e for e in notes.events if e.kind is EventKind.ORDERS_MISSED]
+    assert [(e.phase, e.payload["powers"], e.payload["users"]) for e in missed] == [
+        ("S1901M", [Power.ENGLAND.value], ["user-england"])
+    ]
+    await _adjudicate_pending(svc, gid)  # F1901M: nobody wrote
+    counts = await svc.missed_orders(gid, "gm")
+    assert (counts[0].user, counts[0].power, counts[0].count, counts[0].phases) == (
+        "user-england",
+        Power.ENGLAND,
+        2,
+        ("S1901M", "F1901M"),
+    )
+    others = [(u, 1) for u in sorted(SEVEN) if u != "user-england"]
+    assert sorted((m.user, m.count) for m in counts[1:]) == others
+    nmrs = [a for a in await svc.audit_log(gid, "gm") if a.action == "nmr"]
+    assert len(nmrs) == 8
+
+
+async def test_a_rolled_back_phases_missed_orders_do_not_count(opener):
+    svc = await opener()
+    gid = await seven_player_game(svc)
+    await svc.adjudicate_now(gid, "gm")
+    assert len(await svc.missed_orders(gid, "gm")) == 7
+    await svc.rollback(gid, "gm")  # S1901M is played again
+    assert await svc.missed_orders(gid, "gm") == []
+    with pytest.raises(PermissionDeniedError):
+        await svc.missed_orders(gid, "user-france")
+
+
+def _hold(user):
+    power = dict(zip(SEVEN, STANDARD.powers, strict=True))[user]
+    unit = next(u for u in STANDARD.start.units.values() if u.power is power)
+    return f"{unit} H"
+
+
+async def test_the_gm_declares_a_draw_of_all_survivors_after_the_warning(opener):
+    # house IX(2) Alternative A: "If, after a period of [2] game years, no Supply Centers have
+    # changed ownership, the GM reserves the right, after a warning is given, to declare a
+    # draw including all survivors"
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc, rules="house", clock="casual")
+    with pytest.raises(InvalidStateError, match="only after the warning"):
+        await svc.declare_draw(gid, "gm")
+    for _ in range(12):
+        if "draw_available" in notes.kinds():
+            break
+        await svc.adjudicate_now(gid, "gm")  # opens a pending phase, or adjudicates an open one
+    assert (await svc.status(gid)).phase == "S1903M"
+    assert sorted(await svc.declare_draw(gid, "gm")) == sorted(p.value for p in STANDARD.powers)
+    st = await svc.status(gid)
+    assert (st.status, st.end_reason) == ("over", "draw")
+    over = [e for e in notes.events if e.kind is EventKind.GAME_OVER]
+    assert over[0].payload["reason"] == "draw"
+    assert "declare_draw" in [a.action for a in await svc.audit_log(gid, "gm")]
+
+
+async def test_no_gm_draw_where_the_rules_have_none(opener):
+    svc = await opener()
+    gid = await seven_player_game(svc, rules="datc")
+    for _ in range(3):
+        await svc.adjudicate_now(gid, "gm")
+        await _adjudicate_pending(svc, gid)
+    with pytest.raises(InvalidStateError, match="only after the warning"):
+        await svc.declare_draw(gid, "gm")
+    assert (await svc.status(gid)).status == "active"
+
+
+async def test_gm_sets_a_new_deadline_earlier_or_later(opener, clock):
+    # issue 16: "`/gm` can set a new deadline (earlier or later), not only extend."
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc, clock="casual")
+    st = await svc.status(gid)
+    now = clock.now()
+    later = st.deadline + 3600
+    assert await svc.set_deadline(gid, "gm", later) == later
+    earlier = now + 600
+    assert st.window == "writing"
+    new = await svc.set_deadline(gid, "gm", earlier)
+    assert new == earlier
+    assert (await svc.status(gid)).deadline == new
+    with pytest.raises(InvalidStateError, match="in the future"):
+        await svc.set_deadline(gid, "gm", now - 1)
+    assert (await svc.status(gid)).deadline == new
+    assert notes.kinds().count("deadline_changed") == 2
+
+
+async def test_a_deadline_set_in_negotiation_keeps_the_writing_window(opener, clock):
+    svc = await opener()
+    gid = await seven_player_game(svc)  # edc2023: negotiation, then writing
+    st = await svc.status(gid)
+    assert st.window == "negotiation"
+    writing = st.deadline - st.writing_at
+    new = await svc.set_deadline(gid, "gm", clock.now() + 1)
+    assert new == pytest.approx(clock.now() + writing)
+    after = await svc.status(gid)
+    assert after.writing_at == pytest.approx(clock.now())
