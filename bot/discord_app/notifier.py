@@ -91,6 +91,7 @@ class DiscordNotifier:
             EventKind.VOTE_CLOSED: self._vote,
             EventKind.DRAW_AVAILABLE: self._draw_available,
             EventKind.ORDERS_MISSED: self._missed,
+            EventKind.BOARD_EDITED: self._edited,
             EventKind.GAME_OVER: self._over,
             EventKind.GAME_BROKEN: self._broken,
         }
@@ -488,6 +489,12 @@ class DiscordNotifier:
         if not await self.dm(game.gm, text, event.key):
             only_gm = discord.AllowedMentions(users=[discord.Object(int(game.gm))])
             await self.post(game.meta.get("channel"), [text], event.key, mentions=only_gm)
+
+    async def _edited(self, event: Event, game: GameStatus) -> None:
+        phase = phase_name(event.phase or "", game.lang)
+        edit = str(event.payload.get("edit", ""))
+        text = t("event.board_edited", game.lang, phase=phase, edit=edit)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _missed(self, event: Event, game: GameStatus) -> None:
         """For the GM, by DM (house VII(6): the GM follows up an NMR); nothing in the channel,

@@ -6,11 +6,12 @@ import json
 import logging
 from typing import Any
 
-from bot.core.jsonio import position_from_json
+from bot.core.jsonio import position_from_json, position_to_json
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Power,
 )
+from bot.service.board import apply_edit
 from bot.service.errors import (
     InvalidStateError,
 )
@@ -21,6 +22,7 @@ from bot.service.storage import Repository
 from bot.service.table import (
     GameCtx,
     Table,
+    dumps,
     parse_power,
 )
 from bot.service.texts import named
@@ -252,6 +254,31 @@ class GmTools:
                     "new_user": user,
                 },
             )
+        await self.outbox.deliver()
+
+    async def edit_board(self, game_id: int, gm: str, text: str) -> None:
+        """house VIII(2)/(3): remove or place a unit, set a centre's owner in the current
+        phase (before its adjudication); audited and announced."""
+        row = await self.table.require_gm(game_id, gm)
+        ctx = await self.table.load_ctx(game_id)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                ph = await self.table.current_phase(game_id, tx)
+                if ph is None or ph.status not in ("pending", "open"):
+                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                edited = apply_edit(text, self.table.position_of(ph), ctx.game_map, row.lang)
+                await tx.set_position(ph.id, dumps(position_to_json(edited)))
+                await self._gm_event(
+                    tx,
+                    game_id,
+                    now,
+                    gm,
+                    "board_edit",
+                    EventKind.BOARD_EDITED,
+                    {"edit": " ".join(text.split()), "phase": ph.name},
+                    ph.id,
+                )
         await self.outbox.deliver()
 
     async def set_deadline(self, game_id: int, gm: str, at: float) -> float | None:

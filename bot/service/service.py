@@ -324,6 +324,9 @@ class TableService:
     async def adjudicate_now(self, game_id: int, gm: str) -> None:
         await self.gm.adjudicate_now(game_id, gm)
 
+    async def edit_board(self, game_id: int, gm: str, text: str) -> None:
+        await self.gm.edit_board(game_id, gm, text)
+
     async def set_deadline(self, game_id: int, gm: str, at: float) -> float | None:
         return await self.gm.set_deadline(game_id, gm, at)
 

@@ -85,6 +85,20 @@ class GmCog(
         new = await self.bot.service.set_deadline(found.id, user_key(interaction.user), at)
         await send(interaction, [t("gm.extended", found.lang, deadline=stamp(new))])
 
+    @app_commands.command(
+        name="edit", description="Correct the board: remove or place a unit, set a centre's owner"
+    )
+    @app_commands.describe(
+        change="remove A PAR, place F BRE France, centre BEL Germany (or none)",
+        game="Game number (#)",
+    )
+    async def edit(
+        self, interaction: discord.Interaction, change: str, game: int | None = None
+    ) -> None:
+        found = await self._gm_game(interaction, game)
+        await self.bot.service.edit_board(found.id, user_key(interaction.user), change)
+        await send(interaction, [t("gm.edited", found.lang, edit=" ".join(change.split()))])
+
     @app_commands.command(name="draw", description="Declare a draw of all survivors")
     @app_commands.describe(game="Game number (#)")
     async def draw(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -199,6 +213,7 @@ class GmCog(
     @extend.autocomplete("game")
     @deadline.autocomplete("game")
     @draw.autocomplete("game")
+    @edit.autocomplete("game")
     @missed.autocomplete("game")
     @adjudicate.autocomplete("game")
     @rollback.autocomplete("game")

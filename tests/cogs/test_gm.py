@@ -165,3 +165,14 @@ async def test_gm_deadline_missed_orders_and_draw(table: Table) -> None:
     refused = await table.command(table.gm, "gm draw")
     assert "only after the warning" in refused.content  # datc: no GM-declared draw
     assert (await table.service.status(game_id)).status == "active"
+
+
+async def test_gm_edits_the_board_and_the_table_is_told(table: Table) -> None:
+    game_id = await table.create_started_game()
+    edited = await table.command(table.gm, "gm edit", {"change": "remove A PAR"})
+    assert edited.ephemeral
+    assert "PAR" not in (await table.service.position(game_id)).units
+    await table.fake.wait_for(
+        lambda: "corrected the board" in table_text(table), what="board edit notice"
+    )
+    assert "`remove A PAR`" in table_text(table)

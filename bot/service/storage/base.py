@@ -144,6 +144,10 @@ class Repository(Protocol):
 
     async def set_opens_at(self, phase_id: int, at: float) -> None: ...
 
+    async def set_position(self, phase_id: int, position_json: str) -> None:
+        """A GM's board edit: the phase (not yet adjudicated) starts from this position."""
+        ...
+
     async def shift_phase(self, phase_id: int, seconds: float) -> None:
         """Every time of the phase moves by `seconds` (a resumed pause)."""
         ...

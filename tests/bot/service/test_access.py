@@ -32,6 +32,7 @@ WRITES = [
     ("rollback", ()),
     ("set_deadline", (2e9,)),
     ("declare_draw", ()),
+    ("edit_board", ("remove A PAR",)),
     ("replace_player", (Power.FRANCE, "stranger")),
     ("end_game", ()),
 ]

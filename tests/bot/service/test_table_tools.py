@@ -184,3 +184,62 @@ async def test_a_deadline_set_in_negotiation_keeps_the_writing_window(opener, cl
     assert new == pytest.approx(clock.now() + writing)
     after = await svc.status(gid)
     assert after.writing_at == pytest.approx(clock.now())
+
+
+async def test_gm_board_edit_removes_places_and_sets_a_centre_audited_and_announced(opener):
+    # house VIII(2) B: "the extra unit will be removed immediately upon recognition that such
+    # a unit exists, if the unit was added to the board ... through an error of the GM."
+    # house VIII(3): a unit "relocated in the province in which it should have been located"
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc)
+    await svc.edit_board(gid, "gm", "remove A PAR")
+    await svc.edit_board(gid, "gm", "place A PIC France")
+    await svc.edit_board(gid, "gm", "centre BEL Germany")
+    await svc.edit_board(gid, "gm", "centre MUN none")
+    position = await svc.position(gid)
+    assert "PAR" not in position.units
+    assert str(position.units["PIC"]) == "A PIC"
+    assert position.units["PIC"].power is Power.FRANCE
+    assert position.centers["BEL"] is Power.GERMANY
+    assert "MUN" not in position.centers
+    edits = [e.payload["edit"] for e in notes.events if e.kind is EventKind.BOARD_EDITED]
+    assert edits == ["remove A PAR", "place A PIC France", "centre BEL Germany", "centre MUN none"]
+    audited = [a.detail for a in await svc.audit_log(gid, "gm") if a.action == "board_edit"]
+    assert len(audited) == 4
+
+
+@pytest.mark.parametrize(
+    ("text", "why"),
+    [
+        ("remove F PAR", "there is no F PAR"),
+        ("remove A BUR", "there is no A BUR"),
+        ("place F PAR France", "cannot stand there"),
+        ("place A MAR France", "already has a unit"),
+        ("place A XYZ France", "cannot stand there"),
+        ("centre BUR France", "not a supply centre"),
+        ("teleport A PAR", "cannot read the edit"),
+        ("place A PIC", "cannot read the edit"),
+    ],
+)
+async def test_a_bad_board_edit_is_refused_and_changes_nothing(opener, text, why):
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes)
+    gid = await seven_player_game(svc)
+    before = await svc.position(gid)
+    with pytest.raises(InvalidStateError, match=why):
+        await svc.edit_board(gid, "gm", text)
+    assert await svc.position(gid) == before
+    assert EventKind.BOARD_EDITED not in [e.kind for e in notes.events]
+
+
+async def test_a_board_edit_in_french_and_only_by_the_gm(opener):
+    svc = await opener()
+    gid = await seven_player_game(svc, lang="fr")
+    await svc.edit_board(gid, "gm", "retirer A PAR")
+    assert "PAR" not in (await svc.position(gid)).units
+    with pytest.raises(InvalidStateError) as info:
+        await svc.edit_board(gid, "gm", "retirer A PAR")
+    assert info.value.message == "il n'y a pas de A PAR sur la carte"
+    with pytest.raises(PermissionDeniedError):
+        await svc.edit_board(gid, "user-france", "retirer A MAR")
