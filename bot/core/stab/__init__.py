@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from bot.core.rules import RuleSet
 
-PRESET = "stab"
-
 
 def hidden_movement(rules: RuleSet) -> bool:
-    """Is this game played under Stab!? (the `stab` preset, or a file named `stab.toml`)."""
-    return rules.name == PRESET
+    """Is this game played under Stab!? (the preset's `hidden_movement` key, never its name)."""
+    return rules.hidden_movement

@@ -6,23 +6,12 @@ belonging to the country, not just supply centres]" - one unit per home centre."
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.catalogue import text
 from bot.core.map import GameMap
 from bot.core.model import Location, Power, ProvinceKind, Unit, UnitType
-
-# The colour-coded home regions of the standard board (the map file marks only home centres).
-STANDARD_HOME_SPACES: Mapping[str, frozenset[str]] = {
-    "AUSTRIA": frozenset({"BOH", "BUD", "GAL", "TRI", "TYR", "VIE"}),
-    "ENGLAND": frozenset({"CLY", "EDI", "LON", "LVP", "WAL", "YOR"}),
-    "FRANCE": frozenset({"BRE", "BUR", "GAS", "MAR", "PAR", "PIC"}),
-    "GERMANY": frozenset({"BER", "KIE", "MUN", "PRU", "RUH", "SIL"}),
-    "ITALY": frozenset({"APU", "NAP", "PIE", "ROM", "TUS", "VEN"}),
-    "RUSSIA": frozenset({"FIN", "LVN", "MOS", "SEV", "STP", "UKR", "WAR"}),
-    "TURKEY": frozenset({"ANK", "ARM", "CON", "SMY", "SYR"}),
-}
 
 _LINE = re.compile(r"^\s*([AFaf])\s+([A-Za-z]{3})(?:\s*/\s*([A-Za-z]{2}))?\s*$")
 
@@ -38,10 +27,11 @@ class Placement:
 
 
 def home_spaces(game_map: GameMap, power: Power) -> frozenset[str]:
-    """The spaces `power` may start in: the standard board's home regions, else (another
-    variant) its home centres."""
-    if game_map.base == "standard" and power.value in STANDARD_HOME_SPACES:
-        return STANDARD_HOME_SPACES[power.value]
+    """The spaces `power` may start in: the variant's coloured home regions (`home_spaces`
+    of the map file), else its home centres."""
+    info = game_map.power_info.get(power)
+    if info is not None and info.home_spaces:
+        return info.home_spaces
     return game_map.home_centers(power)
 
 
