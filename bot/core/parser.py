@@ -474,54 +474,9 @@ class _ToOrders(Transformer[Token, Any]):
         return [str(t) for t in items if t.type == "WORD"]
 
     def place(self, items: list[Any]) -> _Place:
-        ctx = self.ctx
         words = [str(t) for t in items if isinstance(t, Token)]
         coast_words: list[str] | None = next((i for i in items if isinstance(i, list)), None)
-        coast: Coast | None = None
-        if coast_words is not None:
-            coast = ctx.names.coast(coast_words)
-            pid_only = ctx.names.lookup(words, ctx.lang)
-            if coast is None:
-                shown = " ".join(coast_words)
-                message = ctx.msgs["coast"].format(w=shown)
-                if pid_only is not None and ctx.game_map.province(pid_only).coasts:
-                    message += ctx.msgs["write"].format(opts=_coast_options(ctx, pid_only))
-                raise OrderSyntaxError(message, ctx.text, shown)
-            found = _split_place(words, ctx.names, ctx.lang)
-            if found is None or found[1] is not None:
-                _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
-                raise OrderSyntaxError(ctx.msgs["coast"].format(w=" ".join(words)), ctx.text)
-            pid = found[0]
-        else:
-            found = _split_place(words, ctx.names, ctx.lang)
-            if found is None:
-                _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
-                raise OrderSyntaxError(ctx.msgs["coast"].format(w=" ".join(words)), ctx.text)
-            pid, coast = found
-        return _Place(self._location(pid, coast))
-
-    def _location(self, pid: str, coast: Coast | None) -> Location:
-        ctx = self.ctx
-        prov = ctx.game_map.province(pid)
-        if coast is None:
-            return Location(pid)
-        coast = ctx.names.coast_for(pid, coast)
-        if not prov.coasts:
-            # GM rules II(3): an inaccurate coast never invalidates an order; one-coast
-            # provinces have nothing to choose, so the designation is dropped.
-            return Location(pid)
-        if coast not in prov.coasts:
-            name = ctx.names.full_name(pid, ctx.lang)
-            raise OrderSyntaxError(
-                ctx.msgs["no_coast"].format(
-                    p=name,
-                    c=ctx.names.coast_name(coast, ctx.lang),
-                    opts=_coast_options(ctx, pid),
-                ),
-                ctx.text,
-                name,
-            )
-        return Location(pid, coast)
+        return _Place(_place_location(self.ctx, words, coast_words))
 
     # units
     def unit(self, items: list[Any]) -> UnitRef:
@@ -587,6 +542,55 @@ class _ToOrders(Transformer[Token, Any]):
 
     def waive(self, items: list[Any]) -> Order:  # noqa: ARG002 - lark callback signature
         return Waive(None)
+
+
+def _place_location(ctx: _Ctx, words: list[str], coast_words: list[str] | None) -> Location:
+    """A place's words (and the words after its slash or in its brackets) as a location."""
+    coast: Coast | None = None
+    if coast_words is not None:
+        coast = ctx.names.coast(coast_words)
+        pid_only = ctx.names.lookup(words, ctx.lang)
+        if coast is None:
+            shown = " ".join(coast_words)
+            message = ctx.msgs["coast"].format(w=shown)
+            if pid_only is not None and ctx.game_map.province(pid_only).coasts:
+                message += ctx.msgs["write"].format(opts=_coast_options(ctx, pid_only))
+            raise OrderSyntaxError(message, ctx.text, shown)
+        found = _split_place(words, ctx.names, ctx.lang)
+        if found is None or found[1] is not None:
+            _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
+            raise OrderSyntaxError(ctx.msgs["coast"].format(w=" ".join(words)), ctx.text)
+        pid = found[0]
+    else:
+        found = _split_place(words, ctx.names, ctx.lang)
+        if found is None:
+            _check_words(words, ctx.msgs, ctx.names, ctx.lang, ctx.text)
+            raise OrderSyntaxError(ctx.msgs["coast"].format(w=" ".join(words)), ctx.text)
+        pid, coast = found
+    return _location(ctx, pid, coast)
+
+
+def _location(ctx: _Ctx, pid: str, coast: Coast | None) -> Location:
+    prov = ctx.game_map.province(pid)
+    if coast is None:
+        return Location(pid)
+    coast = ctx.names.coast_for(pid, coast)
+    if not prov.coasts:
+        # GM rules II(3): an inaccurate coast never invalidates an order; one-coast
+        # provinces have nothing to choose, so the designation is dropped.
+        return Location(pid)
+    if coast not in prov.coasts:
+        name = ctx.names.full_name(pid, ctx.lang)
+        raise OrderSyntaxError(
+            ctx.msgs["no_coast"].format(
+                p=name,
+                c=ctx.names.coast_name(coast, ctx.lang),
+                opts=_coast_options(ctx, pid),
+            ),
+            ctx.text,
+            name,
+        )
+    return Location(pid, coast)
 
 
 def _coast_options(ctx: _Ctx, pid: str) -> str:
@@ -724,7 +728,35 @@ def parse_order(
     position: Position | None = None,
     game_map: GameMap | None = None,
 ) -> Order:
-    """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read."""
+    """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read.
+
+    A well-formed order is read by `bot.core.fastparse` (no parse tree); anything it does not
+    fully recognise goes to the grammar, which gives the same order or the error.
+    """
+    return _parse(text, lang, power, position, game_map, fast=True)
+
+
+def parse_order_grammar(
+    text: str,
+    *,
+    lang: str = "en",
+    power: Power | None = None,
+    position: Position | None = None,
+    game_map: GameMap | None = None,
+) -> Order:
+    """`parse_order` by the grammar alone: what the fast path must equal (tests, bench)."""
+    return _parse(text, lang, power, position, game_map, fast=False)
+
+
+def _parse(
+    text: str,
+    lang: str,
+    power: Power | None,
+    position: Position | None,
+    game_map: GameMap | None,
+    *,
+    fast: bool,
+) -> Order:
     lang = catalogue.normalise(lang)
     msgs = _messages(lang)
     names = load_names(game_map.name if game_map is not None else "standard")
@@ -732,10 +764,14 @@ def parse_order(
     source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
+    ctx = _Ctx(source, lang, names, gmap, msgs)
+    if fast:
+        order = _fastparse.fast_order(ctx, position, power)
+        if order is not None:
+            return order
     raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs))
     if not raws:
         raise OrderSyntaxError(msgs["empty"], text)
-    ctx = _Ctx(source, lang, names, gmap, msgs)
     try:
         return _read(raws, ctx, position, power)
     except OrderSyntaxError as first:
@@ -839,3 +875,7 @@ def render_order(order: Order, lang: str = "en") -> str:
     from bot.core.notation import render  # noqa: PLC0415 - the notation imports the outcome
 
     return render(order, catalogue.normalise(lang))
+
+
+# Last: the fast path reads this module's tables (a circular import, resolved at call time).
+from bot.core import fastparse as _fastparse  # noqa: E402

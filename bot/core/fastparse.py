@@ -1,0 +1,295 @@
+"""The fast path of the order parser: well-formed orders without a parse tree (issue 18).
+
+`fast_order(ctx, position, power)` reads the common shapes (`A PAR - BUR`, `F STP/NC - BAR`,
+`A Budapest S A Galicia - Rumania`, `bud move ser`, `remove pie`, `F WES - SPA(sc)`, ...) with a
+word tokenizer over the map's name table, and returns exactly what the grammar of
+`bot.core.parser` would return, or None: whatever it does not fully recognise (a colon, a
+list bullet, quotes or other punctuation, a phrase in brackets, an order the grammar would
+refuse) goes to the grammar unchanged, so every error and every unusual form keeps its one
+implementation.
+
+Each word gets a terminal the way the grammar's contextual lexer gives it one: an order word
+of the catalogue (`[keywords]`) where the grammar can take that word there, otherwise a place
+word. The viable terminals at each point are written out below from `grammar/orders.lark`;
+tests/bot/core/test_fastparse.py checks the two paths give the same result on the DATC texts,
+the golden file, the corpus sample and generated orders.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from bot.core.model import Location, Position, Power, UnitType
+from bot.core.names import NameTable, fold_word, split_words
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Order,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
+from bot.core.parser import (
+    _PHRASES,
+    _POWER_BIGRAMS,
+    _POWER_WORDS,
+    _WORD_KINDS,
+    OrderSyntaxError,
+    _complete,
+    _Ctx,
+    _location,
+    _place_location,
+)
+
+# A chunk between spaces that is not one plain word: words and the symbols - / ( ).
+_PIECE_RE = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")
+_SYMBOLS = {"-": "DASH", "/": "SLASH", "(": "LPAR", ")": "RPAR"}
+# Texts starting with one of these may carry a list marker ("1. ", "- ", "> "): grammar.
+_MARKER_START = frozenset("0123456789-*•>")
+
+_END = "$END"
+_WORD = "WORD"
+# What the grammar can take after the place of the ordering unit, of a supported unit, etc.
+_HEAD = frozenset({"HOLD", "DASH", "SUPPORT", "CONVOY", "RETREAT", "DISBAND", "BUILD"})
+_ONLY_END = frozenset({_END})
+_AFTER_TARGET = frozenset({"HOLD", "DASH", _END})
+_AFTER_CONVOYED = frozenset({"DASH", "VIA", _END})  # "C PLACE": a target, or a convoyed move
+_AFTER_DEST = frozenset({"VIA", _END})
+_DASH_ONLY = frozenset({"DASH"})
+_START = frozenset({"UTYPE", _WORD, "DISBAND", "BUILD", "WAIVE", "POWER"})
+_UNIT_START = frozenset({"UTYPE", _WORD, "POWER"})
+_AFTER_UTYPE = frozenset({_WORD, "POWER"})
+_AFTER_POWER = frozenset({"UTYPE", _WORD})  # or COLON: the tokenizer leaves colons to the grammar
+_PLACE_START = frozenset({_WORD})
+
+
+class _NotFastError(Exception):
+    """Not a form the fast path reads: the grammar reads the text."""
+
+
+@functools.cache
+def _exact_index(names: NameTable, lang: str) -> dict[str, str | None]:
+    """Folded exact name or abbreviation -> province, searched as `NameTable.resolve` searches
+    (the game's nomenclature first; the first one holding the key decides; None: ambiguous)."""
+    own = names.own(lang)
+    index: dict[str, str | None] = {}
+    for look in (own, *(x for x in names.langs if x != own)):
+        for key, pids in names.exact_keys(look).items():
+            if key not in index:
+                index[key] = next(iter(pids)) if len(pids) == 1 else None
+    return index
+
+
+def _tokens(text: str, names: NameTable) -> list[tuple[str, str]]:
+    """(kind, text) pairs as parser._lex and parser._phrases make them: kind "w" for a word,
+    else a terminal. Raises _NotFastError for anything those would treat specially."""
+    out: list[tuple[str, str]] = []
+    for chunk in text.split():
+        if chunk.isalnum():
+            out.append(("w", chunk))
+            continue
+        if chunk in _SYMBOLS:
+            out.append((_SYMBOLS[chunk], chunk))
+            continue
+        pieces = _PIECE_RE.findall(chunk)
+        if sum(len(w) + len(s) for w, s in pieces) != len(chunk):
+            raise _NotFastError  # punctuation, quotes, arrows: the grammar's lexer reads them
+        glued: list[tuple[str, str]] = []
+        k = 0
+        while k < len(pieces):
+            word, sym = pieces[k]
+            if (
+                sym == "-"
+                and glued
+                and glued[-1][0] == "w"
+                and k + 1 < len(pieces)
+                and pieces[k + 1][0]
+            ):
+                # A hyphen inside a name ("Mid-Atlantic") or a power name joins the words.
+                left = split_words(glued[-1][1])
+                right = split_words(pieces[k + 1][0])
+                pair = (left[-1], right[0]) if left and right else ("", "")
+                if names.joins(*pair) or pair in _POWER_BIGRAMS:
+                    glued[-1] = ("w", f"{glued[-1][1]}-{pieces[k + 1][0]}")
+                    k += 2
+                    continue
+            glued.append(("w", word) if word else (_SYMBOLS[sym], sym))
+            k += 1
+        out.extend(glued)
+    # Two-word phrases are one terminal ("via convoy", "move to"), as parser._phrases makes.
+    phrased: list[tuple[str, str]] = []
+    i = 0
+    while i < len(out):
+        kind, word = out[i]
+        if kind == "w" and i + 1 < len(out) and out[i + 1][0] == "w":
+            phrase = _PHRASES.get((fold_word(word), fold_word(out[i + 1][1])))
+            if phrase:
+                phrased.append((phrase, f"{word} {out[i + 1][1]}"))
+                i += 2
+                continue
+        phrased.append(out[i])
+        i += 1
+    for k in range(len(phrased) - 1):
+        if phrased[k][0] == "LPAR" and (
+            phrased[k + 1][0] == "VIA" or fold_word(phrased[k + 1][1]) == "via"
+        ):
+            raise _NotFastError  # "(via convoy)": parser._phrases drops the brackets
+    return phrased
+
+
+class _Reader:
+    """A recursive descent over the tokens, each word classified by what can come next."""
+
+    __slots__ = ("ctx", "i", "index", "toks")
+
+    def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
+        self.ctx = ctx
+        self.toks = toks
+        self.i = 0
+        self.index = _exact_index(ctx.names, ctx.lang)
+
+    def next(self, viable: frozenset[str]) -> tuple[str, str]:
+        """The next token as the terminal the grammar would feed; _NotFastError if it cannot."""
+        if self.i >= len(self.toks):
+            if _END in viable:
+                return _END, ""
+            raise _NotFastError
+        kind, text = self.toks[self.i]
+        self.i += 1
+        if kind == "w":
+            for k in _WORD_KINDS.get(fold_word(text), ()):
+                if k in viable:
+                    return k, text
+            kind = _WORD
+        if kind not in viable:
+            raise _NotFastError
+        return kind, text
+
+    def unit(self, first: tuple[str, str], follow: frozenset[str]) -> tuple[UnitRef, str]:
+        """A unit from its first token; the terminal after it. The grammar's `unit`:
+        UTYPE? place | POWER UTYPE? place | UTYPE POWER place."""
+        utype: UnitType | None = None
+        power: Power | None = None
+        if first[0] == "POWER":
+            power = _POWER_WORDS[fold_word(first[1])]
+            first = self.next(_AFTER_POWER)
+        if first[0] == "UTYPE":
+            utype = UnitType.FLEET if fold_word(first[1]).startswith("f") else UnitType.ARMY
+            first = self.next(_AFTER_UTYPE if power is None else _PLACE_START)
+            if first[0] == "POWER":
+                power = _POWER_WORDS[fold_word(first[1])]
+                first = self.next(_PLACE_START)
+        location, after = self.place(first[1], follow)
+        return UnitRef(utype, location, power), after
+
+    def place(self, first: str, follow: frozenset[str]) -> tuple[Location, str]:
+        """A place from its first word: WORD+ then a coast (/ WORD+ or ( WORD+ ))."""
+        words = [first]
+        coast: list[str] | None = None
+        in_place = frozenset({_WORD, "SLASH", "LPAR"}) | follow
+        while True:
+            kind, text = self.next(in_place)
+            if kind == _WORD:
+                words.append(text)
+                continue
+            if kind == "SLASH":
+                coast = [self.next(_PLACE_START)[1]]
+                more = frozenset({_WORD}) | follow
+                while (tok := self.next(more))[0] == _WORD:
+                    coast.append(tok[1])
+                kind = tok[0]
+            elif kind == "LPAR":
+                coast = [self.next(_PLACE_START)[1]]
+                while (tok := self.next(frozenset({_WORD, "RPAR"})))[0] == _WORD:
+                    coast.append(tok[1])
+                kind = self.next(follow)[0]
+            return self.location(words, coast), kind
+
+    def location(self, words: list[str], coast: list[str] | None) -> Location:
+        ctx = self.ctx
+        if all(w.isalnum() for w in words):
+            key = "".join(fold_word(w) for w in words)
+        else:
+            key = "".join(split_words(" ".join(words)))
+        pid = self.index.get(key)
+        if pid is None:  # a prefix, a trailing coast, an unknown or ambiguous name
+            return _place_location(ctx, words, coast)
+        if coast is None:
+            return Location(pid)
+        found = ctx.names.coast(coast)
+        if found is None:
+            raise _NotFastError
+        return _location(ctx, pid, found)
+
+    def end(self) -> None:
+        self.next(_ONLY_END)
+
+    def order(self) -> tuple[Order, bool]:
+        """The order as the grammar's transformer builds it, and its `convoy_word` flag."""
+        first = self.next(_START)
+        if first[0] == "WAIVE":
+            self.end()
+            return Waive(None), False
+        if first[0] in ("DISBAND", "BUILD"):
+            ref, _ = self.unit(self.next(_UNIT_START), _ONLY_END)
+            return (Disband if first[0] == "DISBAND" else Build)(None, unit=ref), False
+        ref, verb = self.unit(first, _HEAD)
+        if verb == "HOLD":
+            self.end()
+            return Hold(None, unit=ref), False
+        if verb == "DASH":
+            dest, after = self.place(self.next(_PLACE_START)[1], _AFTER_DEST)
+            if after == "VIA":
+                self.end()
+            return Move(None, unit=ref, dest=dest, via_convoy=after == "VIA"), False
+        if verb == "SUPPORT":
+            target, after = self.unit(self.next(_UNIT_START), _AFTER_TARGET)
+            if after == "DASH":
+                dest, _ = self.place(self.next(_PLACE_START)[1], _ONLY_END)
+                return SupportMove(None, unit=ref, target=target, dest=dest), False
+            if after == "HOLD":
+                self.end()
+            return SupportHold(None, unit=ref, target=target), False
+        if verb == "CONVOY":
+            tok = self.next(_UNIT_START)
+            target, after = self.unit(tok, _DASH_ONLY if tok[0] == "UTYPE" else _AFTER_CONVOYED)
+            if after == "DASH":
+                dest, _ = self.place(self.next(_PLACE_START)[1], _ONLY_END)
+                return Convoy(None, unit=ref, target=target, dest=dest), False
+            if after == "VIA":
+                self.end()
+            # EDC G: "A LON C BEL" is an army's convoyed move (parser._ToOrders.convoyed_move).
+            if ref.type is UnitType.FLEET:
+                raise _NotFastError
+            move = Move(None, unit=ref, dest=target.location, via_convoy=True)
+            return move, ref.type is None
+        if verb == "RETREAT":
+            tok = self.next(frozenset({"DASH", _WORD}))
+            if tok[0] == "DASH":
+                tok = self.next(_PLACE_START)
+            dest, _ = self.place(tok[1], _ONLY_END)
+            return Retreat(None, unit=ref, dest=dest), False
+        self.end()  # DISBAND or BUILD after the unit
+        return (Disband if verb == "DISBAND" else Build)(None, unit=ref), False
+
+
+def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
+    """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
+    completes it; None when the grammar must read it (including every error)."""
+    text = ctx.text
+    if not text or text[0] in _MARKER_START:
+        return None
+    try:
+        toks = _tokens(text, ctx.names)
+        reader = _Reader(ctx, toks)
+        order, convoy_word = reader.order()
+        return _complete(order, ctx, position, power, convoy_word=convoy_word)
+    except (_NotFastError, OrderSyntaxError):
+        # An error (or a bare "s" that may be a coast) is the grammar's to report.
+        return None

@@ -1,0 +1,192 @@
+"""The parser's fast path equals the grammar (issue 18): the DATC order texts, the golden file,
+every 10th record of the corpus sample and generated well-formed orders, each read by both paths
+explicitly (`fastparse.fast_order` and `parse_order_grammar`) and by `parse_order`."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.core import catalogue
+from bot.core.fastparse import fast_order
+from bot.core.jsonio import position_from_json
+from bot.core.map import load_map
+from bot.core.model import Position, Power
+from bot.core.names import load_names
+from bot.core.orders import Order
+from bot.core.parser import (
+    OrderSyntaxError,
+    _clean,
+    _Ctx,
+    _messages,
+    parse_order,
+    parse_order_grammar,
+    render_order,
+)
+from tests.bot.core.test_parser import BOARDS, GOLDEN
+from tests.bot.core.test_parser_datc import _cases, _position
+from tests.shared import CORPUS
+
+
+def _fast(text: str, lang: str, power: Power | None, position: Position | None) -> Order | None:
+    """The fast path alone, with the context `parse_order` gives it."""
+    lang = catalogue.normalise(lang)
+    ctx = _Ctx(_clean(text), lang, load_names("standard"), load_map("standard"), _messages(lang))
+    return fast_order(ctx, position, power)
+
+
+def _outcome(fn: Any, text: str, lang: str, power: Power | None, pos: Position | None) -> str:
+    """The order with every field (repr shows `source` too), or the error's fields."""
+    try:
+        return repr(fn(text, lang=lang, power=power, position=pos))
+    except OrderSyntaxError as exc:
+        return f"error {exc.message!r} {exc.text!r} {exc.word!r}"
+
+
+def _check(text: str, lang: str, power: Power | None, pos: Position | None) -> bool:
+    """Both paths agree on `text`; True if the fast path read it itself."""
+    grammar = _outcome(parse_order_grammar, text, lang, power, pos)
+    assert _outcome(parse_order, text, lang, power, pos) == grammar, text
+    fast = _fast(text, lang, power, pos)
+    if fast is not None:
+        assert repr(fast) == grammar, text
+    return fast is not None
+
+
+def test_datc_texts() -> None:
+    total = fast = 0
+    for case in _cases():
+        for step in case["steps"]:
+            position = _position(case, step)
+            for o in step["orders"]:
+                total += 1
+                fast += _check(o["text"], "en", Power.parse(o["power"]), position)
+    assert total == 731  # every order of every step (the issue says 732)
+    assert fast >= 0.95 * total  # the DATC writes canonical orders: nearly all are fast
+
+
+def test_golden_file() -> None:
+    total = fast = 0
+    for line in GOLDEN.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        lang, board, text, expected = line.split("\t")
+        total += 1
+        fast += _check(text, lang, None, BOARDS[board])
+        if not expected.startswith("! "):
+            order = parse_order_grammar(text, lang=lang, position=BOARDS[board])
+            _check(order.canonical(), "en", None, None)
+            _check(render_order(order, "fr"), "fr", None, None)
+    assert total > 600
+    assert fast >= 0.6 * total
+
+
+def test_every_tenth_corpus_record() -> None:
+    total = fast = 0
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            if n % 10:
+                continue
+            rec = json.loads(line)
+            position = position_from_json(rec["position"])
+            for pname, texts in [*rec["orders"].items(), *rec["orders_raw"].items()]:
+                for text in texts:
+                    total += 1
+                    fast += _check(text, "en", Power(pname), position)
+    assert total > 10_000
+    assert fast >= 0.99 * total
+
+
+def test_errors_and_odd_forms_go_to_the_grammar() -> None:
+    start = load_map().start
+    for text in (
+        "A PAR - XYZ",  # unknown place: the grammar's error and hint
+        "F SPA S - MAO",  # a bare "s" that is a coast, read again by the grammar
+        "France: A PAR - BUR",
+        "A PAR - BUR.",
+        "1. A PAR - BUR",
+        "A PAR -> BUR",
+        "A PAR - BUR (via convoy)",
+        "A PAR - BUR H",
+        "F LON C BEL",
+        "A PAR attacks BUR",
+    ):
+        assert _fast(text, "en", None, start) is None, text
+        _check(text, "en", None, start)
+
+
+# --- generated well-formed orders -------------------------------------------------------------
+
+_NAMES = load_names("standard")
+_MAP = load_map("standard")
+_PIDS = sorted(_MAP.provinces)
+_COASTAL = sorted(p for p in _PIDS if _MAP.provinces[p].coasts)
+
+
+def _words(kind: str) -> list[str]:
+    return [w for lang in ("en", "fr") for w in catalogue.words("core", f"keywords.{kind}", lang)]
+
+
+@st.composite
+def _place(draw: st.DrawFn) -> str:
+    pid = draw(st.sampled_from(_PIDS))
+    lang = draw(st.sampled_from(["en", "fr"]))
+    name = draw(st.sampled_from([_NAMES.abbreviation(pid, lang), _NAMES.full_name(pid, lang), pid]))
+    name = draw(st.sampled_from([name, name.lower(), name.upper()]))
+    if pid in _COASTAL and draw(st.booleans()):
+        coast = draw(st.sampled_from([c.value for c in _MAP.provinces[pid].coasts]))
+        form = draw(st.sampled_from(["{p}/{c}", "{p} / {c}", "{p}({c})", "{p} ({c})"]))
+        name = form.format(p=name, c=draw(st.sampled_from([coast, coast.lower()])))
+    return name
+
+
+@st.composite
+def _unit(draw: st.DrawFn) -> str:
+    utype = draw(st.sampled_from(["", *_words("UTYPE")]))
+    power = draw(st.sampled_from(["", "", "", *_words("powers")]))
+    first, second = (power, utype) if draw(st.booleans()) else (utype, power)
+    return " ".join(w for w in (first, second, draw(_place())) if w)
+
+
+def _kw(kind: str) -> st.SearchStrategy[str]:
+    return st.sampled_from(_words(kind))
+
+
+_DASH = st.sampled_from(["-", *_words("DASH")])
+
+
+@st.composite
+def _order(draw: st.DrawFn) -> str:
+    u = draw(_unit())
+    shape = draw(st.integers(0, 8))
+    if shape == 0:
+        return f"{u} {draw(_kw('HOLD'))}"
+    if shape == 1:
+        via = draw(st.sampled_from(["", " via", " VIA", " via convoy", " par convoi"]))
+        return f"{u} {draw(_DASH)} {draw(_place())}{via}"
+    if shape == 2:
+        return f"{u} {draw(_kw('SUPPORT'))} {draw(_unit())}"
+    if shape == 3:
+        return f"{u} {draw(_kw('SUPPORT'))} {draw(_unit())} {draw(_DASH)} {draw(_place())}"
+    if shape == 4:
+        return f"{u} {draw(_kw('CONVOY'))} {draw(_unit())} {draw(_DASH)} {draw(_place())}"
+    if shape == 5:
+        return f"{u} {draw(_kw('RETREAT'))} {draw(_place())}"
+    if shape == 6:
+        return f"{u} {draw(_kw('DISBAND'))}"
+    if shape == 7:
+        return f"{draw(_kw('BUILD'))} {u}"
+    return f"{u} {draw(_kw('CONVOY'))} {draw(_place())}"
+
+
+_BOARDS = [None, _MAP.start, *(b for b in BOARDS.values() if b is not None)]
+
+
+@settings(max_examples=400, deadline=None)
+@given(_order(), st.sampled_from(["en", "fr"]), st.sampled_from(range(len(_BOARDS))))
+def test_generated_orders(text: str, lang: str, board: int) -> None:
+    _check(text, lang, None, _BOARDS[board])
