@@ -28,6 +28,8 @@ from bot.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove,
 from bot.core.parser import OrderSyntaxError, parse_order
 from bot.core.rules import DATC
 
+_SEVEN = load_map("standard").powers
+
 
 def random_position(rng: random.Random, gm: GameMap, n_units: int) -> Position:
     # seas first in a random share, so that a third or so of the units are fleets at sea
@@ -38,10 +40,10 @@ def random_position(rng: random.Random, gm: GameMap, n_units: int) -> Position:
     for pid in provs[:n_units]:
         kind = gm.provinces[pid].kind.value
         if kind == "land" or (kind == "coastal" and rng.random() < 0.5):
-            units.append(Unit(rng.choice(list(Power)), UnitType.ARMY, Location(pid)))
+            units.append(Unit(rng.choice(list(_SEVEN)), UnitType.ARMY, Location(pid)))
         else:
             loc = rng.choice(gm.fleet_locations(pid))
-            units.append(Unit(rng.choice(list(Power)), UnitType.FLEET, loc))
+            units.append(Unit(rng.choice(list(_SEVEN)), UnitType.FLEET, loc))
     return Position.build(Phase.parse("S1901M"), units, gm.start.centers)
 
 
@@ -136,9 +138,9 @@ def datc_seconds() -> tuple[int, float, float]:
     t_parse = t_adj = 0.0
     for case in cases:
         pre = case["prestate"]
-        units = [Unit.parse(Power.parse(p), u) for p, us in pre["units"].items() for u in us]
+        units = [Unit.parse(Power.of(p), u) for p, us in pre["units"].items() for u in us]
         centers = {
-            c.upper(): Power.parse(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
+            c.upper(): Power.of(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
         }
         pos = Position.build(Phase.parse(pre["phase"]), units, centers)
         for step in case["steps"]:
@@ -147,7 +149,9 @@ def datc_seconds() -> tuple[int, float, float]:
             for o in step["orders"]:
                 with contextlib.suppress(OrderSyntaxError):  # DATC 6.B.1: no order
                     orders.append(
-                        parse_order(o["text"], power=Power.parse(o["power"]), position=pos)
+                        parse_order(
+                            o["text"], power=Power.of(o["power"]), position=pos, game_map=gm
+                        )
                     )
             t1 = time.perf_counter()
             pos = adjudicate(pos, orders, DATC, gm).position

@@ -25,7 +25,6 @@ from pathlib import Path
 
 from bot.cli.demo import random_orders
 from bot.core.jsonio import position_from_json
-from bot.core.model import Power
 from bot.core.parser import render_order
 from bot.service import EventKind, FakeClock, TableService
 
@@ -71,7 +70,7 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         ids = []
         for g in range(n):
             st = await svc.create_game("gm", name=f"bench {g}", clock="edc2023", rules="datc")
-            for power in Power:
+            for power in game_map.powers:
                 await svc.join(st.id, f"u{g}-{power.value}", power)
             await svc.start_game(st.id, "gm")
             ids.append(st.id)

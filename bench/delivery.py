@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.*
 
-from bot.core.model import Power
+from bot.core.map import load_map
 from bot.service import FakeClock
 from tests.cogs.conftest import Table
 from tests.fake_discord import FakeDiscord
@@ -110,7 +110,7 @@ async def run(n: int, nonce_memory: bool) -> dict[str, int]:
     async with FakeDiscord() as fake:
         fake.state.nonce_memory = nonce_memory
         guild = fake.add_guild("Parley club", ["table", "press", "spectators"])
-        players = {p: fake.add_user(p.value.lower()) for p in Power}
+        players = {p: fake.add_user(p.value.lower()) for p in load_map("standard").powers}
         fake.join(guild, *players.values())
         with tempfile.TemporaryDirectory() as tmp:
             table = Table(

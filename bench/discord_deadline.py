@@ -30,7 +30,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.fak
 from bot.cli.demo import random_orders
 from bot.client import ParleyBot
 from bot.core.jsonio import position_from_json
-from bot.core.model import Power
 from bot.core.parser import render_order
 from bot.service import FakeClock, TableService
 from tests.fake_discord import FakeDiscord, SentMessage
@@ -61,7 +60,7 @@ async def setup_games(
         st = await svc.create_game(
             str(fake.state.owner.id), name=f"bench {g}", clock="edc2023", meta=meta
         )
-        for power in Power:
+        for power in game_map.powers:
             user = fake.add_user(f"{g}-{power.value}")
             await svc.join(st.id, str(user.id), power)
         await svc.start_game(st.id, str(fake.state.owner.id))

@@ -15,11 +15,16 @@ from bot.core.scoring import SYSTEMS, score
 from bot.core.votes import EDC2023, Ballot, Moment, VoteBook, VoteKind
 from renderer.chart import centre_chart
 
+_SEVEN = load_map("standard").powers
+
+
+STD_MAP = load_map("standard")
+
 
 def random_centres(rng: random.Random) -> dict[Power, int]:
     counts = dict.fromkeys(Power, 0)
     for _ in range(rng.randint(22, 34)):
-        counts[rng.choice(list(Power))] += 1
+        counts[rng.choice(list(_SEVEN))] += 1
     while max(counts.values()) >= 18:
         top = max(counts, key=lambda p: counts[p])
         counts[top] -= 1
@@ -32,7 +37,7 @@ def main() -> None:
     for name in sorted(SYSTEMS):
         t = time.perf_counter()
         for c in tables:
-            score(name, c)
+            score(name, c, game_map=STD_MAP)
         dt = time.perf_counter() - t
         print(f"score {name:15s} {len(tables) / dt:10.0f} tables/s")
 
@@ -40,9 +45,9 @@ def main() -> None:
     for _ in range(1000):
         m = Moment(Phase.parse("S1903M"))
         book, vote = VoteBook(EDC2023, last_year=1907).propose(
-            Power.FRANCE, VoteKind.DRAW, moment=m, survivors=list(Power)
+            Power.FRANCE, VoteKind.DRAW, moment=m, survivors=list(_SEVEN)
         )
-        for p in Power:
+        for p in _SEVEN:
             book, vote = book.cast(vote.id, p, Ballot.YES, moment=m)
     print(f"edc2023 vote, 7 ballots  {(time.perf_counter() - t) * 1000 / 1000:8.3f} ms each")
 
@@ -50,7 +55,7 @@ def main() -> None:
     centres = sorted(std.supply_centers)
     history = []
     for year in range(1901, 1911):
-        owners = {c: rng.choice(list(Power)) for c in centres[: 22 + year - 1901]}
+        owners = {c: rng.choice(list(_SEVEN)) for c in centres[: 22 + year - 1901]}
         history.append(Position.build(Phase.parse(f"W{year}A"), (), owners))
     t = time.perf_counter()
     for _ in range(200):
@@ -58,7 +63,7 @@ def main() -> None:
     print(f"check_end, 10 years      {(time.perf_counter() - t) * 1000 / 200:8.3f} ms each")
     t = time.perf_counter()
     for _ in range(10):
-        png = centre_chart(history)
+        png = centre_chart(history, game_map=std)
     dt = (time.perf_counter() - t) / 10
     print(f"centre_chart, 10 years   {dt * 1000:8.1f} ms each, {len(png)} bytes")
 

@@ -18,16 +18,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.map import load_map
-from bot.core.model import Location, Phase, Position, Power, ProvinceKind, Unit, UnitType
+from bot.core.model import Location, Phase, Position, ProvinceKind, Unit, UnitType
 from bot.core.orders import Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
 from renderer import Renderer
+
+_SEVEN = load_map("standard").powers
 
 
 def full_board() -> tuple[Position, list[Order], list[OrderResult]]:
     gm = load_map("standard")
     rng = random.Random(1901)
-    powers = list(Power)
+    powers = list(_SEVEN)
     units = []
     for i, pid in enumerate(sorted(gm.supply_centers)):
         prov = gm.province(pid)
@@ -70,7 +72,7 @@ def main() -> int:
     ap.add_argument("--compress-level", type=int, default=1)
     args = ap.parse_args()
     pos, orders, results = full_board()
-    r = Renderer(width=args.width, compress_level=args.compress_level)
+    r = Renderer(load_map("standard"), width=args.width, compress_level=args.compress_level)
     t0 = time.perf_counter()
     png = r.render(pos, orders, results)
     first = (time.perf_counter() - t0) * 1000

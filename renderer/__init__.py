@@ -1,7 +1,15 @@
 """Parley's map renderer: positions, orders and results as PNG (and games as GIF)."""
 
 from renderer.geometry import Geometry, GeometryError, load_geometry
-from renderer.render import PALETTES, PUBLIC, Renderer, default_renderer, render, render_gif
+from renderer.render import (
+    PALETTES,
+    PUBLIC,
+    Renderer,
+    default_renderer,
+    power_colours,
+    render,
+    render_gif,
+)
 
 __all__ = [
     "PALETTES",
@@ -11,6 +19,7 @@ __all__ = [
     "Renderer",
     "default_renderer",
     "load_geometry",
+    "power_colours",
     "render",
     "render_gif",
 ]

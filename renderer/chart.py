@@ -7,19 +7,16 @@ PNG bytes: one line per power, years across, centres up, the solo line dashed.
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.core.catalogue import text
 from bot.core.endgame import centre_counts_by_year, solo_threshold
-from bot.core.map import GameMap, load_map
-from bot.core.model import Position, Power
+from bot.core.map import GameMap
+from bot.core.model import Position
 from bot.paths import data_dir
-from renderer.render import PALETTES
-
-# The map's own colours, so a power reads the same on the chart as on the board.
-POWER_COLOURS: Mapping[Power, tuple[int, int, int]] = PALETTES["default"]
+from renderer.render import power_colours
 
 WIDTH, HEIGHT = 800, 480
 LEFT, RIGHT, TOP, BOTTOM = 56, 150, 40, 48
@@ -39,17 +36,17 @@ def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
 def centre_chart(
     history: Sequence[Position],
     *,
-    game_map: GameMap | None = None,
+    game_map: GameMap,
     lang: str = "en",
     title: str | None = None,
 ) -> bytes:
     """PNG bytes of the centre count of each power at the end of each year in `history`."""
-    game_map = game_map or load_map("standard")
     data = centre_counts_by_year(history)
     if not data:
         raise ValueError("no year to chart")
     years = [y for y, _ in data]
     solo = solo_threshold(game_map)
+    colours = power_colours(game_map)
     top = max([solo, *(n for _, c in data for n in c.values())])
     img = Image.new("RGB", (WIDTH, HEIGHT), BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -78,7 +75,7 @@ def centre_chart(
     draw.text((WIDTH // 2, 12), heading, fill=AXIS, font=big, anchor="mt")
 
     for power in game_map.powers:
-        colour = POWER_COLOURS.get(power, AXIS)
+        colour = colours.get(power, AXIS)
         points = [(px(i), py(counts.get(power, 0))) for i, (_, counts) in enumerate(data)]
         if len(points) > 1:
             draw.line(points, fill=colour, width=3, joint="curve")
@@ -88,7 +85,7 @@ def centre_chart(
     final = data[-1][1]
     standing = sorted(game_map.powers, key=lambda p: (-final.get(p, 0), p.value))
     for k, power in enumerate(standing):
-        colour = POWER_COLOURS.get(power, AXIS)
+        colour = colours.get(power, AXIS)
         ly = TOP + 10 + 24 * k
         draw.rectangle([(x1 + 20, ly - 6), (x1 + 36, ly + 6)], fill=colour)
         label = f"{game_map.power_name(power, lang)} {final.get(power, 0)}"

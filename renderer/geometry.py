@@ -16,6 +16,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from bot.core.model import Location
@@ -104,6 +105,15 @@ def parse_geometry(doc: Mapping[str, Any], name: str = "map") -> Geometry:
 def load_geometry(name: str = "standard") -> Geometry:
     """Read `data/maps/NAME_geometry.json` (cached: geometry is immutable)."""
     path = data_dir() / "maps" / f"{name}_geometry.json"
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise GeometryError(f"cannot read {path}: {exc}") from None
+    return parse_geometry(doc, name)
+
+
+def load_geometry_file(path: Path, name: str) -> Geometry:
+    """A geometry file anywhere (beside a variant file given by path)."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:

@@ -13,14 +13,13 @@ import io
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.core import catalogue
 from bot.core.catalogue import DEFAULT_LANG, languages
-from bot.core.map import GameMap, load_map
+from bot.core.map import GameMap
 from bot.core.model import Location, PhaseKind, Position, Power, ProvinceKind, Unit, UnitType
 from bot.core.orders import (
     Build,
@@ -36,31 +35,27 @@ from bot.core.orders import (
 )
 from bot.core.outcome import OrderResult, Reason
 from bot.paths import data_dir
-from renderer.geometry import Geometry, GeometryError, Point, load_geometry, load_labels
+from renderer.geometry import (
+    Geometry,
+    GeometryError,
+    Point,
+    load_geometry,
+    load_geometry_file,
+    load_labels,
+)
 
 RGB = tuple[int, int, int]
 
-PALETTES: Mapping[str, Mapping[Power, RGB]] = {
-    "default": {
-        Power.AUSTRIA: (200, 50, 50),
-        Power.ENGLAND: (48, 82, 178),
-        Power.FRANCE: (72, 168, 226),
-        Power.GERMANY: (120, 88, 64),
-        Power.ITALY: (58, 156, 70),
-        Power.RUSSIA: (150, 96, 186),
-        Power.TURKEY: (226, 184, 40),
-    },
-    # Okabe-Ito: distinguishable with the common colour-vision deficiencies.
-    "colorblind": {
-        Power.AUSTRIA: (213, 94, 0),
-        Power.ENGLAND: (0, 114, 178),
-        Power.FRANCE: (86, 180, 233),
-        Power.GERMANY: (40, 40, 40),
-        Power.ITALY: (0, 158, 115),
-        Power.RUSSIA: (204, 121, 167),
-        Power.TURKEY: (240, 228, 66),
-    },
-}
+# The palettes a picture may use; the colours are the variant's (`PowerInfo.colour`, and the
+# Okabe-Ito `colour_blind` one on the standard map).
+PALETTES: tuple[str, ...] = ("default", "colorblind")
+
+
+def power_colours(game_map: GameMap, palette: str = "default") -> Mapping[Power, RGB]:
+    """Each power's colour on this map in the named palette (unknown palette: the default)."""
+    blind = palette == "colorblind"
+    return {p: (i.colour_blind if blind else i.colour) for p, i in game_map.power_info.items()}
+
 
 SEA: RGB = (190, 214, 234)
 LAND: RGB = (238, 229, 203)
@@ -266,13 +261,13 @@ class Renderer:
 
     def __init__(
         self,
-        game_map: GameMap | None = None,
+        game_map: GameMap,
         geometry: Geometry | None = None,
         *,
         width: int = 1600,
         compress_level: int = 1,
     ) -> None:
-        self.game_map = game_map or load_map("standard")
+        self.game_map = game_map
         self.geometry = geometry or _geometry_for(self.game_map)
         self.width = width
         # zlib level 1: the map is flat colour, level 1 is ~3x faster than 6 for ~15% more bytes.
@@ -282,7 +277,7 @@ class Renderer:
         fonts = data_dir() / "fonts"
         self._bold = fonts / "DejaVuSans-Bold.ttf"
         self._regular = fonts / "DejaVuSans.ttf"
-        self._labels = load_labels(self.game_map.name) or load_labels("standard")
+        self._labels = _labels_for(self.game_map)
         self._sprites: dict[tuple[object, ...], _Sprite] = {}
 
     # --- static layers -------------------------------------------------------------------
@@ -396,7 +391,7 @@ class Renderer:
     ) -> Image.Image:
         """The picture as a palette image. `visible`: the provinces whose units the viewer can
         see (hidden-movement variants); None shows every unit."""
-        colours = PALETTES.get(palette, PALETTES["default"])
+        colours = power_colours(self.game_map, palette)
         st = self.static(lang, width or self.width)
         s = st.scale
         gm = self.game_map
@@ -493,9 +488,27 @@ class Renderer:
         return chosen, result_of
 
 
+def _labels_for(game_map: GameMap) -> Mapping[str, Mapping[str, str]]:
+    """Province labels per language: the bundled names file's first abbreviations, else those
+    of the variant's own name table."""
+    if not game_map.source:
+        found = load_labels(game_map.base)
+        if found:
+            return found
+    names = game_map.names()
+    return {
+        lang: {pid: names.abbreviation(pid, lang) for pid in game_map.provinces}
+        for lang in languages()
+    }
+
+
 def _geometry_for(game_map: GameMap) -> Geometry:
-    """The map's own geometry, else the standard one when the provinces are the same (variants
-    such as the six-player map change the powers, not the board)."""
+    """The map's own geometry (beside a variant file, `STEM_geometry.json`), else the standard
+    one when the provinces are the same (variants such as the six-player map change the
+    powers, not the board)."""
+    if game_map.source:
+        src = Path(game_map.source)
+        return load_geometry_file(src.with_name(f"{src.stem}_geometry.json"), game_map.name)
     try:
         return load_geometry(game_map.name)
     except GeometryError:
@@ -1172,14 +1185,22 @@ def _angles(n: int, offset: float) -> list[float]:
 # --- functional wrappers ---------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4)
-def default_renderer(map_name: str = "standard") -> Renderer:
+_RENDERERS: dict[tuple[str, str], Renderer] = {}
+
+
+def default_renderer(game_map: GameMap) -> Renderer:
     """A shared Renderer per map (it holds the static layers), made on first use."""
-    return Renderer(load_map(map_name))
+    key = (game_map.name, game_map.source)
+    r = _RENDERERS.get(key)
+    if r is None or r.game_map is not game_map:
+        if len(_RENDERERS) >= 8:
+            _RENDERERS.clear()
+        r = _RENDERERS[key] = Renderer(game_map)
+    return r
 
 
 def render(
-    game_map: GameMap | None,
+    game_map: GameMap,
     geometry: Geometry | None,
     position: Position,
     orders: Sequence[Order] | None = None,
@@ -1192,10 +1213,8 @@ def render(
     visible: Collection[str] | None = None,
 ) -> bytes:
     """PNG bytes of a position, with its orders and, after adjudication, their results."""
-    r = default_renderer(game_map.name if game_map else "standard")
-    if (game_map is not None and game_map is not r.game_map) or (
-        geometry is not None and geometry is not r.geometry
-    ):
+    r = default_renderer(game_map)
+    if geometry is not None and geometry is not r.geometry:
         r = Renderer(game_map, geometry, width=width)
     return r.render(
         position,
@@ -1217,10 +1236,14 @@ def render_gif(
     lang: str = "en",
     width: int = 800,
     duration_ms: int = 1200,
+    game_map: GameMap | None = None,
     renderer: Renderer | None = None,
 ) -> bytes:
-    """An animated GIF of a game's positions (optionally with each phase's orders and results)."""
-    r = renderer or default_renderer()
+    """An animated GIF of a game's positions (optionally with each phase's orders and results),
+    drawn by `renderer` or by the shared renderer of `game_map`."""
+    if renderer is None and game_map is None:
+        raise ValueError("render_gif needs the game's map (or a renderer)")
+    r = renderer or default_renderer(game_map)  # type: ignore[arg-type]
     images = []
     for frame in frames:
         if isinstance(frame, Position):

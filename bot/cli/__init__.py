@@ -20,6 +20,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "demo",
     "score",
     "run",
+    "tournament",
 )
 
 

@@ -57,6 +57,12 @@ def register(subparsers: Any) -> None:
         metavar="NAME",
         help=f"rule preset (default {DEFAULT_PRESET}; one of: {', '.join(list_presets())})",
     )
+    p.add_argument(
+        "--map",
+        default="standard",
+        metavar="NAME|FILE",
+        help="variant: a bundled map (standard, sandard) or a variant file (default standard)",
+    )
     p.add_argument("--jsonl", action="store_true", help="one JSON document per line")
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.set_defaults(func=run)
@@ -139,7 +145,7 @@ class Engine:
         if not isinstance(name, str):
             raise InputError(f"{where}: a power name must be a string, not {name!r}")
         try:
-            power = Power.parse(name)
+            power = self.game_map.parse_power(name)
         except ModelError:
             raise InputError(f"{where}: unknown power {name!r}") from None
         if power not in self.game_map.powers:
@@ -185,6 +191,9 @@ class Engine:
     def _check_position(self, position: Position) -> None:
         """jsonio's map check, with the map's sets computed once (bulk runs call it per line)."""
         gm = self.game_map
+        for power in position.powers():
+            if power not in gm.powers:
+                raise InputError(f"position: unknown power {power.value!r} on map {gm.name}")
         for u in [*position.units.values(), *(d.unit for d in position.dislodged)]:
             if u.province not in gm.provinces:
                 raise InputError(f"position: unknown province {u.province!r} in unit {u}")
@@ -263,7 +272,7 @@ def run_jsonl(engine: Engine, lines: Iterable[str | bytes], out: IO[str]) -> int
 
 def run(args: argparse.Namespace) -> int:
     try:
-        engine = make_engine(args.rules)
+        engine = make_engine(args.rules, args.map)
     except (RulesError, MapError) as exc:
         print(f"parley adjudicate: {exc}", file=sys.stderr)
         return 2

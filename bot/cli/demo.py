@@ -40,6 +40,12 @@ def register(subparsers: Any) -> None:
         "--lang", choices=catalogue.languages(), default=catalogue.DEFAULT_LANG, help="nomenclature"
     )
     p.add_argument("--rules", default="edc2023", help="rule set (default: edc2023)")
+    p.add_argument(
+        "--variant",
+        default="standard",
+        metavar="NAME|FILE",
+        help="variant: standard, sandard, or a variant file (default: standard)",
+    )
     p.set_defaults(func=run)
 
 
@@ -168,9 +174,10 @@ def log_line(event: Any) -> str:
 class FolderNotifier:
     """Writes events to `events.log`, results as text and maps as PNG."""
 
-    def __init__(self, out: Path, lang: str) -> None:
+    def __init__(self, out: Path, lang: str, game_map: Any) -> None:
         self.out = out
         self.lang = lang
+        self.game_map = game_map
         self.count = 0
         self.written: list[Path] = []
         self.over: dict[str, Any] | None = None
@@ -201,7 +208,7 @@ class FolderNotifier:
             if self._last is not None:  # the last results announce no next phase
                 path, lines = self._last
                 word = _word("over", self.lang)
-                why = _why_over(event.payload, self.lang, path.stem.split("_")[-1])
+                why = _why_over(event.payload, self.lang, path.stem.split("_")[-1], self.game_map)
                 lines = [*lines[:-1], f"{word}{_colon(self.lang)} {why}".rstrip()]
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
@@ -211,7 +218,7 @@ class FolderNotifier:
         lang, colon = self.lang, _colon(self.lang)
         lines = [f"{_word('results', lang)}{colon} {Phase.parse(event.phase).describe(lang)}", ""]
         if event.outcome is not None:
-            lines.extend(notation_lines(event.outcome, lang))
+            lines.extend(notation_lines(event.outcome, lang, self.game_map))
         else:
             lines.extend(
                 f"{r['power'] or '':8s} {r['order']}"
@@ -219,48 +226,49 @@ class FolderNotifier:
                 for r in event.payload["lines"]
             )
         lines.append("")
-        centres = centre_list(event.payload["centers"], lang)
+        centres = centre_list(event.payload["centers"], lang, self.game_map)
         lines.append(f"{_word('centres', lang)}{colon} {centres}")
         nxt = Phase.parse(event.payload["next_phase"]).describe(lang)
         lines.append(f"{_word('next', lang)}{colon} {nxt}")
         return lines
 
 
-def _why_over(payload: Mapping[str, Any], lang: str, last_phase: str) -> str:
+def _why_over(payload: Mapping[str, Any], lang: str, last_phase: str, game_map: Any) -> str:
     """Why the game ended, in the game's language (the service explains it in English)."""
-    from bot.core.map import load_map  # noqa: PLC0415
-
     reason = payload.get("reason")
     if catalogue.is_default(lang):  # the service's own explanation is in English
         return str(payload.get("explanation") or reason or "")
     if reason == "year limit":
         return _word("why_year_limit", lang).format(year=Phase.parse(last_phase).year)
     if reason == "solo" and payload.get("winner"):
-        winner = load_map("standard").power_name(Power.parse(payload["winner"]), lang)
+        winner = game_map.power_name(Power.of(payload["winner"]), lang)
         return _word("why_solo", lang).format(power=winner)
     return str(payload.get("explanation") or reason or "")
 
 
-def centre_list(centers: Mapping[Any, int], lang: str) -> str:
-    """`Germany 8, Italy 5, ...`: most centres first, powers named in the game's language."""
-    from bot.core.map import load_map  # noqa: PLC0415
-
-    game_map = load_map("standard")
-    counts = [(Power.parse(p) if isinstance(p, str) else p, n) for p, n in centers.items()]
-    counts.sort(key=lambda pn: (-pn[1], list(Power).index(pn[0])))
+def centre_list(centers: Mapping[Any, int], lang: str, game_map: Any) -> str:
+    """`Germany 8, Italy 5, ...`: most centres first (then the variant's order), powers named
+    in the game's language."""
+    counts = [(Power.of(p), n) for p, n in centers.items()]
+    order = list(game_map.powers)
+    counts.sort(key=lambda pn: (-pn[1], order.index(pn[0]) if pn[0] in order else len(order)))
     return ", ".join(f"{game_map.power_name(p, lang)} {n}" for p, n in counts)
 
 
 # --- the game ---------------------------------------------------------------------------------
 
 
-async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
+async def play(  # noqa: PLR0917 - the command line's options
+    out: Path, years: int, seed: int, lang: str, rules: str, variant: str = "standard"
+) -> int:
+    from bot.core.map import load_map  # noqa: PLC0415
     from bot.service import FakeClock, ServiceError, TableService  # noqa: PLC0415
 
     db = out / "parley-demo.db"
     rng = random.Random(seed)
     clock = FakeClock(start=time.time())
-    notifier = FolderNotifier(out, lang)
+    game_map = load_map(variant)
+    notifier = FolderNotifier(out, lang, game_map)
     try:
         # The demo owns its file (removed by _prepare), so an empty one is fine.
         svc = await TableService.open(db, clock=clock, notifier=notifier, run=False, init_db=True)
@@ -269,7 +277,7 @@ async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
         return 2
     t0 = time.perf_counter()
     try:
-        st = await _play_game(svc, clock, rng, years=years, lang=lang, rules=rules)
+        st = await _play_game(svc, clock, rng, years=years, lang=lang, rules=rules, variant=variant)
     except ServiceError as exc:
         print(f"parley demo: {exc.message}", file=sys.stderr)
         return 2
@@ -281,7 +289,14 @@ async def play(out: Path, years: int, seed: int, lang: str, rules: str) -> int:
 
 
 async def _play_game(
-    svc: Any, clock: Any, rng: random.Random, *, years: int, lang: str, rules: str
+    svc: Any,
+    clock: Any,
+    rng: random.Random,
+    *,
+    years: int,
+    lang: str,
+    rules: str,
+    variant: str = "standard",
 ) -> Any:
     """Create, start and play the game to its end; returns its final status."""
     from bot.core.jsonio import position_from_json  # noqa: PLC0415
@@ -293,14 +308,15 @@ async def _play_game(
         clock="edc2023",
         rules=rules,
         lang=lang,
+        variant=variant,
         clock_overrides={"years": years},
     )
-    for power in Power:
+    game_map = svc.engine.load_map(variant)
+    for power in game_map.powers:
         await svc.join(game.id, f"demo-{power.value.lower()}", power)
     await svc.start_game(game.id, "demo-gm")
     await svc.run_due()
     ordered: set[int] = set()
-    game_map = svc.engine.load_map("standard")
     for _ in range(10_000):
         st = await svc.status(game.id)
         if st.status == "over":
@@ -335,21 +351,20 @@ def summary(
     lang: str,
 ) -> str:
     """What the game came to and where its files are, for the console."""
-    from bot.core.map import load_map  # noqa: PLC0415
-
-    game_map = load_map("standard")
+    game_map = notifier.game_map
     lines = [
         f"Parley demo: {notifier.count} phases played and adjudicated offline in"
-        f" {elapsed:.1f} s (rules {rules}, EDC clock run fast)."
+        f" {elapsed:.1f} s (variant {game_map.name}, {len(game_map.powers)} powers, rules"
+        f" {rules}, EDC clock run fast)."
     ]
     over = notifier.over or {}
     winner = over.get("winner")
     if winner:
-        lines.append(f"Winner: {game_map.power_name(Power.parse(winner), lang)}.")
+        lines.append(f"Winner: {game_map.power_name(Power.of(winner), lang)}.")
     elif over:
         why = over.get("explanation") or over.get("reason") or "the game ended"
         lines.append(f"Game over, no winner: {why}.")
-    lines.append(f"Centres: {centre_list(centers, lang)}")
+    lines.append(f"Centres: {centre_list(centers, lang, game_map)}")
     txt = sorted(p.name for p in notifier.written if p.suffix == ".txt")
     png = sorted(p.name for p in notifier.written if p.suffix == ".png")
     lines.append(f"Files in {out}/")
@@ -388,9 +403,12 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.years <= MAX_YEARS:
         print(f"parley demo: --years must be between 1 and {MAX_YEARS}", file=sys.stderr)
         return 2
+    from bot.core.map import MapError, load_map  # noqa: PLC0415
+
     try:
         load_rules(args.rules)  # before anything in --out is touched
-    except RulesError as exc:
+        load_map(args.variant)
+    except (RulesError, MapError) as exc:
         print(f"parley demo: {exc}", file=sys.stderr)
         return 2
     try:
@@ -399,4 +417,4 @@ def run(args: argparse.Namespace) -> int:
         why = exc.strerror or str(exc)
         print(f"parley demo: cannot use {args.out} as the output folder: {why}", file=sys.stderr)
         return 2
-    return asyncio.run(play(out, args.years, args.seed, args.lang, args.rules))
+    return asyncio.run(play(out, args.years, args.seed, args.lang, args.rules, args.variant))

@@ -18,7 +18,7 @@ from typing import Any
 from bot.cli.inputs import InputFileError, read_file, read_stdin
 from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json
-from bot.core.map import MapError, load_map
+from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
 from bot.core.parser import (
     OrderSyntaxError,
@@ -44,12 +44,15 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--position", metavar="FILE", help="POSITION JSON (docs/formats.md)")
     p.add_argument("--power", metavar="NAME", help="the power giving the orders")
+    p.add_argument(
+        "--map", default="standard", metavar="NAME|FILE", help="variant (default standard)"
+    )
     p.add_argument("--json", action="store_true", help="print a JSON report")
     p.add_argument("text", nargs="*", metavar="TEXT", help="one order per argument")
     p.set_defaults(func=run)
 
 
-def _load_position(path: str) -> Position:
+def _load_position(path: str, game_map: GameMap) -> Position:
     if not Path(path).exists():
         raise FormatError(f"position file not found: {path}")
     try:
@@ -60,22 +63,23 @@ def _load_position(path: str) -> Position:
         raise FormatError(f"position file {path} is not valid JSON: {exc}") from None
     if isinstance(doc, dict) and "position" in doc and "phase" not in doc:
         doc = doc["position"]  # an adjudicate input or output, as `parley render` takes
-    return position_from_json(doc, load_map("standard"))
+    return position_from_json(doc, game_map)
 
 
 def run(args: argparse.Namespace) -> int:
     position: Position | None = None
     power: Power | None = None
     try:
+        game_map = load_map(args.map)
         if args.position:
-            position = _load_position(args.position)
+            position = _load_position(args.position, game_map)
         if args.power is not None:
-            power = Power.parse(args.power)
+            power = game_map.parse_power(args.power)
     except (FormatError, MapError) as exc:
         print(f"parley parse: {exc}", file=sys.stderr)
         return 2
     except ModelError:
-        names = ", ".join(p.value.lower() for p in Power)
+        names = ", ".join(p.value.lower() for p in game_map.powers)
         print(f"parley parse: unknown power {args.power!r} (one of {names})", file=sys.stderr)
         return 2
 
@@ -83,7 +87,9 @@ def run(args: argparse.Namespace) -> int:
         result = ParseResult([], [])
         for text in args.text:
             try:
-                order = parse_order(text, lang=args.lang, power=power, position=position)
+                order = parse_order(
+                    text, lang=args.lang, power=power, position=position, game_map=game_map
+                )
             except OrderSyntaxError as exc:
                 result.errors.append(ParseError(text, exc.message))
             else:
@@ -100,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
         except InputFileError as exc:
             print(f"parley parse: {exc}", file=sys.stderr)
             return 2
-        result = parse_orders(text, lang=args.lang, power=power, position=position)
+        result = parse_orders(
+            text, lang=args.lang, power=power, position=position, game_map=game_map
+        )
 
     if args.json:
         doc = {

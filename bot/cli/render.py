@@ -50,6 +50,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--palette", choices=("default", "colorblind"), default="default")
     p.add_argument(
+        "--map", default="standard", metavar="NAME|FILE", help="variant (default standard)"
+    )
+    p.add_argument(
         "--view", default=None, metavar="POWER|public", help="what one power or the public sees"
     )
     p.add_argument(
@@ -88,7 +91,7 @@ def read_orders(doc: object, position: Position, gm: GameMap, lang: str = "en") 
     out: list[Order] = []
     for name, texts in doc.items():
         try:
-            power = Power.parse(str(name))
+            power = gm.parse_power(str(name))
         except ModelError:
             raise RenderInputError(f"orders: unknown power {name!r}") from None
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
@@ -107,7 +110,7 @@ def read_results(doc: object, position: Position, gm: GameMap) -> list[OrderResu
         if not isinstance(r, Mapping) or "order" not in r:
             raise RenderInputError(f"results[{i}]: expected an object with an order")
         try:
-            power = Power.parse(str(r.get("power")))
+            power = gm.parse_power(str(r.get("power")))
             verdict = Verdict(str(r.get("outcome", "succeeds")))
             reason = Reason(str(r.get("reason", "")))
         except (ModelError, ValueError):
@@ -153,11 +156,11 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     try:
-        gm = load_map("standard")
+        gm = load_map(args.map)
         position, orders, results = load_inputs(args, gm)
         view: Power | str | None = None
         if args.view:
-            view = "public" if args.view.lower() == "public" else Power.parse(args.view)
+            view = "public" if args.view.lower() == "public" else gm.parse_power(args.view)
     except (RenderInputError, MapError, ModelError) as exc:
         print(f"parley render: {exc}", file=sys.stderr)
         return 2

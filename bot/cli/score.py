@@ -1,7 +1,9 @@
 """`parley score --system NAME [FILE]`: score a finished table.
 
 Reads `{"centers": {"FRANCE": 7, ...}, "total_centers": 34}` from FILE or stdin (optional
-keys: `"draw": [powers]`, `"survivors": [powers]`; `total_centers` defaults to the variant's)
+keys: `"draw": [powers]`, `"survivors": [powers]`, `"eliminated": {"ITALY": 1905}` and
+`"end_year": 1907` for the systems that pay years played; `total_centers` defaults to the
+variant's)
 and prints `{"scores": {"FRANCE": 50.0, ...}}`, one entry per power of the variant, each
 rounded to 2 decimals (33.33).
 """
@@ -14,7 +16,7 @@ import sys
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.map import MapError, load_map
+from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Power
 from bot.core.scoring import SYSTEMS, ScoringError, score
 
@@ -36,13 +38,28 @@ class _InputError(ValueError):
     pass
 
 
-def _powers(raw: Any, what: str) -> list[Power]:
+def _powers(raw: Any, what: str, game_map: GameMap) -> list[Power]:
     if not isinstance(raw, list):
         raise _InputError(f'"{what}" must be a list of powers')
     try:
-        return [Power.parse(str(x)) for x in raw]
+        return [game_map.parse_power(str(x)) for x in raw]
     except ModelError as exc:
         raise _InputError(f'"{what}": {exc}') from None
+
+
+def _years(raw: Any, game_map: GameMap) -> dict[Power, int]:
+    if not isinstance(raw, dict):
+        raise _InputError('"eliminated" must be an object {"ITALY": 1905, ...}')
+    out: dict[Power, int] = {}
+    for key, year in raw.items():
+        try:
+            power = game_map.parse_power(str(key))
+        except ModelError as exc:
+            raise _InputError(f'"eliminated": {exc}') from None
+        if isinstance(year, bool) or not isinstance(year, int):
+            raise _InputError(f'"eliminated": {key}: the year must be a whole number, not {year!r}')
+        out[power] = year
+    return out
 
 
 def _read(text: str) -> dict[str, Any]:
@@ -62,10 +79,11 @@ def run(args: argparse.Namespace) -> int:
                 f"unknown scoring system {args.system!r} (known: {', '.join(sorted(SYSTEMS))})"
             )
         doc = _read(read_input(args.file))
+        game_map = load_map(args.variant)
         centers: dict[Power, int] = {}
         for key, n in doc["centers"].items():
             try:
-                power = Power.parse(key)
+                power = game_map.parse_power(key)
             except ModelError as exc:
                 raise _InputError(str(exc)) from None
             if isinstance(n, bool) or not isinstance(n, int):
@@ -76,14 +94,21 @@ def run(args: argparse.Namespace) -> int:
         total = doc.get("total_centers")
         if total is not None and (isinstance(total, bool) or not isinstance(total, int)):
             raise _InputError(f'"total_centers" must be a whole number, not {total!r}')
-        game_map = load_map(args.variant)
+        eliminated = _years(doc.get("eliminated", {}), game_map)
+        end_year = doc.get("end_year")
+        if end_year is not None and (isinstance(end_year, bool) or not isinstance(end_year, int)):
+            raise _InputError(f'"end_year" must be a year, not {end_year!r}')
         scores = score(
             args.system,
             centers,
             total,
-            variant=args.variant,
-            draw=_powers(doc["draw"], "draw") if "draw" in doc else None,
-            survivors=_powers(doc["survivors"], "survivors") if "survivors" in doc else None,
+            game_map=game_map,
+            draw=_powers(doc["draw"], "draw", game_map) if "draw" in doc else None,
+            survivors=(
+                _powers(doc["survivors"], "survivors", game_map) if "survivors" in doc else None
+            ),
+            eliminated=eliminated,
+            end_year=end_year,
         )
     except (_InputError, InputFileError, ScoringError, MapError) as exc:
         print(f"parley score: {exc}", file=sys.stderr)

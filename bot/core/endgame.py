@@ -106,10 +106,15 @@ class EndState:
 
 
 def solo_threshold(game_map: GameMap, solo_centers: int | None = None) -> int:
-    """Strictly more than half of the centres that exist, neutral ones included."""
+    """The variant file's `solo_centers` (a board property: 18 of 34, Sandard 16 of 31); for
+    a variant file that sets none, the rule set's number, else strictly more than half of the
+    centres that exist, neutral ones included. (The presets' fixed 18 is written for the
+    34-centre board.)"""
+    if game_map.solo_centers is not None:
+        return game_map.solo_centers
     if solo_centers is not None:
         return solo_centers
-    return len(game_map.supply_centers) // 2 + 1
+    return game_map.solo_threshold
 
 
 def survivors(position: Position) -> tuple[Power, ...]:

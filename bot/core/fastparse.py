@@ -37,8 +37,6 @@ from bot.core.orders import (
 )
 from bot.core.parser import (
     _PHRASES,
-    _POWER_BIGRAMS,
-    _POWER_WORDS,
     _WORD_KINDS,
     OrderSyntaxError,
     _complete,
@@ -50,6 +48,7 @@ from bot.core.parser import (
 # A chunk between spaces that is not one plain word: words and the symbols - / ( ).
 _PIECE_RE = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")
 _SYMBOLS = {"-": "DASH", "/": "SLASH", "(": "LPAR", ")": "RPAR"}
+_PHRASE_FIRST = frozenset({"via", *(first for first, _ in _PHRASES)})
 # Texts starting with one of these may carry a list marker ("1. ", "- ", "> "): grammar.
 _MARKER_START = frozenset("0123456789-*•>")
 
@@ -86,13 +85,17 @@ def _exact_index(names: NameTable, lang: str) -> dict[str, str | None]:
     return index
 
 
-def _tokens(text: str, names: NameTable) -> list[tuple[str, str]]:
+def _tokens(
+    text: str, names: NameTable, bigrams: frozenset[tuple[str, str]]
+) -> list[tuple[str, str]]:
     """(kind, text) pairs as parser._lex and parser._phrases make them: kind "w" for a word,
     else a terminal. Raises _NotFastError for anything those would treat specially."""
     out: list[tuple[str, str]] = []
+    phrases = False  # a word that may start a phrase ("via convoy", "move to")
     for chunk in text.split():
         if chunk.isalnum():
             out.append(("w", chunk))
+            phrases = phrases or fold_word(chunk) in _PHRASE_FIRST
             continue
         if chunk in _SYMBOLS:
             out.append((_SYMBOLS[chunk], chunk))
@@ -115,14 +118,19 @@ def _tokens(text: str, names: NameTable) -> list[tuple[str, str]]:
                 left = split_words(glued[-1][1])
                 right = split_words(pieces[k + 1][0])
                 pair = (left[-1], right[0]) if left and right else ("", "")
-                if names.joins(*pair) or pair in _POWER_BIGRAMS:
+                if names.joins(*pair) or pair in bigrams:
                     glued[-1] = ("w", f"{glued[-1][1]}-{pieces[k + 1][0]}")
                     k += 2
                     continue
             glued.append(("w", word) if word else (_SYMBOLS[sym], sym))
             k += 1
         out.extend(glued)
-    # Two-word phrases are one terminal ("via convoy", "move to"), as parser._phrases makes.
+        phrases = phrases or any(fold_word(t) in _PHRASE_FIRST for kind, t in glued if kind == "w")
+    return _phrases(out) if phrases else out
+
+
+def _phrases(out: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Two-word phrases as one terminal, as parser._phrases makes them."""
     phrased: list[tuple[str, str]] = []
     i = 0
     while i < len(out):
@@ -163,9 +171,12 @@ class _Reader:
         kind, text = self.toks[self.i]
         self.i += 1
         if kind == "w":
-            for k in _WORD_KINDS.get(fold_word(text), ()):
+            folded = fold_word(text)
+            for k in _WORD_KINDS.get(folded, ()):
                 if k in viable:
                     return k, text
+            if "POWER" in viable and self.ctx.game_map.power_word(folded) is not None:
+                return "POWER", text
             kind = _WORD
         if kind not in viable:
             raise _NotFastError
@@ -177,13 +188,13 @@ class _Reader:
         utype: UnitType | None = None
         power: Power | None = None
         if first[0] == "POWER":
-            power = _POWER_WORDS[fold_word(first[1])]
+            power = self.ctx.game_map.power_word(fold_word(first[1]))
             first = self.next(_AFTER_POWER)
         if first[0] == "UTYPE":
             utype = UnitType.FLEET if fold_word(first[1]).startswith("f") else UnitType.ARMY
             first = self.next(_AFTER_UTYPE if power is None else _PLACE_START)
             if first[0] == "POWER":
-                power = _POWER_WORDS[fold_word(first[1])]
+                power = self.ctx.game_map.power_word(fold_word(first[1]))
                 first = self.next(_PLACE_START)
         location, after = self.place(first[1], follow)
         return UnitRef(utype, location, power), after
@@ -286,7 +297,7 @@ def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Ord
     if not text or text[0] in _MARKER_START:
         return None
     try:
-        toks = _tokens(text, ctx.names)
+        toks = _tokens(text, ctx.names, ctx.game_map.power_bigrams)
         reader = _Reader(ctx, toks)
         order, convoy_word = reader.order()
         return _complete(order, ctx, position, power, convoy_word=convoy_word)

@@ -33,7 +33,7 @@ from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.catalogue import languages
-from bot.core.map import GameMap, load_map
+from bot.core.map import GameMap
 from bot.core.messages import Items, Message, Prov, msg
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
 from bot.core.orders import (
@@ -51,7 +51,7 @@ from bot.core.orders import (
     Waive,
 )
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
-from bot.core.rules import DATC, Choice, DuplicateOrders, RuleSet
+from bot.core.rules import Choice, DuplicateOrders, RuleSet
 
 
 class DecisionKind(StrEnum):
@@ -104,11 +104,11 @@ def _source(rules: RuleSet) -> Message:
 def interpret(
     position: Position,
     orders: Sequence[Order],
-    rules: RuleSet = DATC,
-    game_map: GameMap | None = None,
+    rules: RuleSet,
+    game_map: GameMap,
 ) -> Interpretation:
     """Apply the rule set's order-set policies; `orders[i].power` is the power that gave it."""
-    idx = map_index(game_map if game_map is not None else load_map("standard"))
+    idx = map_index(game_map)
     kind = position.phase.kind
     work: list[Order | None] = list(orders)
     decisions: list[Decision] = []
@@ -138,15 +138,14 @@ def interpret(
 def adjudicate_interpreted(
     position: Position,
     orders: Sequence[Order],
-    rules: RuleSet = DATC,
-    game_map: GameMap | None = None,
+    rules: RuleSet,
+    game_map: GameMap,
 ) -> tuple[Outcome, tuple[Decision, ...]]:
     """Interpretation then adjudication, the path every caller should take (the table service,
     `parley adjudicate`). The orders the interpretation set aside get a failed result whose
     detail says why, after the adjudicator's results, so that no order goes without one."""
-    gm = game_map if game_map is not None else load_map("standard")
-    it = interpret(position, orders, rules, gm)
-    outcome = adjudicate(position, list(it.orders), rules, gm)
+    it = interpret(position, orders, rules, game_map)
+    outcome = adjudicate(position, list(it.orders), rules, game_map)
     aside = tuple(
         OrderResult(d.power, d.order, Verdict.FAILS, Reason.ILLEGAL, d.text, message=d.message)
         for d in it.decisions
@@ -588,8 +587,8 @@ def _reading_notes(position: Position, orders: Sequence[Order], rules: RuleSet) 
 def check_submission(
     position: Position,
     orders: Sequence[Order],
-    rules: RuleSet = DATC,
-    game_map: GameMap | None = None,
+    rules: RuleSet,
+    game_map: GameMap,
 ) -> list[str]:
     """The problems for which the rule set refuses this order set (empty: accepted), in
     English; `submission_problems` gives them as messages, for the game's language."""
@@ -599,8 +598,8 @@ def check_submission(
 def submission_problems(
     position: Position,
     orders: Sequence[Order],
-    rules: RuleSet = DATC,
-    game_map: GameMap | None = None,
+    rules: RuleSet,
+    game_map: GameMap,
 ) -> list[Message]:
     """The problems for which the rule set refuses this order set (empty: accepted).
 
@@ -609,7 +608,7 @@ def submission_problems(
     """
     if not rules.reject_inaccurate_order_sets:
         return []
-    idx = map_index(game_map if game_map is not None else load_map("standard"))
+    idx = map_index(game_map)
     problems: list[Message] = []
     kind = position.phase.kind
     if rules.unit_type_required and kind is PhaseKind.MOVEMENT:

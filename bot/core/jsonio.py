@@ -28,11 +28,12 @@ class FormatError(ValueError):
     """A JSON document that does not follow docs/formats.md; the message says where."""
 
 
-def _power(name: object, where: str) -> Power:
+def _power(name: object, where: str, game_map: GameMap | None) -> Power:
+    """A power of the map (any of its names), or without a map any power id in any case."""
     if not isinstance(name, str):
         raise FormatError(f"{where}: power must be a string, not {name!r}")
     try:
-        return Power.parse(name)
+        return game_map.parse_power(name) if game_map is not None else Power.of(name)
     except ModelError:
         raise FormatError(f"{where}: unknown power {name!r}") from None
 
@@ -52,7 +53,7 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
     if not isinstance(raw_units, Mapping):
         raise FormatError("position.units: expected an object of power -> list of units")
     for pname, texts in raw_units.items():
-        power = _power(pname, "position.units")
+        power = _power(pname, "position.units", game_map)
         if not isinstance(texts, list):
             raise FormatError(f"position.units.{pname}: expected a list")
         for text in texts:
@@ -65,7 +66,7 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
     if not isinstance(raw_centers, Mapping):
         raise FormatError("position.centers: expected an object of power -> list of provinces")
     for pname, provs in raw_centers.items():
-        power = _power(pname, "position.centers")
+        power = _power(pname, "position.centers", game_map)
         if not isinstance(provs, list):
             raise FormatError(f"position.centers.{pname}: expected a list")
         for p in provs:
@@ -81,7 +82,7 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
         where = f"position.dislodged[{i}]"
         if not isinstance(d, Mapping):
             raise FormatError(f"{where}: expected an object")
-        power = _power(d.get("power"), where)
+        power = _power(d.get("power"), where, game_map)
         try:
             unit = Unit.parse(power, str(d.get("unit", "")))
         except ModelError as exc:

@@ -1,18 +1,22 @@
-"""The map as data: provinces, coasts, adjacencies and the starting position, loaded from JSON.
+"""A variant as data: its powers (ids, names and adjectives per language, colours),
+provinces, coasts, adjacencies, starting position and solo threshold, loaded from JSON.
 
-`load_map("standard")` reads `data/maps/standard.json` once and checks it; a broken file is a
-`MapError` naming the province at fault.
+`load_map("standard")` reads `data/maps/standard.json` once and checks it; `load_map(path)`
+reads a variant file anywhere (a name ending in `.json` or holding a `/`). A broken file is
+a `MapError` naming the entry at fault.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
+from bot.core.catalogue import DEFAULT_LANG, languages
 from bot.core.model import (
     Coast,
     Location,
@@ -24,7 +28,10 @@ from bot.core.model import (
     Unit,
     UnitType,
 )
+from bot.core.names import NameTable, load_names, split_words
 from bot.paths import data_dir
+
+RGB = tuple[int, int, int]
 
 
 class MapError(ValueError):
@@ -52,10 +59,32 @@ class Province:
 
 
 @dataclass(frozen=True, slots=True)
+class PowerInfo:
+    """One power of a variant: what players call it and how the renderer paints it."""
+
+    id: Power
+    # Language -> names; the first is the one shown, all are read ("Autriche-Hongrie").
+    names: Mapping[str, tuple[str, ...]]
+    # Language -> adjectives, read in orders ("French A PAR"); the first is the one shown for
+    # a unit's owner (French: feminine, "une unité française").
+    adjectives: Mapping[str, tuple[str, ...]]
+    colour: RGB
+    colour_blind: RGB  # the colour-blind palette (Okabe-Ito on the standard map)
+
+    def name(self, lang: str = DEFAULT_LANG) -> str:
+        names = self.names.get(lang) or self.names.get(DEFAULT_LANG) or (self.id.title(),)
+        return names[0]
+
+    def adjective(self, lang: str = DEFAULT_LANG) -> str:
+        adjs = self.adjectives.get(lang) or self.adjectives.get(DEFAULT_LANG) or (self.name(lang),)
+        return adjs[0]
+
+
+@dataclass(frozen=True, slots=True)
 class GameMap:
     name: str
     powers: tuple[Power, ...]
-    power_names: Mapping[Power, tuple[str, str]]
+    power_info: Mapping[Power, PowerInfo]
     provinces: Mapping[str, Province]
     # Army moves: province -> provinces (land and coastal only).
     army_adj: Mapping[str, frozenset[str]]
@@ -65,15 +94,63 @@ class GameMap:
     # A variant on another map's geography (Sandard on "standard") shares that map's names
     # (`NAME_names.json`) and drawing (`NAME_geometry.json`); empty: the map's own name.
     family: str = ""
+    # Centres for a solo; None: strictly more than half of the supply centres.
+    solo_centers: int | None = None
+    title: str = ""
+    # The file a variant given by path came from (its `STEM_names.json` and
+    # `STEM_geometry.json` sit beside it); empty for a bundled map.
+    source: str = ""
     # Derived once: supply centres and home centres are read in every adjudication.
     _centers: frozenset[str] = field(init=False, repr=False, compare=False)
     _homes: Mapping[Power, frozenset[str]] = field(init=False, repr=False, compare=False)
+    # Folded word -> power: every name, adjective and id a player may type.
+    _words: Mapping[str, Power] = field(init=False, repr=False, compare=False)
+    # Word pairs that a hyphen joins into one power name ("autriche", "hongrie").
+    _bigrams: frozenset[tuple[str, str]] = field(init=False, repr=False, compare=False)
+    _names: list[NameTable] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         provs = self.provinces.values()
         object.__setattr__(self, "_centers", frozenset(p.id for p in provs if p.supply_center))
-        homes = {pw: frozenset(p.id for p in provs if p.home is pw) for pw in Power}
+        homes = {pw: frozenset(p.id for p in provs if p.home is pw) for pw in self.powers}
         object.__setattr__(self, "_homes", homes)
+        words: dict[str, Power] = {}
+        bigrams: set[tuple[str, str]] = set()
+        for pw in self.powers:
+            info = self.power_info[pw]
+            texts = [pw.value]
+            for table in (info.names, info.adjectives):
+                texts += [t for forms in table.values() for t in forms]
+            for text in texts:
+                parts = split_words(text)
+                words.setdefault("".join(parts), pw)
+                bigrams |= set(pairwise(parts))
+        object.__setattr__(self, "_words", words)
+        object.__setattr__(self, "_bigrams", frozenset(bigrams))
+        object.__setattr__(self, "_names", [])
+
+    def names(self) -> NameTable:
+        """The names players may write for the provinces: the bundled `BASE_names.json`, the
+        `STEM_names.json` beside a variant file, else the provinces' own names and ids."""
+        if not self._names:
+            self._names.append(self._load_names())
+        return self._names[0]
+
+    def _load_names(self) -> NameTable:
+        if not self.source:
+            if (data_dir() / "maps" / f"{self.base}_names.json").exists():
+                return load_names(self.base)
+        else:
+            beside = Path(self.source).with_name(f"{Path(self.source).stem}_names.json")
+            if beside.exists():
+                return NameTable(json.loads(beside.read_text(encoding="utf-8")))
+        # Coast words are the same on every board: the standard table's.
+        generic = json.loads((data_dir() / "maps" / "standard_names.json").read_text("utf-8"))
+        provinces = {
+            p.id: {lang: {"abbr": [p.id], "names": [p.name(lang)]} for lang in languages()}
+            for p in self.provinces.values()
+        }
+        return NameTable({**generic, "provinces": provinces, "coast_aliases": {}})
 
     @property
     def base(self) -> str:
@@ -93,11 +170,39 @@ class GameMap:
         return self._centers
 
     def home_centers(self, power: Power) -> frozenset[str]:
-        return self._homes[power]
+        return self._homes.get(power, frozenset())
 
-    def power_name(self, power: Power, lang: str = "en") -> str:
-        en, fr = self.power_names[power]
-        return fr if lang == "fr" else en
+    @property
+    def solo_threshold(self) -> int:
+        """Centres for a solo on this board."""
+        if self.solo_centers is not None:
+            return self.solo_centers
+        return len(self._centers) // 2 + 1
+
+    def power_name(self, power: Power, lang: str = DEFAULT_LANG) -> str:
+        info = self.power_info.get(power)
+        return info.name(lang) if info is not None else power.value.title()
+
+    def power_adjective(self, power: Power, lang: str = DEFAULT_LANG) -> str:
+        info = self.power_info.get(power)
+        return info.adjective(lang) if info is not None else power.value.title()
+
+    def power_word(self, word: str) -> Power | None:
+        """The power a folded word names (`fold_word`: "francaise", "autrichehongrie")."""
+        return self._words.get(word)
+
+    @property
+    def power_bigrams(self) -> frozenset[tuple[str, str]]:
+        return self._bigrams
+
+    def parse_power(self, text: str) -> Power:
+        """A power by its id, a name or an adjective in any language of the variant, any case,
+        accents optional ("france", "Autriche-Hongrie"); ModelError if none."""
+        power = self._words.get("".join(split_words(text)))
+        if power is None:
+            known = ", ".join(self.power_name(p) for p in self.powers)
+            raise ModelError(f"unknown power {text!r} (on {self.name}: {known})")
+        return power
 
     def fleet_locations(self, pid: str) -> tuple[Location, ...]:
         """Where a fleet can stand in a province: one location per coast, or the province."""
@@ -142,14 +247,18 @@ def _fail(msg: str) -> MapError:
 def parse_map(raw: Mapping[str, Any], name: str = "map") -> GameMap:
     """Build and check a map from its JSON document."""
     try:
-        powers = tuple(Power(p) for p in raw["powers"])
-        power_names = {Power(p): (n[0], n[1]) for p, n in raw["power_names"].items()}
+        infos = [_parse_power(d) for d in raw["powers"]]
+        powers = tuple(i.id for i in infos)
+        if len(set(powers)) != len(powers) or not powers:
+            raise _fail(f"map {name}: the powers list is empty or names a power twice")
         provinces: dict[str, Province] = {}
         for d in raw["provinces"]:
             pid = d["id"]
             if pid in provinces:
                 raise _fail(f"province {pid} is listed twice")
             home = Power(d["home"]) if d.get("home") else None
+            if home is not None and home not in powers:
+                raise _fail(f"map {name}: home of {pid} is {home}, not a power of the map")
             provinces[pid] = Province(
                 id=pid,
                 kind=ProvinceKind(d["kind"]),
@@ -163,6 +272,9 @@ def parse_map(raw: Mapping[str, Any], name: str = "map") -> GameMap:
         raise
     except (KeyError, ValueError, TypeError, IndexError) as exc:
         raise _fail(f"map {name}: malformed province or power entry ({exc})") from None
+    solo = raw.get("solo_centers")
+    if solo is not None and (type(solo) is not int or solo < 1):
+        raise _fail(f"map {name}: solo_centers must be a positive whole number, not {solo!r}")
 
     def check_prov(pid: str, where: str) -> None:
         if pid not in provinces:
@@ -217,15 +329,20 @@ def parse_map(raw: Mapping[str, Any], name: str = "map") -> GameMap:
             raise _fail(f"map {name}: coastal province {pid} has no army adjacency")
 
     start = _parse_start(raw.get("start", {}), provinces, name)
+    strangers = {u.power for u in start.units.values()} | set(start.centers.values())
+    if strangers - set(powers):
+        raise _fail(f"map {name}: the start names {sorted(strangers - set(powers))}, not powers")
     game_map = GameMap(
         name=raw.get("name", name),
         powers=powers,
-        power_names=power_names,
+        power_info={i.id: i for i in infos},
         provinces=provinces,
         army_adj={k: frozenset(v) for k, v in army.items()},
         fleet_adj={k: frozenset(v) for k, v in fleet.items()},
         start=start,
         family=str(raw.get("family", "")),
+        solo_centers=solo,
+        title=str(raw.get("title", "")),
     )
     for u in start.units.values():
         if not game_map.can_occupy(u.type, u.location):
@@ -239,6 +356,33 @@ def parse_map(raw: Mapping[str, Any], name: str = "map") -> GameMap:
     if expected_units is not None and len(start.units) != expected_units:
         raise _fail(f"map {name}: {len(start.units)} starting units, expected {expected_units}")
     return game_map
+
+
+def _colour(text: object) -> RGB:
+    if not isinstance(text, str) or len(text) != 7 or text[0] != "#":
+        raise ValueError(f"colour {text!r} is not #rrggbb")
+    v = int(text[1:], 16)
+    return (v >> 16, (v >> 8) & 0xFF, v & 0xFF)
+
+
+def _parse_power(d: Mapping[str, Any]) -> PowerInfo:
+    """`{"id", "names": {lang: [...]}, "adjectives": {lang: [...]}, "colour", "colour_blind"}`."""
+    pid = Power(d["id"])
+
+    def forms(key: str) -> dict[str, tuple[str, ...]]:
+        table = d.get(key, {})
+        out = {lang: tuple(str(x) for x in v) for lang, v in table.items()}
+        if any(not v for v in out.values()):
+            raise ValueError(f"{pid}: an empty {key} list")
+        return out
+
+    names = forms("names")
+    if DEFAULT_LANG not in names:
+        raise ValueError(f"{pid} has no name in {DEFAULT_LANG}")
+    colour = _colour(d["colour"])
+    return PowerInfo(
+        pid, names, forms("adjectives"), colour, _colour(d.get("colour_blind", d["colour"]))
+    )
 
 
 def _parse_start(raw: Mapping[str, Any], provinces: Mapping[str, Province], name: str) -> Position:
@@ -270,7 +414,31 @@ def load_map_file(path: Path) -> GameMap:
     return parse_map(raw, name=path.stem)
 
 
-@lru_cache(maxsize=8)
-def load_map(name: str = "standard") -> GameMap:
-    """Load a named map from `data/maps/NAME.json` (cached: maps are immutable)."""
+def load_variant_file(path: Path) -> GameMap:
+    """A variant file anywhere (tests, a table's own variant): remembers where it lies."""
+    return replace(load_map_file(path), source=str(path))
+
+
+def is_map_path(name: str) -> bool:
+    """A variant given as a file path rather than a bundled name."""
+    return name.endswith(".json") or "/" in name or "\\" in name
+
+
+@lru_cache(maxsize=16)
+def load_map(name: str) -> GameMap:
+    """Load a bundled map `data/maps/NAME.json`, or a variant file by its path (cached: maps
+    are immutable). Only the command line and the service's stored variant pick one."""
+    if is_map_path(name):
+        return load_variant_file(Path(name))
+    if not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise MapError(f"not a map name: {name!r}")
     return load_map_file(data_dir() / "maps" / f"{name}.json")
+
+
+def bundled_maps() -> tuple[str, ...]:
+    """The variants shipped in `data/maps/` (files with a "powers" list)."""
+    out = []
+    for path in sorted((data_dir() / "maps").iterdir(), key=lambda p: p.name):
+        if path.name.endswith(".json") and "_" not in path.stem:
+            out.append(path.stem)
+    return tuple(out)

@@ -137,11 +137,11 @@ def _param(value: Param, lang: str) -> str:
     if isinstance(value, Prov):
         return value.pid if lang == DEFAULT_LANG else _loc(Location(value.pid), lang)
     if isinstance(value, Name):
-        from bot.core.map import load_map  # noqa: PLC0415 - the standard map, cached
+        from bot.core.map import MapError, load_map  # noqa: PLC0415 - the standard map, cached
 
         try:
             return load_map("standard").province(value.pid).name(lang)
-        except KeyError:
+        except (KeyError, MapError):
             return value.pid
     if isinstance(value, Location):
         return _loc(value, lang)
@@ -150,7 +150,9 @@ def _param(value: Param, lang: str) -> str:
     if isinstance(value, Power):
         if lang == DEFAULT_LANG:
             return value.name.title()
-        return catalogue(lang)[f"power.{value.value}"]
+        # The classical seven's names are in the catalogue; another variant's powers show
+        # their id ("North").
+        return catalogue(lang).get(f"power.{value.value}", value.name.title())
     if isinstance(value, UnitType):
         return value.value
     if isinstance(value, Coast):

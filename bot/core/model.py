@@ -12,32 +12,81 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
+from typing import ClassVar
 
 
 class ModelError(ValueError):
     """A value that does not describe a legal model object (bad phase text, bad unit text)."""
 
 
-class Power(StrEnum):
-    AUSTRIA = "AUSTRIA"
-    ENGLAND = "ENGLAND"
-    FRANCE = "FRANCE"
-    GERMANY = "GERMANY"
-    ITALY = "ITALY"
-    RUSSIA = "RUSSIA"
-    TURKEY = "TURKEY"
+_POWER_ID_RE = re.compile(r"[A-Z][A-Z0-9_]{0,31}")
+
+
+class Power(str):
+    """A power's id, as its variant names it (`FRANCE`, `NORTH`): an open string id.
+
+    Instances are interned (one object per id), so `is` compares powers as `==` does. The
+    names a player may type, in every language, come from the variant (`GameMap.parse_power`).
+    The classical seven are constants for convenience (`Power.FRANCE`); production code walks
+    `GameMap.powers` instead of any fixed list.
+    """
+
+    __slots__ = ()
+    _interned: ClassVar[dict[str, Power]] = {}
+    AUSTRIA: ClassVar[Power]
+    ENGLAND: ClassVar[Power]
+    FRANCE: ClassVar[Power]
+    GERMANY: ClassVar[Power]
+    ITALY: ClassVar[Power]
+    RUSSIA: ClassVar[Power]
+    TURKEY: ClassVar[Power]
+
+    def __new__(cls, value: str) -> Power:
+        known = cls._interned.get(value)
+        if known is not None:
+            return known
+        if not isinstance(value, str) or not _POWER_ID_RE.fullmatch(value):
+            raise ModelError(f"not a power id: {value!r} (upper-case letters, digits, _)")
+        made = super().__new__(cls, value)
+        cls._interned[str(value)] = made
+        return made
 
     @classmethod
-    def parse(cls, text: str) -> Power:
-        """Case-insensitive, English or French name ("france", "Autriche")."""
-        key = _fold(text)
-        power = _POWER_WORDS.get(key)
-        if power is None:
-            raise ModelError(f"unknown power {text!r}")
-        return power
+    def of(cls, text: str) -> Power:
+        """A power id written in any case ("france", " Russia ")."""
+        return cls(text.strip().upper())
+
+    @property
+    def value(self) -> str:
+        return str.__str__(self)
+
+    @property
+    def name(self) -> str:
+        return str.__str__(self)
 
     def __str__(self) -> str:
-        return self.value
+        return str.__str__(self)
+
+    def __repr__(self) -> str:
+        return f"Power({str.__str__(self)!r})"
+
+    def __reduce__(self) -> tuple[type[Power], tuple[str]]:
+        return (Power, (str.__str__(self),))
+
+    def __copy__(self) -> Power:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Power:
+        return self
+
+
+Power.AUSTRIA = Power("AUSTRIA")
+Power.ENGLAND = Power("ENGLAND")
+Power.FRANCE = Power("FRANCE")
+Power.GERMANY = Power("GERMANY")
+Power.ITALY = Power("ITALY")
+Power.RUSSIA = Power("RUSSIA")
+Power.TURKEY = Power("TURKEY")
 
 
 def _fold(text: str) -> str:
@@ -46,18 +95,9 @@ def _fold(text: str) -> str:
     return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
-_POWER_WORDS: dict[str, Power] = {
-    **{p.value.lower(): p for p in Power},
-    "autriche": Power.AUSTRIA,
-    "autriche-hongrie": Power.AUSTRIA,
-    "austria-hungary": Power.AUSTRIA,
-    "angleterre": Power.ENGLAND,
-    "grande-bretagne": Power.ENGLAND,
-    "allemagne": Power.GERMANY,
-    "italie": Power.ITALY,
-    "russie": Power.RUSSIA,
-    "turquie": Power.TURKEY,
-}
+def fold(text: str) -> str:
+    """How power words are compared: lower case, no accents, no surrounding space."""
+    return _fold(text)
 
 
 class UnitType(StrEnum):
@@ -340,7 +380,8 @@ class Position:
         return None
 
     def powers(self) -> list[Power]:
-        """Powers with a unit, a centre or a dislodged unit, in enum order."""
+        """Powers with a unit, a centre or a dislodged unit, by id (the classical seven's ids
+        sort in their usual order)."""
         present = {u.power for u in self.units.values()} | set(self.centers.values())
         present |= {d.unit.power for d in self.dislodged}
-        return [p for p in Power if p in present]
+        return sorted(present)

@@ -29,7 +29,7 @@ import functools
 from dataclasses import dataclass
 
 from bot.core.catalogue import meta, normalise, text
-from bot.core.map import load_map
+from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power
 from bot.core.names import load_names
 from bot.core.orders import (
@@ -75,6 +75,10 @@ def _words(lang: str) -> _Words:
 
 def _place(loc: Location, lang: str) -> str:
     names = load_names("standard")
+    # Another board's provinces keep their ids (its own French abbreviations are not
+    # threaded through the notation yet).
+    if loc.province not in names.province_ids:
+        return str(loc)
     text = names.abbreviation(loc.province, lang)
     if loc.coast is not None:
         text += "/" + names.coast_abbreviation(Coast(loc.coast), lang)
@@ -169,15 +173,16 @@ def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str =
     return text
 
 
-def notation_lines(outcome: Outcome, lang: str = "en") -> list[str]:
-    """The results of a phase: a heading per power, then its orders in the given order."""
-    game_map = load_map("standard")
+def notation_lines(outcome: Outcome, lang: str, game_map: GameMap) -> list[str]:
+    """The results of a phase: a heading per power (in the variant's order), then its orders
+    in the given order."""
     lines: list[str] = []
     by_power: dict[Power | None, list[OrderResult]] = {}
     for r in outcome.results:
         by_power.setdefault(r.power, []).append(r)
     colon = meta(lang).colon + ":"
-    for power in [*Power, None]:
+    extra = sorted(p for p in by_power if p is not None and p not in game_map.powers)
+    for power in [*game_map.powers, *extra, None]:
         results = by_power.get(power)
         if not results:
             continue

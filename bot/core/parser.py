@@ -31,7 +31,7 @@ from lark import Lark, Token, Transformer, Tree
 from lark.exceptions import LarkError, UnexpectedInput, VisitError
 
 from bot.core import catalogue
-from bot.core.map import GameMap, load_map
+from bot.core.map import GameMap
 from bot.core.model import (
     Coast,
     Location,
@@ -42,7 +42,7 @@ from bot.core.model import (
     Unit,
     UnitType,
 )
-from bot.core.names import NameLookupError, NameTable, fold_word, load_names, split_words
+from bot.core.names import NameLookupError, NameTable, fold_word, split_words
 from bot.core.orders import (
     Build,
     Convoy,
@@ -112,48 +112,7 @@ for _kind, _words in _KEYWORDS.items():
     for _w in _words:
         _WORD_KINDS[_w] = (*_WORD_KINDS.get(_w, ()), _kind)
 
-_POWER_WORDS: dict[str, Power] = {
-    "austria": Power.AUSTRIA,
-    "austrian": Power.AUSTRIA,
-    "autriche": Power.AUSTRIA,
-    "autrichien": Power.AUSTRIA,
-    "autrichienne": Power.AUSTRIA,
-    "england": Power.ENGLAND,
-    "english": Power.ENGLAND,
-    "british": Power.ENGLAND,
-    "angleterre": Power.ENGLAND,
-    "anglais": Power.ENGLAND,
-    "anglaise": Power.ENGLAND,
-    "france": Power.FRANCE,
-    "french": Power.FRANCE,
-    "francais": Power.FRANCE,
-    "francaise": Power.FRANCE,
-    "germany": Power.GERMANY,
-    "german": Power.GERMANY,
-    "allemagne": Power.GERMANY,
-    "allemand": Power.GERMANY,
-    "allemande": Power.GERMANY,
-    "italy": Power.ITALY,
-    "italian": Power.ITALY,
-    "italie": Power.ITALY,
-    "italien": Power.ITALY,
-    "italienne": Power.ITALY,
-    "russia": Power.RUSSIA,
-    "russian": Power.RUSSIA,
-    "russie": Power.RUSSIA,
-    "russe": Power.RUSSIA,
-    "turkey": Power.TURKEY,
-    "turkish": Power.TURKEY,
-    "turquie": Power.TURKEY,
-    "turc": Power.TURKEY,
-    "turque": Power.TURKEY,
-    # Hyphenated names are one word once folded (see _POWER_BIGRAMS).
-    "autrichehongrie": Power.AUSTRIA,
-    "austriahungary": Power.AUSTRIA,
-    "grandebretagne": Power.ENGLAND,
-}
-for _w in _POWER_WORDS:
-    _WORD_KINDS[_w] = (*_WORD_KINDS.get(_w, ()), "POWER")
+# Power words (names, adjectives, ids) are the variant's: `GameMap.power_word`.
 
 # Two-word phrases read as one token: via convoy (EDC G "by convoy", French "par convoi").
 _PHRASES: dict[tuple[str, str], str] = {
@@ -162,11 +121,6 @@ _PHRASES: dict[tuple[str, str], str] = {
     for second in ("convoy", "convoi", "convoys")
 }
 _PHRASES.update({(verb, "to"): "DASH" for verb in ("move", "moves")})
-# Hyphenated power names ("Autriche-Hongrie") stay one word.
-_POWER_BIGRAMS = frozenset(
-    {("autriche", "hongrie"), ("austria", "hungary"), ("grande", "bretagne")}
-)
-
 _TOKEN_RE = re.compile(
     r"(?P<space>[\s,.!`*_~\"“”«»]+)"  # punctuation, quotes and chat markup are ignored
     r"|(?P<dash>->|=>|→|[-–—‐‑>])"
@@ -208,6 +162,10 @@ class _Raw:
     glued_left: bool  # no space before it
 
 
+# `catalogue.normalise` per order is measurable on the fast path (issue 18).
+_normalise = functools.lru_cache(maxsize=64)(catalogue.normalise)
+
+
 @functools.cache
 def _messages(lang: str) -> dict[str, str]:
     """`[parse]` of the core catalogue in `lang`, and the language itself (`lang`)."""
@@ -223,7 +181,9 @@ def _messages(lang: str) -> dict[str, str]:
 # --- lexing -----------------------------------------------------------------------------------
 
 
-def _lex(text: str, names: NameTable, msgs: dict[str, str]) -> list[_Raw]:
+def _lex(
+    text: str, names: NameTable, msgs: dict[str, str], bigrams: frozenset[tuple[str, str]]
+) -> list[_Raw]:
     out: list[_Raw] = []
     glued = True
     for m in _TOKEN_RE.finditer(text):
@@ -255,7 +215,8 @@ def _lex(text: str, names: NameTable, msgs: dict[str, str]) -> list[_Raw]:
             left = split_words(merged[-1].text)
             right = split_words(out[i + 1].text)
             pair = (left[-1], right[0]) if left and right else ("", "")
-            if names.joins(*pair) or pair in _POWER_BIGRAMS:
+            # Hyphenated power names ("Autriche-Hongrie") stay one word.
+            if names.joins(*pair) or pair in bigrams:
                 prev = merged.pop()
                 merged.append(_Raw("word", f"{prev.text}-{out[i + 1].text}", prev.glued_left))
                 i += 2
@@ -293,12 +254,13 @@ def _lark() -> Lark:
     return Lark(_GRAMMAR.read_text(encoding="utf-8"), parser="lalr", lexer="basic")
 
 
-def _feed(
+def _feed(  # noqa: PLR0917 - internal helper
     text: str,
     raws: list[_Raw],
     msgs: dict[str, str],
     names: NameTable,
     lang: str,
+    game_map: GameMap,
     *,
     plain: frozenset[int] = frozenset(),
 ) -> Tree[Token]:
@@ -313,7 +275,11 @@ def _feed(
             ttype = "WORD"
         elif raw.kind == "word":
             choices = ip.choices()
-            kinds = [k for k in _WORD_KINDS.get(fold_word(raw.text), ()) if k in choices]
+            folded = fold_word(raw.text)
+            known = _WORD_KINDS.get(folded, ())
+            if game_map.power_word(folded) is not None:
+                known = (*known, "POWER")
+            kinds = [k for k in known if k in choices]
             ttype = "WORD"
             for k in kinds:
                 if "WORD" not in choices or _accepts(ip, k):
@@ -489,7 +455,7 @@ class _ToOrders(Transformer[Token, Any]):
             elif item.type == "UTYPE":
                 utype = UnitType.FLEET if fold_word(str(item)).startswith("f") else UnitType.ARMY
             elif item.type == "POWER":
-                power = _POWER_WORDS[fold_word(str(item))]
+                power = self.ctx.game_map.power_word(fold_word(str(item)))
         assert place is not None  # the grammar guarantees a place
         return UnitRef(utype, place.location, power)
 
@@ -501,7 +467,7 @@ class _ToOrders(Transformer[Token, Any]):
     def start(self, items: list[Any]) -> Order:
         for item in items:
             if isinstance(item, Token) and item.type == "POWER":
-                self.text_power = _POWER_WORDS[fold_word(str(item))]
+                self.text_power = self.ctx.game_map.power_word(fold_word(str(item)))
         order: Order = items[-1]
         return order
 
@@ -703,18 +669,19 @@ def _complete(
             raise OrderSyntaxError(ctx.msgs["convoy_dest"], ctx.text)
         dest = _fill_dest(ctx, unit, order.dest)
         if retreat_phase:
-            result = Retreat(power, unit=unit, dest=dest)
+            result = Retreat(power, unit=unit, dest=dest, source=ctx.text)
         else:
-            result = Move(power, unit=unit, dest=dest, via_convoy=order.via_convoy)
+            result = Move(power, unit=unit, dest=dest, via_convoy=order.via_convoy, source=ctx.text)
     elif isinstance(order, Retreat):
-        result = Retreat(power, unit=unit, dest=_fill_dest(ctx, unit, order.dest))
+        dest = _fill_dest(ctx, unit, order.dest)
+        result = Retreat(power, unit=unit, dest=dest, source=ctx.text)
     elif isinstance(order, SupportHold | SupportMove | Convoy):
         # DATC 4.B.4: the coast of a supported or convoyed move is never filled in.
         target, _ = _fill_ref(order.target, position, ctx.game_map, own=False, retreat=False)
-        result = dataclasses.replace(order, power=power, unit=unit, target=target)
+        result = dataclasses.replace(order, power=power, unit=unit, target=target, source=ctx.text)
     else:
-        result = dataclasses.replace(order, power=power, unit=unit)
-    return dataclasses.replace(result, source=ctx.text)
+        result = dataclasses.replace(order, power=power, unit=unit, source=ctx.text)
+    return result  # one construction: _complete is on the fast path
 
 
 # --- public API --------------------------------------------------------------------------------
@@ -726,7 +693,7 @@ def parse_order(
     lang: str = "en",
     power: Power | None = None,
     position: Position | None = None,
-    game_map: GameMap | None = None,
+    game_map: GameMap,
 ) -> Order:
     """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read.
 
@@ -742,7 +709,7 @@ def parse_order_grammar(
     lang: str = "en",
     power: Power | None = None,
     position: Position | None = None,
-    game_map: GameMap | None = None,
+    game_map: GameMap,
 ) -> Order:
     """`parse_order` by the grammar alone: what the fast path must equal (tests, bench)."""
     return _parse(text, lang, power, position, game_map, fast=False)
@@ -753,14 +720,14 @@ def _parse(
     lang: str,
     power: Power | None,
     position: Position | None,
-    game_map: GameMap | None,
+    game_map: GameMap,
     *,
     fast: bool,
 ) -> Order:
-    lang = catalogue.normalise(lang)
+    lang = _normalise(lang)
     msgs = _messages(lang)
-    names = load_names(game_map.name if game_map is not None else "standard")
-    gmap = game_map if game_map is not None else load_map("standard")
+    names = game_map.names()
+    gmap = game_map
     source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
@@ -769,7 +736,7 @@ def _parse(
         order = _fastparse.fast_order(ctx, position, power)
         if order is not None:
             return order
-    raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs))
+    raws = _phrases(_lex(_LIST_MARKER_RE.sub("", source), names, msgs, gmap.power_bigrams))
     if not raws:
         raise OrderSyntaxError(msgs["empty"], text)
     try:
@@ -797,7 +764,7 @@ def _read(
     plain: frozenset[int] = frozenset(),
 ) -> Order:
     source, msgs = ctx.text, ctx.msgs
-    tree = _feed(source, raws, msgs, ctx.names, ctx.lang, plain=plain)
+    tree = _feed(source, raws, msgs, ctx.names, ctx.lang, ctx.game_map, plain=plain)
     transformer = _ToOrders(ctx)
     try:
         order: Order = transformer.transform(tree)
@@ -833,7 +800,7 @@ def parse_orders(
     lang: str = "en",
     power: Power | None = None,
     position: Position | None = None,
-    game_map: GameMap | None = None,
+    game_map: GameMap,
 ) -> ParseResult:
     """An order set: one order per line or `;`-separated; blank parts are skipped.
 
@@ -847,7 +814,7 @@ def parse_orders(
         piece = _piece(part)
         if not piece:
             continue
-        header = _POWER_WORDS.get(fold_word(piece.rstrip(":").strip()))
+        header = game_map.power_word(fold_word(piece.rstrip(":").strip()))
         if header is not None and power is None:
             current = header
             continue

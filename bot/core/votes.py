@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.core.catalogue import text
-from bot.core.map import load_map
+from bot.core.map import GameMap
 from bot.core.messages import Message, msg, render
 from bot.core.model import ModelError, Phase, PhaseKind, Power, Season
 from bot.core.rules import RuleSet
@@ -208,8 +208,7 @@ class Vote:
             len(self.voters) - len(self.ballots),
         )
 
-    def describe(self, lang: str = "en") -> str:
-        game_map = load_map("standard")  # power names are the same on every variant
+    def describe(self, lang: str, game_map: GameMap) -> str:
         names = ", ".join(game_map.power_name(p, lang) for p in self.powers)
         kind = "concede" if self.kind is VoteKind.CONCEDE else "draw"
         return text("core", f"vote_table.{kind}", lang, names=names)
@@ -266,9 +265,9 @@ class Vote:
             raise VoteError(f"bad stored vote: {exc}") from None
 
 
-def announce(vote: Vote, policy: VotePolicy, lang: str = "en") -> str:
+def announce(vote: Vote, policy: VotePolicy, lang: str, game_map: GameMap) -> str:
     """The table's message: the proposal and its result, never who voted what."""
-    what = vote.describe(lang)
+    what = vote.describe(lang, game_map)
     if vote.status is VoteStatus.OPEN:
         return text("core", "vote_table.open", lang, what=what)
     if vote.status is VoteStatus.REFUSED:
@@ -368,7 +367,7 @@ class VoteBook:
             # house IX(1): "a player for whom a conceded win is proposed will be held to have
             # voted for the proposal".
             ballots[next(iter(named))] = Ballot.YES
-        order = [p for p in Power if p in named]
+        order = sorted(named)
         vote = Vote(
             id=max((v.id for v in self.votes), default=0) + 1,
             kind=kind,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.core.model import Phase, Power
+from bot.core.map import MapError, load_map
+from bot.core.model import ModelError, Phase, Power
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
 from bot.i18n import DEFAULT_LANG, catalogue, t
@@ -22,9 +23,12 @@ def stamp(epoch: float | None) -> str:
     return f"<t:{when}:R> (<t:{when}:T>)"
 
 
-def power_name(power: Power | str, lang: str) -> str:
-    value = power.value if isinstance(power, Power) else str(power).upper()
-    return t(f"power.{value}", lang)
+def power_name(power: Power | str, lang: str, variant: str) -> str:
+    """A power's name in `lang`, from the game's variant (power names are variant data)."""
+    try:
+        return load_map(variant).power_name(Power.of(str(power)), lang)
+    except (MapError, ModelError):
+        return str(power)
 
 
 def phase_name(phase: str | None, lang: str) -> str:
@@ -91,12 +95,12 @@ def results_lines(
     stabbeurfou section-4 notation (bot.core.notation) when the typed outcome is at hand."""
     lines = [_head(game, phase, lang)]
     if outcome is not None:
-        lines.extend(notation_lines(outcome, lang))
+        lines.extend(notation_lines(outcome, lang, load_map(game.variant)))
     by_power: dict[str, list[dict[str, Any]]] = {}
     for line in payload.get("lines", []) if outcome is None else []:
         by_power.setdefault(line.get("power") or "", []).append(line)
     for power in sorted(by_power):
-        label = power_name(power, lang) if power else "—"
+        label = power_name(power, lang, game.variant) if power else "—"
         lines.append(f"__{label}__")
         lines.extend(result_line(line, lang) for line in by_power[power])
     if payload.get("skipped"):
@@ -104,7 +108,7 @@ def results_lines(
         lines.append(t("event.skipped", lang, phases=skipped))
     centers = payload.get("centers") or {}
     if centers:
-        lines.append(t("game.centers", lang, centers=centers_text(centers, lang)))
+        lines.append(t("game.centers", lang, centers=centers_text(centers, lang, game.variant)))
     lines.append(
         t(
             "event.results_next",
@@ -120,9 +124,9 @@ def _head(game: GameStatus, phase: str | None, lang: str) -> str:
     return t("event.results_head", lang, phase=phase_name(phase, lang), name=game.name, id=game.id)
 
 
-def centers_text(centers: dict[str, int], lang: str) -> str:
+def centers_text(centers: dict[str, int], lang: str, variant: str) -> str:
     ranked = sorted(centers.items(), key=lambda kv: (-kv[1], kv[0]))
-    return ", ".join(f"{power_name(p, lang)} {n}" for p, n in ranked)
+    return ", ".join(f"{power_name(p, lang, variant)} {n}" for p, n in ranked)
 
 
 def submit_reply_lines(reply: SubmitReply, lang: str) -> list[str]:
@@ -138,8 +142,8 @@ def submit_reply_lines(reply: SubmitReply, lang: str) -> list[str]:
     return lines
 
 
-def powers_text(powers: Sequence[Power | str], lang: str) -> str:
-    return ", ".join(power_name(p, lang) for p in powers) or "—"
+def powers_text(powers: Sequence[Power | str], lang: str, variant: str) -> str:
+    return ", ".join(power_name(p, lang, variant) for p in powers) or "—"
 
 
 def status_lines(game: GameStatus, lang: str) -> list[str]:
@@ -157,15 +161,19 @@ def status_lines(game: GameStatus, lang: str) -> list[str]:
                 deadline=stamp(game.deadline),
             )
         )
-        lines.append(t("game.status_submitted", lang, powers=powers_text(game.submitted, lang)))
+        lines.append(
+            t("game.status_submitted", lang, powers=powers_text(game.submitted, lang, game.variant))
+        )
         waiting = [p for p in game.to_order if p not in game.submitted]
-        lines.append(t("game.status_waiting", lang, powers=powers_text(waiting, lang)))
+        lines.append(
+            t("game.status_waiting", lang, powers=powers_text(waiting, lang, game.variant))
+        )
         if game.centers:
             centers = {p.value: n for p, n in game.centers.items()}
-            lines.append(t("game.centers", lang, centers=centers_text(centers, lang)))
+            lines.append(t("game.centers", lang, centers=centers_text(centers, lang, game.variant)))
     if game.players:
         players = ", ".join(
-            t("game.player_line", lang, power=power_name(p, lang), user=mention(u))
+            t("game.player_line", lang, power=power_name(p, lang, game.variant), user=mention(u))
             for p, u in sorted(game.players.items())
         )
         lines.append(t("game.status_players", lang, players=players))

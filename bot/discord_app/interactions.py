@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.core.map import load_map
 from bot.core.model import ModelError, Power
 from bot.discord_app.format import chunks, power_name
 from bot.i18n import normalise_lang, t
@@ -106,23 +107,26 @@ def require_gm(game: GameStatus, interaction: discord.Interaction) -> None:
         raise Refusal(t("gm.only_gm", game.lang))
 
 
-def parse_power(text: str | None, lang: str = "en") -> Power | None:
-    """A power named in either language; an unknown one is refused in `lang` (the game's)."""
+def parse_power(text: str | None, lang: str, variant: str) -> Power | None:
+    """A power of the game's variant named in any of its languages; an unknown one is refused
+    in `lang` (the game's)."""
     if not text:
         return None
+    game_map = load_map(variant)
     try:
-        return Power.parse(text)
+        return game_map.parse_power(text)
     except ModelError:
-        raise Refusal(t("error.unknown_power", lang, value=text)) from None
+        known = ", ".join(game_map.power_name(p, lang) for p in game_map.powers)
+        raise Refusal(t("error.unknown_power", lang, value=text, known=known)) from None
 
 
 def power_choices(
-    powers: Sequence[Power], current: str, lang: str
+    powers: Sequence[Power], current: str, lang: str, variant: str
 ) -> list[app_commands.Choice[str]]:
     typed = current.strip().lower()
     out = []
     for power in powers:
-        label = power_name(power, lang)
+        label = power_name(power, lang, variant)
         if typed in label.lower() or typed in power.value.lower():
             out.append(app_commands.Choice(name=label, value=power.value))
     return out[:25]

@@ -286,7 +286,7 @@ class DiscordNotifier:
         players = event.payload.get("players") or {p.value: u for p, u in game.players.items()}
         lines = [t("game.started", lang, name=game.name, id=game.id)]
         lines.extend(
-            t("game.player_line", lang, power=power_name(p, lang), user=mention(u))
+            t("game.player_line", lang, power=power_name(p, lang, game.variant), user=mention(u))
             for p, u in sorted(players.items())
         )
         # Ping the players, and no one else even if the game's name says "@everyone".
@@ -295,7 +295,13 @@ class DiscordNotifier:
         # A welcome DM to each player: closed DMs show up now rather than at the deadline.
         users = sorted(players.items())
         welcomes = [
-            t("event.welcome", lang, power=power_name(p, lang), name=game.name, id=game.id)
+            t(
+                "event.welcome",
+                lang,
+                power=power_name(p, lang, game.variant),
+                name=game.name,
+                id=game.id,
+            )
             for p, _ in users
         ]
         sent = await asyncio.gather(
@@ -344,7 +350,7 @@ class DiscordNotifier:
         users = [str(u) for u in event.payload.get("users", [])]
         # In the table channel: who is late (never what anyone ordered), pinging them.
         waiting = ", ".join(
-            f"{power_name(p, lang)} ({mention(u)})"
+            f"{power_name(p, lang, game.variant)} ({mention(u)})"
             for p, u in zip(event.payload.get("powers", []), users, strict=False)
         )
         public = t(
@@ -466,7 +472,7 @@ class DiscordNotifier:
         text = t(
             "event.replaced",
             game.lang,
-            power=power_name(p.get("power", ""), game.lang),
+            power=power_name(p.get("power", ""), game.lang, game.variant),
             user=mention(p.get("new_user") or p.get("user", "")),
             old=mention(p.get("old_user", "")),
         )
@@ -486,9 +492,11 @@ class DiscordNotifier:
         lang, p = game.lang, event.payload
         lines = [t("game.over", lang, name=game.name, id=game.id, reason=p.get("reason", ""))]
         if p.get("winner"):
-            lines.append(t("game.winner", lang, power=power_name(p["winner"], lang)))
+            lines.append(t("game.winner", lang, power=power_name(p["winner"], lang, game.variant)))
         if p.get("centers"):
-            lines.append(t("game.centers", lang, centers=centers_text(p["centers"], lang)))
+            lines.append(
+                t("game.centers", lang, centers=centers_text(p["centers"], lang, game.variant))
+            )
         standings, chart = await self._final(game)
         lines.extend(standings)
         await self.each_channel(
@@ -507,7 +515,11 @@ class DiscordNotifier:
         try:
             record = await game_record(self.bot.service, game.id)
             found = final_standings(record)
-            lines = standings_lines(found[1], found[0], lang) if found is not None else []
+            lines = (
+                standings_lines(found[1], found[0], lang, load_map(game.variant))
+                if found is not None
+                else []
+            )
             history = year_end_positions(record)
             if not history:
                 return lines, None

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power, Unit
-from bot.core.names import NameTable, load_names
+from bot.core.names import NameTable
 from bot.core.orders import Build, Order, UnitOrder
 from bot.core.parser import count_orders
 from bot.core.rules import Choice, RuleSet
@@ -93,7 +94,7 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
     the adjudicator rules on it."""
     if rules.proxy_orders is not Choice.C:
         return []
-    names = load_names(game_map.name)
+    names = game_map.names()
     out = []
     for order in orders:
         unit = ordered_unit(position, order)
@@ -104,7 +105,7 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
                     lang,
                     order=engine.render_order(order, lang),
                     unit=unit_text(names, unit, lang),
-                    owner=owner_word(unit.power, lang),
+                    owner=owner_word(game_map, unit.power, lang),
                 )
             )
     return out
@@ -118,6 +119,6 @@ def unit_text(names: NameTable, unit: Unit, lang: str) -> str:
     return f"{unit.type.value} {where}"
 
 
-def owner_word(power: Power, lang: str) -> str:
-    """ "A PAR is French": the `[owner]` adjective of the service catalogue."""
-    return t(f"owner.{power.value}", lang)
+def owner_word(game_map: GameMap, power: Power, lang: str) -> str:
+    """ "A PAR is French": the variant's adjective (French: feminine, "une unité")."""
+    return game_map.power_adjective(power, catalogue.normalise(lang))

@@ -21,7 +21,14 @@ from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
-from bot.core.scoring import ScoringError, Standing, centers_from_position, score, standings
+from bot.core.scoring import (
+    ScoringError,
+    Standing,
+    centers_from_position,
+    elimination_years,
+    score,
+    standings,
+)
 from bot.service import codec
 
 if TYPE_CHECKING:
@@ -95,7 +102,7 @@ async def game_record(svc: TableService, game_id: int, lang: str | None = None) 
                 orders=orders,
                 results=adjudicated["results"],
                 dislodged=adjudicated["dislodged"],
-                notation=notation_lines(outcome, lang),
+                notation=notation_lines(outcome, lang, game_map),
                 adjudicated_at=r["adjudicated_at"],
             )
         phases.append(entry)
@@ -164,13 +171,25 @@ def _standings(
         draw = [Power(p) for p in passed[-1]["powers"] if Power(p) in alive]
     elif end.get("winner"):
         draw = [Power(end["winner"])]
+    # Years of elimination for the systems that pay eliminated powers by years played.
+    by_year = [
+        (int(e["year"]), {Power(k): int(n) for k, n in e["centers"].items()})
+        for e in record.get("centers_by_year", [])
+    ]
+    end_year = by_year[-1][0] if by_year else None
+    years = elimination_years(by_year)
+    powers = load_map(record["game"]["variant"]).powers
+    eliminated = {p: years.get(p, end_year) for p in powers if p not in alive}
     try:
         scores = score(
             system,
             centers,
-            variant=record["game"]["variant"],
+            game_map=load_map(record["game"]["variant"]),
             survivors=alive,
             draw=draw or None,
+            eliminated={p: y for p, y in eliminated.items() if y is not None},
+            end_year=end_year,
+            first_year=by_year[0][0] + 1 if by_year else 1901,
         )
     except ScoringError:
         return None
@@ -201,8 +220,8 @@ def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
         for k, v in catalogue.texts("service", lang).items()
         if k.startswith(prefix)
     }
-    game_map = load_map("standard")  # power names are the same on every variant
     g = record["game"]
+    game_map = load_map(g["variant"])
     lines = [
         f"{w['game']} #{g['id']} {g['name']}".rstrip(),
         f"{w['variant']} {g['variant']}, {w['rules']} {g['rules']}, {w['clock']} {g['clock']}",
@@ -238,5 +257,5 @@ def report_text(record: Mapping[str, Any], lang: str = "en") -> str:
             lines.append(f"  {w['winner']}: {game_map.power_name(Power(end['winner']), lang)}")
         found = final_standings(record)
         if found is not None:
-            lines.extend(standings_lines(found[1], found[0], lang))
+            lines.extend(standings_lines(found[1], found[0], lang, game_map))
     return "\n".join(lines) + "\n"

@@ -41,7 +41,7 @@ from bot.core.model import (
     Unit,
     UnitType,
 )
-from bot.core.names import NameTable, load_names
+from bot.core.names import NameTable
 from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
@@ -207,11 +207,11 @@ class _Phase:
 # --- helpers ------------------------------------------------------------------------------
 
 
-def _power(value: Power | str) -> Power:
+def _power(value: Power | str, game_map: GameMap) -> Power:
     if isinstance(value, Power):
         return value
     try:
-        return Power.parse(value)
+        return game_map.parse_power(value)
     except ModelError:
         raise ServiceError.of("unknown_power", value=value) from None
 
@@ -224,10 +224,10 @@ def to_order_powers(position: Position, game_map: GameMap) -> list[Power]:
     """Powers with something to order in this position's phase."""
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return [p for p in Power if position.units_of(p)]
+        return [p for p in game_map.powers if position.units_of(p)]
     if kind is PhaseKind.RETREAT:
-        return [p for p in Power if any(d.unit.power is p for d in position.dislodged)]
-    return [p for p in Power if _adjustment(position, game_map, p) != 0]
+        return [p for p in game_map.powers if any(d.unit.power is p for d in position.dislodged)]
+    return [p for p in game_map.powers if _adjustment(position, game_map, p) != 0]
 
 
 def _adjustment(position: Position, game_map: GameMap, power: Power) -> int:
@@ -726,7 +726,7 @@ class TableService:
             if power is None or (isinstance(power, str) and power.lower() == "random"):
                 chosen = random.choice(free)
             else:
-                chosen = _power(power)
+                chosen = _power(power, ctx.game_map)
                 if chosen in taken:
                     raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
                 if chosen not in ctx.game_map.powers:
@@ -741,7 +741,7 @@ class TableService:
     async def assign(self, game_id: int, gm: str, user: str, power: Power | str) -> Power:
         """GM: give `power` to `user` (moving them from another power if they had one)."""
         row = await self._require_gm(game_id, gm)
-        chosen = _power(power)
+        chosen = _power(power, self.engine.load_map(row["variant"]))
         now = self.clock.now()
         async with self.store.tx() as tx:
             holder = await tx.fetchone(
@@ -887,8 +887,10 @@ class TableService:
             submitted=sorted(standing),
             ready=[Power(r["power"]) for r in ready],
             to_order=to_order_powers(position, ctx.game_map),
-            centers={p: len(position.centers_of(p)) for p in Power if position.centers_of(p)},
-            units={p: len(position.units_of(p)) for p in Power if position.units_of(p)},
+            centers={
+                p: len(position.centers_of(p)) for p in position.powers() if position.centers_of(p)
+            },
+            units={p: len(position.units_of(p)) for p in position.powers() if position.units_of(p)},
             early_adjudication=ctx.early,
             error=self._errors.get(game_id),
         )
@@ -941,7 +943,7 @@ class TableService:
         self, ctx: _Ctx, position: Position, power: Power, orders: list[Order]
     ) -> list[str]:
         lang = ctx.lang
-        names = load_names(ctx.game_map.name)
+        names = ctx.game_map.names()
 
         def unit(u: Unit) -> str:  # in the game's nomenclature: French MAR is North Africa
             return _unit_text(names, u.type, u.location, lang)
@@ -1052,8 +1054,9 @@ class TableService:
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         """GM: enter a power's orders for it (paper orders transcribed at a table)."""
-        await self._require_gm(game_id, gm)
-        return await self._submit(game_id, gm, _power(power), text, kind="gm", merge=False)
+        row = await self._require_gm(game_id, gm)
+        chosen = _power(power, self.engine.load_map(row["variant"]))
+        return await self._submit(game_id, gm, chosen, text, kind="gm", merge=False)
 
     async def clear_orders(self, game_id: int, user: str) -> SubmitReply:
         power = await self._player_power(game_id, user)
@@ -1294,7 +1297,7 @@ class TableService:
         own = Power(prow["power"]) if prow else None
         if not is_gm and own is None:
             raise PermissionDeniedError.of("not_player", row["lang"], game=game_id)
-        want = _power(power) if power is not None else None
+        want = _power(power, self.engine.load_map(row["variant"])) if power is not None else None
         rows = await self.store.fetchall(
             "SELECT s.*, p.phase, EXISTS (SELECT 1 FROM results r WHERE r.phase_id = p.id)"
             " AS adjudicated FROM submissions s"
@@ -1786,7 +1789,7 @@ class TableService:
                 next=str(nxt.phase),
                 orders=len(orders_doc),
             )
-            centers = {p.value: len(nxt.centers_of(p)) for p in Power if nxt.centers_of(p)}
+            centers = {p.value: len(nxt.centers_of(p)) for p in nxt.powers() if nxt.centers_of(p)}
             key = f"{game_id}:{ph.id}"
             await self._emit(
                 tx,
@@ -2050,7 +2053,7 @@ class TableService:
             now,
             {
                 "record": vote.public_record(book.policy),
-                "text": announce(vote, book.policy, ctx.lang),
+                "text": announce(vote, book.policy, ctx.lang, ctx.game_map),
             },
             ph.id if ph else None,
         )
@@ -2061,7 +2064,9 @@ class TableService:
         if ph is not None:
             position = self._position(ph)
             centers = {
-                p.value: len(position.centers_of(p)) for p in Power if position.centers_of(p)
+                p.value: len(position.centers_of(p))
+                for p in position.powers()
+                if position.centers_of(p)
             }
             await tx.execute(
                 "UPDATE phases SET status='final', window='closed' WHERE id=?"
@@ -2121,12 +2126,12 @@ class TableService:
         from bot.core.votes import VoteKind  # noqa: PLC0415
 
         power = await self._player_power(game_id, user)
-        row, _ctx, _ph = await self._open_phase_for_orders(game_id)
+        row, ctx, _ph = await self._open_phase_for_orders(game_id)
         try:
             vote_kind = VoteKind(kind)
         except ValueError:
             raise VoteRefusedError.of("unknown_vote", row["lang"], kind=kind) from None
-        named = [_power(p) for p in powers]
+        named = [_power(p, ctx.game_map) for p in powers]
 
         async def step(tx: Tx, ph: _Phase, book: Any, moment: Any) -> Any:
             players = set(await self._players(tx, game_id))
@@ -2387,7 +2392,7 @@ class TableService:
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self._require_gm(game_id, gm)
-        chosen = _power(power)
+        chosen = _power(power, self.engine.load_map(row["variant"]))
         now = self.clock.now()
         async with self.store.tx() as tx:
             other = await tx.fetchone(
@@ -2433,7 +2438,7 @@ class TableService:
                     position = self._position(ph)
                     centers = {
                         p.value: len(position.centers_of(p))
-                        for p in Power
+                        for p in position.powers()
                         if position.centers_of(p)
                     }
                     if ph.status in ("pending", "open"):

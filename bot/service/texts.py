@@ -15,7 +15,9 @@ def _local(value: Any, lang: str) -> Any:
     texts keep the power's id, as they always showed it), alternatives and lists with the
     language's words (`en or fr` / `en ou fr`)."""
     if isinstance(value, Power) and not catalogue.is_default(lang):
-        return catalogue.text("core", f"power.{value.value}", lang)
+        # A power of another variant than the classical seven keeps its id's spelling.
+        known = catalogue.texts("core", catalogue.normalise(lang))
+        return known.get(f"power.{value.value}", value.value.title())
     if isinstance(value, OneOf | Items):
         return render_param(value, lang)
     return value

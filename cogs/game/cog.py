@@ -8,10 +8,11 @@ from discord.ext import commands
 
 from bot.client import ParleyBot
 from bot.core import catalogue
-from bot.core.model import Power
+from bot.core.map import bundled_maps, load_map
 from bot.core.presets import list_presets
 from bot.discord_app.format import mention, power_name, status_lines
 from bot.discord_app.interactions import (
+    Refusal,
     game_choices,
     guild_only_check,
     locale_lang,
@@ -58,6 +59,7 @@ class GameCog(
         press="Negotiation channel locked when press is closed",
         years="Game years before the end (default: the clock's)",
         early="Adjudicate early when every player is ready",
+        variant="Variant: the board and its powers (standard, sandard)",
     )
     @app_commands.choices(language=LANGUAGES)
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
@@ -70,8 +72,12 @@ class GameCog(
         press: discord.TextChannel | None = None,
         years: app_commands.Range[int, 1, 100] | None = None,
         early: bool | None = None,
+        variant: str = "standard",
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
+        if variant not in bundled_maps():  # a name, never a path, from Discord
+            known = ", ".join(bundled_maps())
+            raise Refusal(t("error.unknown_variant", lang, value=variant, known=known))
         meta = {
             "guild": interaction.guild_id,
             "channel": interaction.channel_id,
@@ -87,6 +93,7 @@ class GameCog(
             meta=meta,
             clock_overrides={"years": years} if years else None,
             early_adjudication=early,
+            variant=variant,
         )
         await self.bot.table_created(int(interaction.channel_id or 0), game.id)
         text = t(
@@ -107,6 +114,12 @@ class GameCog(
     ) -> list[app_commands.Choice[str]]:
         return _matching(clock_names(), current)
 
+    @create.autocomplete("variant")
+    async def _variants(
+        self, _interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _matching(list(bundled_maps()), current)
+
     @create.autocomplete("rules")
     async def _rule_sets(
         self, _interaction: discord.Interaction, current: str
@@ -122,13 +135,13 @@ class GameCog(
     ) -> None:
         status = await resolve_game(self.bot, interaction, game, states=("forming",))
         got = await self.bot.service.join(
-            status.id, user_key(interaction.user), parse_power(power, status.lang)
+            status.id, user_key(interaction.user), parse_power(power, status.lang, status.variant)
         )
         text = t(
             "game.joined",
             status.lang,
             user=mention(interaction.user.id),
-            power=power_name(got, status.lang),
+            power=power_name(got, status.lang, status.variant),
             name=status.name,
             id=status.id,
         )
@@ -142,10 +155,9 @@ class GameCog(
         try:
             status = await resolve_game(self.bot, interaction, game_id, states=("forming",))
         except Exception:  # noqa: BLE001 - autocomplete must answer, even with nothing found
-            free = list(Power)
-        else:
-            free = [p for p in Power if p not in status.players]
-        return power_choices(free, current, locale_lang(interaction))
+            return []
+        free = [p for p in load_map(status.variant).powers if p not in status.players]
+        return power_choices(free, current, locale_lang(interaction), status.variant)
 
     @app_commands.command(name="start", description="Start the game (GM)")
     @app_commands.describe(game="Game number (#)")
@@ -174,7 +186,7 @@ class GameCog(
             status.lang,
             name=status.name,
             id=status.id,
-            power=power_name(power, status.lang),
+            power=power_name(power, status.lang, status.variant),
         )
         await send(interaction, [text])
 

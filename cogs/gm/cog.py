@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
-from bot.core.model import Power
+from bot.core.map import load_map
 from bot.discord_app.format import mention, phase_name, power_name, stamp, submit_reply_lines
 from bot.discord_app.interactions import (
     RUNNING,
@@ -99,13 +99,16 @@ class GmCog(
         game: int | None = None,
     ) -> None:
         found = await self._gm_game(interaction, game, ("forming", *RUNNING))
-        chosen = parse_power(power, found.lang)
+        chosen = parse_power(power, found.lang, found.variant)
         assert chosen is not None
         await self.bot.service.replace_player(
             found.id, user_key(interaction.user), chosen, user_key(user)
         )
         text = t(
-            "gm.replaced", found.lang, power=power_name(chosen, found.lang), user=mention(user.id)
+            "gm.replaced",
+            found.lang,
+            power=power_name(chosen, found.lang, found.variant),
+            user=mention(user.id),
         )
         await send(interaction, [text])
 
@@ -119,12 +122,12 @@ class GmCog(
         self, interaction: discord.Interaction, power: str, text: str, game: int | None = None
     ) -> None:
         found = await self._gm_game(interaction, game)
-        chosen = parse_power(power, found.lang)
+        chosen = parse_power(power, found.lang, found.variant)
         assert chosen is not None
         reply = await self.bot.service.submit_for(
             found.id, user_key(interaction.user), chosen, text
         )
-        head = t("gm.entered", found.lang, power=power_name(chosen, found.lang))
+        head = t("gm.entered", found.lang, power=power_name(chosen, found.lang, found.variant))
         await send(interaction, [head, *submit_reply_lines(reply, found.lang)])
 
     @app_commands.command(name="end", description="End the game")
@@ -143,7 +146,14 @@ class GmCog(
     async def _powers(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return power_choices(list(Power), current, locale_lang(interaction))
+        game_id = getattr(interaction.namespace, "game", None)
+        try:
+            found = await resolve_game(self.bot, interaction, game_id, states=("forming", *RUNNING))
+        except Exception:  # noqa: BLE001 - autocomplete must answer, even with nothing found
+            return []
+        return power_choices(
+            load_map(found.variant).powers, current, locale_lang(interaction), found.variant
+        )
 
     @pause.autocomplete("game")
     @resume.autocomplete("game")

@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
+from bot.core.map import load_map
 from bot.core.model import ModelError, Phase
 from bot.core.notation import notation_lines
 from bot.discord_app.format import chunks, phase_name
@@ -89,7 +90,7 @@ class HistoryCog(commands.Cog):
             raise Refusal(t("history.none", lang, phase=phase_name(wanted, lang)))
         phase_text = phase_name(res.phase, lang)
         head = t("event.results_head", lang, phase=phase_text, name=found.name, id=found.id)
-        lines = [head, *notation_lines(res.outcome, lang)]
+        lines = [head, *notation_lines(res.outcome, lang, load_map(found.variant))]
         files = [discord.File(io.BytesIO(res.png), filename="map.png")] if res.png else []
         await self._files(interaction, lines, files)
 
@@ -108,7 +109,11 @@ class HistoryCog(commands.Cog):
             raise Refusal(t("history.nothing_yet", found.lang))
         final = played[-1][2].position
         gif = await asyncio.to_thread(
-            render_gif, [*frames[-MAX_FRAMES:], final], lang=found.lang, width=640
+            render_gif,
+            [*frames[-MAX_FRAMES:], final],
+            lang=found.lang,
+            width=640,
+            game_map=load_map(found.variant),
         )
         text = t("history.replay", found.lang, name=found.name, id=found.id)
         file = discord.File(io.BytesIO(gif), filename=f"parley-{found.id}.gif")

@@ -190,7 +190,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             "orders.shown",
             lang,
             phase=phase_name(view.phase, lang),
-            power=power_name(view.power, lang),
+            power=power_name(view.power, lang, found.variant),
         )
         lines = [head, *(f"• {o}" for o in view.orders)]
         if view.warnings:

@@ -11,6 +11,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client import ParleyBot
+from bot.core.map import load_map
 from bot.core.model import Power
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import power_name
@@ -34,11 +35,12 @@ from bot.service import GameStatus
 log = logging.getLogger("parley.discord")
 
 
-def parse_powers(text: str | None) -> list[Power]:
-    """`France, Germany` or `FRANCE GERMANY` (either language) -> powers; empty: all."""
+def parse_powers(text: str | None, game: GameStatus) -> list[Power]:
+    """`France, Germany` or `FRANCE GERMANY` (any language of the game's variant) -> powers;
+    empty: all."""
     out: list[Power] = []
     for word in re.split(r"[,;\s]+", text or ""):
-        power = parse_power(word)
+        power = parse_power(word, game.lang, game.variant)
         if power is not None and power not in out:
             out.append(power)
     return out
@@ -58,9 +60,12 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
         interaction: discord.Interaction,
         game: int | None,
         kind: str,
-        powers: list[Power],
+        text: str,
     ) -> None:
         found = await resolve_game(self.bot, interaction, game, states=RUNNING)
+        powers = parse_powers(text, found)
+        if kind == "concede":
+            powers = powers[:1]
         await think(interaction)
         record = await self.bot.service.propose_vote(
             found.id, user_key(interaction.user), kind, powers
@@ -76,7 +81,7 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
         vote_id = int(str(record["id"]))
         powers = record.get("powers")
         listed = powers if isinstance(powers, list) else []
-        names = ", ".join(power_name(str(p), game.lang) for p in listed)
+        names = ", ".join(power_name(str(p), game.lang, game.variant) for p in listed)
         what = t(f"vote.what_{record.get('kind')}", game.lang, powers=names)
         text = t("vote.dm_open", game.lang, name=game.name, game=game.id, id=vote_id, what=what)
         users = [u for u in dict.fromkeys(game.players.values()) if u != proposer]
@@ -113,14 +118,14 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
     async def draw(
         self, interaction: discord.Interaction, powers: str = "", game: int | None = None
     ) -> None:
-        await self._propose(interaction, game, "draw", parse_powers(powers))
+        await self._propose(interaction, game, "draw", powers)
 
     @app_commands.command(name="concede", description="Propose to concede the game to a power")
     @app_commands.describe(power="The power the game is conceded to", game="Game number (#)")
     async def concede(
         self, interaction: discord.Interaction, power: str, game: int | None = None
     ) -> None:
-        await self._propose(interaction, game, "concede", parse_powers(power)[:1])
+        await self._propose(interaction, game, "concede", power)
 
     @app_commands.command(name="ballot", description="Show your secret ballot for the open vote")
     @app_commands.describe(game="Game number (#)")
@@ -153,7 +158,14 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
     async def _powers(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return power_choices(list(Power), current, locale_lang(interaction))
+        game_id = getattr(interaction.namespace, "game", None)
+        try:
+            found = await resolve_game(self.bot, interaction, game_id, states=RUNNING)
+        except Exception:  # noqa: BLE001 - autocomplete must answer, even with nothing found
+            return []
+        return power_choices(
+            load_map(found.variant).powers, current, locale_lang(interaction), found.variant
+        )
 
     @draw.autocomplete("game")
     @concede.autocomplete("game")

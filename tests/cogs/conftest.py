@@ -13,8 +13,9 @@ from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.service import FakeClock, TableService
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
+from tests.standard import STANDARD
 
-POWERS = list(Power)
+POWERS = list(STANDARD.powers)
 
 
 @dataclass

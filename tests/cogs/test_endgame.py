@@ -4,6 +4,7 @@ year limit, buttons that survive a restart, and /history, /replay, /export."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from bot.core.model import Power
 from tests.cogs.conftest import Table
@@ -185,11 +186,14 @@ async def test_house_stalemate_lets_the_gm_declare_a_draw(table: Table) -> None:
 
 
 def test_the_powers_of_a_draw_are_read_in_either_language() -> None:
+    from types import SimpleNamespace  # noqa: PLC0415
+
     from cogs.vote.cog import parse_powers  # noqa: PLC0415
 
-    assert parse_powers("France, Allemagne") == [Power.FRANCE, Power.GERMANY]
-    assert parse_powers("ITALY italy; Turkey") == [Power.ITALY, Power.TURKEY]
-    assert parse_powers("") == []
+    game: Any = SimpleNamespace(lang="en", variant="standard")
+    assert parse_powers("France, Allemagne", game) == [Power.FRANCE, Power.GERMANY]
+    assert parse_powers("ITALY italy; Turkey", game) == [Power.ITALY, Power.TURKEY]
+    assert parse_powers("", game) == []
 
 
 async def test_a_vote_sends_each_other_player_a_secret_ballot_by_dm(table: Table) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.model import Power
 from tests.cogs.conftest import Table
+from tests.standard import STANDARD
 
 OPENING = {
     Power.AUSTRIA: "A VIE - GAL\nA BUD - SER\nF TRI - ALB",
@@ -43,7 +44,7 @@ async def test_a_spring_at_the_table(table: Table) -> None:
 
     await send_opening(table)
     status = await table.service.status(game_id)
-    assert sorted(status.submitted) == sorted(Power)
+    assert sorted(status.submitted) == sorted(STANDARD.powers)
 
     await table.advance(SPRING)
     await table.advance(WRITING - 1)

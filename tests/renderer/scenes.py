@@ -9,7 +9,7 @@ from bot.core.map import load_map
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Reason, Verdict
-from bot.core.parser import parse_order
+from tests.standard import parse_order
 
 GM = load_map("standard")
 

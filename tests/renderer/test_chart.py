@@ -9,9 +9,13 @@ from PIL import Image
 
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power
-from renderer.chart import POWER_COLOURS, centre_chart
+from renderer.chart import centre_chart
+from renderer.render import power_colours
+from tests.standard import STANDARD
 
 STD = load_map("standard")
+
+POWER_COLOURS = power_colours(STANDARD)
 
 
 def year_end(year: int, counts: dict[Power, int]) -> Position:
@@ -33,16 +37,16 @@ def count_colour(img: Image.Image, colour: tuple[int, int, int], box: tuple[int,
 
 def test_chart_is_a_png_with_every_power() -> None:
     history = [
-        year_end(1901, {p: 4 if p is not Power.RUSSIA else 5 for p in Power}),
+        year_end(1901, {p: 4 if p is not Power.RUSSIA else 5 for p in STANDARD.powers}),
         year_end(1902, {Power.FRANCE: 8, Power.ENGLAND: 6, Power.RUSSIA: 6}),
         year_end(1903, {Power.FRANCE: 18, Power.ENGLAND: 4}),
     ]
-    png = centre_chart(history)
+    png = centre_chart(history, game_map=STANDARD)
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     img = pixels(png)
     assert img.size == (800, 480)
     whole = (0, 0, *img.size)
-    for power in Power:
+    for power in STANDARD.powers:
         assert count_colour(img, POWER_COLOURS[power], whole) > 50, power
     # France reaches 18 of a 0-18 scale: its colour shows in the top fifth of the plot;
     # Germany never rises above 4, so it does not (the legend is right of x=650).
@@ -61,4 +65,4 @@ def test_sandard_has_no_turkey_and_french_labels() -> None:
 
 def test_empty_history_is_an_error() -> None:
     with pytest.raises(ValueError, match="no year"):
-        centre_chart([])
+        centre_chart([], game_map=STANDARD)

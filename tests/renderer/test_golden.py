@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
+from bot.core.map import load_map
 from renderer import Renderer
 from tests.renderer import scenes
 
@@ -27,7 +28,7 @@ TOLERANCE = 0.003
 
 @pytest.fixture(scope="module")
 def rend() -> Renderer:
-    return Renderer(width=WIDTH)
+    return Renderer(load_map("standard"), width=WIDTH)
 
 
 @pytest.mark.parametrize(

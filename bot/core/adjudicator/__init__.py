@@ -13,11 +13,11 @@ from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule, remova
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement
 from bot.core.adjudicator.retreat import adjudicate_retreats
-from bot.core.map import GameMap, load_map
+from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position
 from bot.core.orders import Order
 from bot.core.outcome import Outcome
-from bot.core.rules import DATC, RuleSet
+from bot.core.rules import RuleSet
 
 __all__ = ["adjudicate", "civil_disorder_rule", "removals_2023"]
 
@@ -25,15 +25,15 @@ __all__ = ["adjudicate", "civil_disorder_rule", "removals_2023"]
 def adjudicate(
     position: Position,
     orders: Sequence[Order],
-    rules: RuleSet = DATC,
-    game_map: GameMap | None = None,
+    rules: RuleSet,
+    game_map: GameMap,
 ) -> Outcome:
     """Adjudicate one phase. `orders` are typed orders; `.power` is the power that gave each.
 
     Missing orders: units hold, dislodged units are disbanded, builds are waived, removals
     are made by the civil-disorder rule of `rules`.
     """
-    idx = map_index(game_map if game_map is not None else load_map("standard"))
+    idx = map_index(game_map)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
         return adjudicate_movement(position, orders, rules, idx)

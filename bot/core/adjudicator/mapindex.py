@@ -119,7 +119,7 @@ def _index(key: _Identity) -> MapIndex:
         locs = [(UnitType.FLEET, loc) for loc in gm.fleet_locations(pid)]
         if prov.kind is not ProvinceKind.SEA:
             locs.append((UnitType.ARMY, Location(pid)))
-        for power in Power:
+        for power in gm.powers:
             for utype, loc in locs:
                 unit = Unit(power, utype, loc)
                 units[pid][power, utype, loc.coast] = unit
@@ -146,7 +146,7 @@ def _index(key: _Identity) -> MapIndex:
         shore_seas=shore_seas,
         any_adj={p: frozenset(v) for p, v in any_adj.items()},
         supply_centers=gm.supply_centers,
-        homes={p: gm.home_centers(p) for p in Power},
+        homes={p: gm.home_centers(p) for p in gm.powers},
         name_en={p: v.name_en for p, v in provs.items()},
         units=units,
         held=held,

@@ -14,17 +14,38 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from bot.core.catalogue import meta, text
-from bot.core.map import load_map
+from bot.core.map import GameMap
 from bot.core.model import Position, Power
-from bot.core.scoring import c_diplo, draw_size, edc2023, sum_of_squares
-from bot.core.scoring.table import ScoringError, Table, shared_rank_bonus
+from bot.core.scoring import (
+    bangkok,
+    c_diplo,
+    c_diplo_namur,
+    carnage,
+    dixie,
+    draw_size,
+    edc2023,
+    manorcon,
+    open_tribute,
+    sum_of_squares,
+    tribute,
+    whipping,
+    world_classic,
+)
+from bot.core.scoring.table import (
+    ScoringError,
+    Table,
+    elimination_years,
+    shared_rank_bonus,
+)
 
 __all__ = [
+    "NEEDS_YEARS",
     "SYSTEMS",
     "ScoringError",
     "Standing",
     "Table",
     "centers_from_position",
+    "elimination_years",
     "make_table",
     "score",
     "shared_rank_bonus",
@@ -32,27 +53,38 @@ __all__ = [
     "standings_lines",
 ]
 
+_MODULES: Mapping[str, tuple[object, Callable[[Table], dict[Power, float]]]] = {
+    "edc2023": (edc2023, edc2023.score),
+    "sum-of-squares": (sum_of_squares, sum_of_squares.score),
+    "draw-size": (draw_size, draw_size.score),
+    "c-diplo": (c_diplo, c_diplo.score),
+    "c-diplo-namur": (c_diplo_namur, c_diplo_namur.score),
+    "carnage": (carnage, carnage.score),
+    "carnage-2023": (carnage, carnage.score_2023),
+    "dixie": (dixie, dixie.score),
+    "bangkok": (bangkok, bangkok.score),
+    "manorcon": (manorcon, manorcon.score),
+    "tribute": (tribute, tribute.score),
+    "open-tribute": (open_tribute, open_tribute.score),
+    "world-classic": (world_classic, world_classic.score),
+    "whipping": (whipping, whipping.score),
+}
+
 SYSTEMS: Mapping[str, Callable[[Table], dict[Power, float]]] = MappingProxyType(
-    {
-        "edc2023": edc2023.score,
-        "sum-of-squares": sum_of_squares.score,
-        "draw-size": draw_size.score,
-        "c-diplo": c_diplo.score,
-    }
+    {name: fn for name, (_, fn) in _MODULES.items()}
+)
+
+# Systems that read each eliminated power's year of elimination (and the last year played).
+NEEDS_YEARS = frozenset(
+    {"carnage", "carnage-2023", "dixie", "bangkok", "manorcon", "world-classic", "whipping"}
 )
 
 
 def describe(system: str) -> str:
     """The rule of a system, in words (its module docstring)."""
-    modules = {
-        "edc2023": edc2023,
-        "sum-of-squares": sum_of_squares,
-        "draw-size": draw_size,
-        "c-diplo": c_diplo,
-    }
-    if system not in modules:
+    if system not in _MODULES:
         raise ScoringError(_unknown(system))
-    return (modules[system].__doc__ or "").strip()
+    return (_MODULES[system][0].__doc__ or "").strip()
 
 
 def _unknown(system: str) -> str:
@@ -63,19 +95,25 @@ def make_table(
     centers: Mapping[Power, int],
     total_centers: int | None = None,
     *,
-    variant: str = "standard",
+    game_map: GameMap | None = None,
     powers: Collection[Power] | None = None,
     survivors: Collection[Power] | None = None,
     draw: Collection[Power] | None = None,
     solo_centers: int | None = None,
+    eliminated: Mapping[Power, int] | None = None,
+    end_year: int | None = None,
+    first_year: int = 1901,
 ) -> Table:
     """Check the input and fill the defaults from the variant's map (powers, centre count)."""
     if powers is None or total_centers is None:
-        game_map = load_map(variant)
+        if game_map is None:
+            raise ScoringError("a table needs its map, or its powers and centre count")
         if powers is None:
             powers = game_map.powers
         if total_centers is None:
             total_centers = len(game_map.supply_centers)
+    if solo_centers is None and game_map is not None:
+        solo_centers = game_map.solo_centers
     return Table.build(
         centers,
         total_centers,
@@ -83,6 +121,9 @@ def make_table(
         survivors=survivors,
         draw=draw,
         solo_centers=solo_centers,
+        eliminated=eliminated,
+        end_year=end_year,
+        first_year=first_year,
     )
 
 
@@ -91,18 +132,23 @@ def score(
     centers: Mapping[Power, int],
     total_centers: int | None = None,
     *,
-    variant: str = "standard",
+    game_map: GameMap | None = None,
     powers: Collection[Power] | None = None,
     survivors: Collection[Power] | None = None,
     draw: Collection[Power] | None = None,
     solo_centers: int | None = None,
+    eliminated: Mapping[Power, int] | None = None,
+    end_year: int | None = None,
+    first_year: int = 1901,
 ) -> dict[Power, float]:
     """Score a finished table with the named system; one entry per power of the game.
 
     `total_centers` defaults to the variant's map; `survivors` to the powers holding a centre
     (a power with units but no centre can be passed explicitly); `draw` is the draw the table
     voted, if any (draw-size shares the pot among its members); `solo_centers` overrides
-    "strictly more than half of the centres".
+    "strictly more than half of the centres". `eliminated` (power -> year it was
+    eliminated, `elimination_years` of the game record) and `end_year` (the last year
+    played) feed the systems in `NEEDS_YEARS`.
     """
     fn = SYSTEMS.get(system)
     if fn is None:
@@ -110,11 +156,14 @@ def score(
     table = make_table(
         centers,
         total_centers,
-        variant=variant,
+        game_map=game_map,
         powers=powers,
         survivors=survivors,
         draw=draw,
         solo_centers=solo_centers,
+        eliminated=eliminated,
+        end_year=end_year,
+        first_year=first_year,
     )
     return fn(table)
 
@@ -145,9 +194,10 @@ def standings(scores: Mapping[Power, float], centers: Mapping[Power, int]) -> li
     return out
 
 
-def standings_lines(rows: Sequence[Standing], system: str, lang: str = "en") -> list[str]:
+def standings_lines(
+    rows: Sequence[Standing], system: str, lang: str, game_map: GameMap
+) -> list[str]:
     """The final standings as the table sees them: place, power, centres, score."""
-    game_map = load_map("standard")  # power names are the same on every variant
     lines = [text("core", "standings.head", lang, system=system)]
     decimal = meta(lang).decimal
     for r in rows:

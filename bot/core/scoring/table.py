@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from bot.core.model import Power
@@ -21,6 +21,11 @@ class Table:
     survivors: frozenset[Power]
     draw: frozenset[Power] | None
     solo_threshold: int
+    # Year each eliminated power lost its last centre (from the game record's centres by
+    # year); only the systems that pay eliminated powers by years survived read it.
+    eliminated: Mapping[Power, int] = field(default_factory=lambda: MappingProxyType({}))
+    end_year: int | None = None  # the last game year played (a solo's year)
+    first_year: int = 1901
 
     @classmethod
     def build(
@@ -32,6 +37,9 @@ class Table:
         survivors: Collection[Power] | None = None,
         draw: Collection[Power] | None = None,
         solo_centers: int | None = None,
+        eliminated: Mapping[Power, int] | None = None,
+        end_year: int | None = None,
+        first_year: int = 1901,
     ) -> Table:
         if total_centers <= 0:
             raise ScoringError(f"total_centers must be positive, not {total_centers}")
@@ -64,7 +72,18 @@ class Table:
                     raise ScoringError(f"draw member {p} is not a survivor")
         # Solo: strictly more than half of the centres that exist (edc-2023 C, stabbeurfou 2(i)).
         threshold = solo_centers if solo_centers is not None else total_centers // 2 + 1
-        return cls(MappingProxyType(full), total_centers, tuple(powers), surv, members, threshold)
+        years = _check_years(eliminated or {}, surv, powers, end_year, first_year)
+        return cls(
+            MappingProxyType(full),
+            total_centers,
+            tuple(powers),
+            surv,
+            members,
+            threshold,
+            MappingProxyType(years),
+            end_year,
+            first_year,
+        )
 
     @property
     def neutral(self) -> int:
@@ -76,6 +95,79 @@ class Table:
             if n >= self.solo_threshold:
                 return p
         return None
+
+    def years_survived(self, power: Power) -> int:
+        """Whole years an eliminated power played before the year it was eliminated
+        (eliminated in 1905 with a 1901 start: 4), as dipvis counts them."""
+        year = self.eliminated.get(power)
+        if year is None:
+            raise ScoringError(
+                f"{power} is eliminated: this system needs the year it was eliminated"
+                " (from the game record's centres by year)"
+            )
+        return year - self.first_year
+
+    def last_year(self) -> int:
+        if self.end_year is None:
+            raise ScoringError("this system needs the last game year played (end_year)")
+        return self.end_year
+
+
+def _check_years(
+    eliminated: Mapping[Power, int],
+    survivors: frozenset[Power],
+    powers: Sequence[Power],
+    end_year: int | None,
+    first_year: int,
+) -> dict[Power, int]:
+    out: dict[Power, int] = {}
+    for p, year in eliminated.items():
+        if p not in powers:
+            raise ScoringError(f"eliminated power {p} does not play in this game")
+        if p in survivors:
+            raise ScoringError(f"{p} survives, so it has no year of elimination")
+        if isinstance(year, bool) or not isinstance(year, int) or year < first_year:
+            raise ScoringError(f"{p}: year of elimination must be a year >= {first_year}")
+        if end_year is not None and year > end_year:
+            raise ScoringError(f"{p}: eliminated in {year}, after the game's end ({end_year})")
+        out[p] = year
+    if end_year is not None and end_year < first_year - 1:
+        raise ScoringError(f"end_year {end_year} is before the game's first year {first_year}")
+    return out
+
+
+def elimination_years(
+    centers_by_year: Sequence[tuple[int, Mapping[Power, int]]],
+) -> dict[Power, int]:
+    """Year each power was eliminated, from the game record's centres by year (year 1900 =
+    the start, then each game year closed): the year after which it held no centre for good."""
+    out: dict[Power, int] = {}
+    seen: set[Power] = set()  # powers that held a centre (the record omits zero counts)
+    for year, counts in centers_by_year:
+        for p in [*counts, *sorted(seen - set(counts))]:
+            if counts.get(p, 0) > 0:
+                seen.add(p)
+                out.pop(p, None)
+            elif p in seen and p not in out:
+                out[p] = year
+    return out
+
+
+def shared_places(
+    keys: Mapping[Power, tuple[float, ...]], points: Sequence[float]
+) -> dict[Power, float]:
+    """Place points by a key (higher is better), tied powers sharing the points of the places
+    they span; places past the end of `points` are worth 0."""
+    ranked = sorted(keys, key=lambda p: keys[p], reverse=True)
+    out: dict[Power, float] = {}
+    place = 0
+    while place < len(ranked):
+        group = [p for p in ranked if keys[p] == keys[ranked[place]]]
+        pot = sum(points[place : place + len(group)])
+        for p in group:
+            out[p] = pot / len(group)
+        place += len(group)
+    return out
 
 
 def shared_rank_bonus(
@@ -97,3 +189,15 @@ def shared_rank_bonus(
             out[p] = pot / len(group)
         place += len(group)
     return out
+
+
+def elimination_key(table: Table, power: Power, group: Collection[Power]) -> tuple[float, float]:
+    """Order of elimination, for systems that rank eliminated powers by it: survivors first
+    (1, 0); an eliminated power (0, year it was eliminated). The year is only required when
+    two or more powers of `group` are eliminated (otherwise there is nothing to order)."""
+    if power in table.survivors:
+        return (1.0, 0.0)
+    dead = [p for p in group if p not in table.survivors]
+    if len(dead) < 2:
+        return (0.0, 0.0)
+    return (0.0, float(table.years_survived(power)))

@@ -104,3 +104,29 @@ def test_scores_are_printed_rounded_to_two_decimals(
     assert '"FRANCE": 33.33,' in out
     assert "33.333" not in out
     assert json.loads(out)["scores"]["ITALY"] == 33.33
+
+
+def test_score_reads_years_of_elimination(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Whipping pays an eliminated power 1 point per year played, its last year included.
+    doc = {
+        "centers": {
+            "AUSTRIA": 10,
+            "ENGLAND": 8,
+            "FRANCE": 6,
+            "GERMANY": 4,
+            "ITALY": 3,
+            "RUSSIA": 3,
+        },
+        "eliminated": {"TURKEY": 1904},
+    }
+    f = tmp_path / "t.json"
+    f.write_text(json.dumps(doc))
+    assert main(["score", "--system", "whipping", str(f)]) == 0
+    out = json.loads(capsys.readouterr().out)["scores"]
+    assert out["TURKEY"] == 4
+    assert out["AUSTRIA"] == 130
+    f.write_text(json.dumps({**doc, "eliminated": {"TURKEY": "soon"}}))
+    assert main(["score", "--system", "whipping", str(f)]) == 2
+    assert "whole number" in capsys.readouterr().err

@@ -156,13 +156,13 @@ def _six_j_cases() -> list[dict]:
 @pytest.mark.parametrize("rule", [CivilDisorder.RULE_2023, CivilDisorder.EDC_RENEGADE_2023])
 def test_datc_6j_removals(case, rule):
     pre = case["prestate"]
-    units = {Power.parse(p): [u.upper() for u in us] for p, us in pre["units"].items()}
-    centers = {Power.parse(p): [c.upper() for c in cs] for p, cs in pre["supply_centers"].items()}
+    units = {Power.of(p): [u.upper() for u in us] for p, us in pre["units"].items()}
+    centers = {Power.of(p): [c.upper() for c in cs] for p, cs in pre["supply_centers"].items()}
     for order in case["steps"][0]["orders"]:  # 6.J.2: drop the unit its valid order removes
         if order["expect"] == "succeeds":
-            units[Power.parse(order["power"])].remove(f"{order['unit']} {order['loc'].upper()}")
+            units[Power.of(order["power"])].remove(f"{order['unit']} {order['loc'].upper()}")
     position = pos(units, centers)
     for pname, expected in case["steps"][0]["expected"]["civil_disorder_removals"].items():
-        power = Power.parse(pname)
+        power = Power.of(pname)
         got = removed(rule, position, power, len(expected))
         assert sorted(got) == sorted(u.upper() for u in expected)

@@ -14,9 +14,7 @@ from hypothesis import strategies as st
 from bot.core import catalogue
 from bot.core.fastparse import fast_order
 from bot.core.jsonio import position_from_json
-from bot.core.map import load_map
 from bot.core.model import Position, Power
-from bot.core.names import load_names
 from bot.core.orders import Order
 from bot.core.parser import (
     OrderSyntaxError,
@@ -30,19 +28,20 @@ from bot.core.parser import (
 from tests.bot.core.test_parser import BOARDS, GOLDEN
 from tests.bot.core.test_parser_datc import _cases, _position
 from tests.shared import CORPUS
+from tests.standard import STANDARD
 
 
 def _fast(text: str, lang: str, power: Power | None, position: Position | None) -> Order | None:
     """The fast path alone, with the context `parse_order` gives it."""
     lang = catalogue.normalise(lang)
-    ctx = _Ctx(_clean(text), lang, load_names("standard"), load_map("standard"), _messages(lang))
+    ctx = _Ctx(_clean(text), lang, STANDARD.names(), STANDARD, _messages(lang))
     return fast_order(ctx, position, power)
 
 
 def _outcome(fn: Any, text: str, lang: str, power: Power | None, pos: Position | None) -> str:
     """The order with every field (repr shows `source` too), or the error's fields."""
     try:
-        return repr(fn(text, lang=lang, power=power, position=pos))
+        return repr(fn(text, lang=lang, power=power, position=pos, game_map=STANDARD))
     except OrderSyntaxError as exc:
         return f"error {exc.message!r} {exc.text!r} {exc.word!r}"
 
@@ -64,7 +63,7 @@ def test_datc_texts() -> None:
             position = _position(case, step)
             for o in step["orders"]:
                 total += 1
-                fast += _check(o["text"], "en", Power.parse(o["power"]), position)
+                fast += _check(o["text"], "en", Power.of(o["power"]), position)
     assert total == 731  # every order of every step (the issue says 732)
     assert fast >= 0.95 * total  # the DATC writes canonical orders: nearly all are fast
 
@@ -78,7 +77,7 @@ def test_golden_file() -> None:
         total += 1
         fast += _check(text, lang, None, BOARDS[board])
         if not expected.startswith("! "):
-            order = parse_order_grammar(text, lang=lang, position=BOARDS[board])
+            order = parse_order_grammar(text, lang=lang, position=BOARDS[board], game_map=STANDARD)
             _check(order.canonical(), "en", None, None)
             _check(render_order(order, "fr"), "fr", None, None)
     assert total > 600
@@ -102,7 +101,7 @@ def test_every_tenth_corpus_record() -> None:
 
 
 def test_errors_and_odd_forms_go_to_the_grammar() -> None:
-    start = load_map().start
+    start = STANDARD.start
     for text in (
         "A PAR - XYZ",  # unknown place: the grammar's error and hint
         "F SPA S - MAO",  # a bare "s" that is a coast, read again by the grammar
@@ -121,8 +120,8 @@ def test_errors_and_odd_forms_go_to_the_grammar() -> None:
 
 # --- generated well-formed orders -------------------------------------------------------------
 
-_NAMES = load_names("standard")
-_MAP = load_map("standard")
+_NAMES = STANDARD.names()
+_MAP = STANDARD
 _PIDS = sorted(_MAP.provinces)
 _COASTAL = sorted(p for p in _PIDS if _MAP.provinces[p].coasts)
 

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from bot.core.adjudicator import adjudicate
-from bot.core.interpret import (
-    DecisionKind,
-    adjudicate_interpreted,
-    check_submission,
-    interpret,
-)
+from bot.core.interpret import DecisionKind
 from bot.core.map import load_map
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
 from bot.core.outcome import Reason, Verdict
-from bot.core.parser import parse_order
 from bot.core.presets import load_rules
+from tests.standard import (
+    adjudicate,
+    adjudicate_interpreted,
+    check_submission,
+    interpret,
+    parse_order,
+)
 
 MAP = load_map("standard")
 DATC = load_rules("datc")

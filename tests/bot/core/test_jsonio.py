@@ -27,7 +27,9 @@ def test_round_trip() -> None:
 
 def test_fleet_in_a_two_coast_province_is_told_to_name_the_coast() -> None:
     with pytest.raises(FormatError) as err:
-        position_from_json({"phase": "S1901M", "units": {"FRANCE": ["F SPA"]}}, load_map())
+        position_from_json(
+            {"phase": "S1901M", "units": {"FRANCE": ["F SPA"]}}, load_map("standard")
+        )
     assert str(err.value) == (
         "position: F SPA: a fleet there stands on a coast: write F SPA/NC or F SPA/SC"
     )
@@ -35,7 +37,9 @@ def test_fleet_in_a_two_coast_province_is_told_to_name_the_coast() -> None:
 
 def test_army_at_sea_cannot_stand_there() -> None:
     with pytest.raises(FormatError) as err:
-        position_from_json({"phase": "S1901M", "units": {"FRANCE": ["A NTH"]}}, load_map())
+        position_from_json(
+            {"phase": "S1901M", "units": {"FRANCE": ["A NTH"]}}, load_map("standard")
+        )
     assert str(err.value) == "position: A NTH cannot stand in NTH"
 
 

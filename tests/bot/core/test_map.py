@@ -6,6 +6,7 @@ import pytest
 from bot.core.map import MapError, load_map, load_map_file
 from bot.core.model import Coast, Location, Power, ProvinceKind, UnitType
 from bot.paths import data_dir
+from tests.standard import STANDARD
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def test_split_coasts(std):
 
 def test_homes(std):
     assert std.home_centers(Power.RUSSIA) == {"MOS", "SEV", "STP", "WAR"}
-    assert sum(len(std.home_centers(p)) for p in Power) == 22
+    assert sum(len(std.home_centers(p)) for p in STANDARD.powers) == 22
 
 
 @pytest.mark.parametrize(

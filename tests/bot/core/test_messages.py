@@ -7,15 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.adjudicator import adjudicate
-from bot.core.interpret import adjudicate_interpreted, check_submission, submission_problems
 from bot.core.map import load_map
 from bot.core.messages import Items, Name, OneOf, Prov, catalogue, fields, msg, render
 from bot.core.model import Coast, Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Reason, Verdict, describe
-from bot.core.parser import parse_order
 from bot.core.presets import load_rules
+from tests.standard import (
+    adjudicate,
+    adjudicate_interpreted,
+    check_submission,
+    parse_order,
+    submission_problems,
+)
 
 MAP = load_map("standard")
 CORE = Path(__file__).resolve().parents[3] / "bot" / "core"

@@ -1,7 +1,9 @@
+import pickle
 from types import MappingProxyType
 
 import pytest
 
+from bot.core.map import load_map
 from bot.core.model import (
     Location,
     ModelError,
@@ -12,6 +14,7 @@ from bot.core.model import (
     Season,
     Unit,
 )
+from tests.standard import STANDARD
 
 
 @pytest.mark.parametrize(
@@ -47,11 +50,26 @@ def test_phase_sequence():
     assert Phase(1901, Season.FALL, PhaseKind.MOVEMENT).describe("fr") == "Automne 1901 Mouvements"
 
 
-def test_power_names():
-    assert Power.parse("autriche") is Power.AUSTRIA
-    assert Power.parse(" TURKEY ") is Power.TURKEY
+def test_power_names_are_the_variants():
+    assert STANDARD.parse_power("autriche") is Power.AUSTRIA
+    assert STANDARD.parse_power("Autriche-Hongrie") is Power.AUSTRIA
+    assert STANDARD.parse_power(" TURKEY ") is Power.TURKEY
+    assert STANDARD.parse_power("française") is Power.FRANCE
     with pytest.raises(ModelError):
-        Power.parse("Prussia")
+        STANDARD.parse_power("Prussia")
+    with pytest.raises(ModelError):  # Turkey does not play on the six-player board
+        load_map("sandard").parse_power("Turquie")
+
+
+def test_powers_are_open_interned_ids():
+    assert Power("NORTH") is Power.of(" north ")
+    assert Power("FRANCE") is Power.FRANCE
+    assert Power.FRANCE == "FRANCE"
+    assert pickle.loads(pickle.dumps(Power("NORTH"))) is Power("NORTH")
+    with pytest.raises(ModelError):
+        Power("not an id")
+    with pytest.raises(TypeError):
+        iter(Power)  # type: ignore[call-overload]  # no fixed list to walk
 
 
 def test_unit_and_location():

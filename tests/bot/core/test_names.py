@@ -9,7 +9,7 @@ from bot.core.model import Coast
 from bot.core.names import NameLookupError, load_names, split_words
 
 NAMES = load_names()
-GAME_MAP = load_map()
+GAME_MAP = load_map("standard")
 
 
 def test_every_province_has_both_nomenclatures() -> None:

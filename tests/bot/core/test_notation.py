@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
-from bot.core.notation import notation_lines, render, result_line
+from bot.core.notation import render, result_line
 from bot.core.orders import (
     Build,
     Convoy,
@@ -24,6 +24,7 @@ from bot.core.orders import (
 )
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.parser import render_order
+from tests.standard import notation_lines
 
 GOLDEN = Path(__file__).parent / "golden"
 F, G, E = Power.FRANCE, Power.GERMANY, Power.ENGLAND

@@ -25,13 +25,14 @@ from bot.core.orders import (
     UnitRef,
     Waive,
 )
-from bot.core.parser import OrderSyntaxError, parse_order, parse_orders, render_order
+from bot.core.parser import OrderSyntaxError, render_order
+from tests.standard import parse_order, parse_orders
 
 GOLDEN = Path(__file__).parent / "golden" / "orders.tsv"
 
 BOARDS: dict[str, Position | None] = {
     "-": None,
-    "start": load_map().start,
+    "start": load_map("standard").start,
     "retreat": position_from_json(
         {
             "phase": "F1901R",
@@ -78,7 +79,7 @@ def test_golden_file_names_every_province_in_both_nomenclatures() -> None:
             if r[0] == lang and not r[3].startswith("! ")
             for word in r[3].split()
         }
-        assert set(load_map().provinces) <= named, lang
+        assert set(load_map("standard").provinces) <= named, lang
 
 
 @pytest.mark.parametrize(("lang", "board", "text", "expected"), _golden())
@@ -154,7 +155,7 @@ def test_source_text_is_kept() -> None:
 
 
 def test_power_argument_is_the_power_giving_the_order() -> None:
-    start = load_map().start
+    start = load_map("standard").start
     # 6.A.6: Germany orders England's fleet; the order is kept and is Germany's.
     order = parse_order("F LON - NTH", power=Power.GERMANY, position=start)
     assert order.power is Power.GERMANY
@@ -163,7 +164,7 @@ def test_power_argument_is_the_power_giving_the_order() -> None:
 
 
 def test_power_defaults_to_the_unit_owner() -> None:
-    start = load_map().start
+    start = load_map("standard").start
     assert parse_order("A PAR - BUR", position=start).power is Power.FRANCE
     assert parse_order("F NTH H", position=start).power is None
     assert parse_order("A PAR - BUR").power is None
@@ -171,7 +172,7 @@ def test_power_defaults_to_the_unit_owner() -> None:
 
 
 def test_never_rejects_what_the_adjudicator_rules_on() -> None:
-    start = load_map().start
+    start = load_map("standard").start
     # No unit there, another power's unit, wrong type, not adjacent (DATC 6.A.*).
     assert parse_order("A TUN - NAP", power=Power.ITALY, position=start).canonical() == (
         "A TUN - NAP"
@@ -183,7 +184,7 @@ def test_never_rejects_what_the_adjudicator_rules_on() -> None:
 
 
 def test_support_coast_never_filled() -> None:
-    start = load_map().start
+    start = load_map("standard").start
     # DATC 4.B.4 / 6.B.4-6: the supported move keeps the coast as written.
     assert parse_order("F MAR S F GAS - SPA", position=start).canonical() == "F MAR S F GAS - SPA"
     assert parse_order("F MAO C A GAS - SPA").canonical() == "F MAO C A GAS - SPA"
@@ -195,7 +196,7 @@ def test_retreat_phase_turns_moves_into_retreats() -> None:
     assert order.power is Power.FRANCE
     assert order.unit == UnitRef(A, PAR, Power.FRANCE)
     # Outside a retreat phase the same text is a move.
-    assert isinstance(parse_order("Paris - Picardy", position=load_map().start), Move)
+    assert isinstance(parse_order("Paris - Picardy", position=load_map("standard").start), Move)
 
 
 def test_adjustment_remove_is_disband() -> None:
@@ -285,7 +286,7 @@ _ALPHABET = st.sampled_from(
 def _message_or_none(text: str, lang: str = "en") -> str | None:
     """Parse; return the error message, or None. Anything but OrderSyntaxError propagates."""
     try:
-        parse_order(text, lang=lang, position=load_map().start)
+        parse_order(text, lang=lang, position=load_map("standard").start)
         parse_orders(text, lang=lang)
     except OrderSyntaxError as exc:
         return exc.message

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.parser import parse_order, parse_orders
+from tests.standard import parse_order, parse_orders
 
 
 def test_code_fence_lines_are_skipped() -> None:

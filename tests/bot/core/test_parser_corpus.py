@@ -17,8 +17,8 @@ import pytest
 
 from bot.core.jsonio import position_from_json
 from bot.core.model import Power
-from bot.core.parser import parse_order
 from tests.shared import CORPUS
+from tests.standard import parse_order
 
 RECORDS = 240  # about 3,000 orders: movement, retreat and adjustment phases of several games
 

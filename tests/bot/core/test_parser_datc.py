@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from bot.core.model import Phase, Position, Power, Unit
-from bot.core.parser import OrderSyntaxError, parse_order
+from bot.core.parser import OrderSyntaxError
 from tests.shared import DATC_CASES as DATC
+from tests.standard import parse_order
 
 # The DATC cases, carried in tests/data/ (copied from shared/datc).
 
@@ -36,9 +37,9 @@ def _position(case: dict[str, Any], step: dict[str, Any]) -> Position:
     kind = {"movement": "Movement", "retreat": "Retreat", "adjustment": "Adjustment"}
     season = "Winter" if step["phase"] == "adjustment" else "Spring"
     phase = Phase.parse(f"{season} 1901 {kind[step['phase']]}")
-    units = [Unit.parse(Power.parse(p), u) for p, us in pre["units"].items() for u in us]
+    units = [Unit.parse(Power.of(p), u) for p, us in pre["units"].items() for u in us]
     centers = {
-        c.upper(): Power.parse(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
+        c.upper(): Power.of(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
     }
     return Position.build(phase, units, centers)
 
@@ -68,7 +69,7 @@ def test_datc_text_parses(
     case: dict[str, Any], step: dict[str, Any], order: dict[str, Any]
 ) -> None:
     position = _position(case, step)
-    power = Power.parse(order["power"])
+    power = Power.of(order["power"])
     key = (case["id"], order["text"])
     if key in REJECTED:
         with pytest.raises(OrderSyntaxError) as err:

@@ -7,11 +7,8 @@ from pathlib import Path
 import pytest
 
 from bot.core import presets
-from bot.core.adjudicator import adjudicate
-from bot.core.interpret import interpret
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power, Unit
-from bot.core.parser import parse_order
 from bot.core.presets import RulesError, list_presets, load_rules, load_rules_file
 from bot.core.rules import (
     DATC,
@@ -22,6 +19,7 @@ from bot.core.rules import (
     DuplicateOrders,
     RuleSet,
 )
+from tests.standard import adjudicate, interpret, parse_order
 
 PRESETS = ["datc", "edc2023", "house", "stabbeurfou", "world-masters"]
 
@@ -209,11 +207,11 @@ def test_edc2023_distinctive_choices_and_datc_elsewhere():
 
 def _adjudicate(rules, phase, units, given, centers=None):
     gm = load_map("standard")
-    us = [Unit.parse(Power.parse(p), t) for p, ts in units.items() for t in ts]
-    owned = {c: Power.parse(p) for p, cs in (centers or {}).items() for c in cs}
+    us = [Unit.parse(Power.of(p), t) for p, ts in units.items() for t in ts]
+    owned = {c: Power.of(p) for p, cs in (centers or {}).items() for c in cs}
     pos = Position.build(Phase.parse(phase), us, owned)
     orders = [
-        parse_order(t, power=Power.parse(p), position=pos, game_map=gm)
+        parse_order(t, power=Power.of(p), position=pos, game_map=gm)
         for p, ts in given.items()
         for t in ts
     ]

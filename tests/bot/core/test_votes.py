@@ -18,10 +18,10 @@ from bot.core.votes import (
     VoteError,
     VoteKind,
     VoteStatus,
-    announce,
     policy_for,
     policy_for_rules,
 )
+from tests.standard import STANDARD, announce
 
 A, E, F, G, I, R, T = (
     Power.AUSTRIA,
@@ -32,7 +32,7 @@ A, E, F, G, I, R, T = (
     Power.RUSSIA,
     Power.TURKEY,
 )
-ALL = frozenset(Power)
+ALL = frozenset(STANDARD.powers)
 S1903 = Moment(Phase.parse("S1903M"))
 F1903 = Moment(Phase.parse("F1903M"))
 

@@ -63,11 +63,10 @@ def test_unknown_windows_and_reasons_are_shown_as_they_are() -> None:
 
 
 def test_results_follow_the_stabbeurfou_notation_when_the_outcome_is_known() -> None:
-    from bot.core.adjudicator import adjudicate  # noqa: PLC0415
     from bot.core.map import load_map  # noqa: PLC0415
-    from bot.core.parser import parse_orders  # noqa: PLC0415
     from bot.discord_app.format import results_lines  # noqa: PLC0415
     from bot.service import GameStatus  # noqa: PLC0415
+    from tests.standard import adjudicate, parse_orders  # noqa: PLC0415
 
     start = load_map("standard").start
     orders = [

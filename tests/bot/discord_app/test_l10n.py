@@ -15,13 +15,18 @@ from bot.service.errors import NotFoundError, PermissionDeniedError
 )
 def test_an_unknown_power_is_refused_in_the_game_language(lang, start):
     with pytest.raises(Refusal) as info:
-        parse_power("Prusse", lang)
+        parse_power("Prusse", lang, "standard")
     assert info.value.message.startswith(start)
 
 
 def test_a_power_is_read_in_either_language():
-    assert parse_power("Allemagne", "en") is Power.GERMANY
-    assert parse_power("germany", "fr") is Power.GERMANY
+    assert parse_power("Allemagne", "en", "standard") is Power.GERMANY
+    assert parse_power("germany", "fr", "standard") is Power.GERMANY
+
+
+def test_a_power_is_read_in_the_games_variant():
+    with pytest.raises(Refusal):  # Turkey does not play on the six-player board
+        parse_power("Turquie", "fr", "sandard")
 
 
 def test_a_service_refusal_is_shown_in_the_game_language():

@@ -19,6 +19,7 @@ from bot.core.presets import load_rules
 from bot.core.rules import RuleSet
 from bot.service import FakeClock, MemoryNotifier, TableService
 from bot.service.engine import Parsed
+from tests.standard import STANDARD
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
 
@@ -196,13 +197,13 @@ async def opener(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenFn]:
             await svc.store.close()
 
 
-SEVEN = [f"user-{p.value.lower()}" for p in Power]
+SEVEN = [f"user-{p.value.lower()}" for p in STANDARD.powers]
 
 
 async def seven_player_game(svc: TableService, **kw: Any) -> int:
     kw.setdefault("clock", "edc2023")
     status = await svc.create_game("gm", name="table 1", **kw)
-    for user, power in zip(SEVEN, Power, strict=True):
+    for user, power in zip(SEVEN, STANDARD.powers, strict=True):
         await svc.join(status.id, user, power)
     await svc.start_game(status.id, "gm")
     await svc.run_due()  # opens Spring 1901

@@ -7,6 +7,7 @@ import pytest
 from bot.core.model import Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier, PermissionDeniedError
 from tests.bot.service.conftest import seven_player_game
+from tests.standard import STANDARD
 
 GM_OPS = [
     ("pause", ()),
@@ -134,7 +135,7 @@ async def test_join_choices_and_leave(opener):
         await svc.join(g.id, "a")
     random_power = await svc.join(g.id, "b")
     assert random_power is not Power.GERMANY
-    free = next(p for p in Power if p not in {Power.GERMANY, random_power})
+    free = next(p for p in STANDARD.powers if p not in {Power.GERMANY, random_power})
     assert await svc.assign(g.id, "gm", "c", free) is free
     assert await svc.leave(g.id, "a") is Power.GERMANY
     players = (await svc.status(g.id)).players

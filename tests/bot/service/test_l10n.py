@@ -7,12 +7,12 @@ import string
 import pytest
 
 from bot.core.model import Phase, Position, Power, Unit
-from bot.core.parser import parse_orders
 from bot.service import texts
 from bot.service.codec import outcome_from_json, outcome_to_json
 from bot.service.engine import CoreEngine
 from bot.service.errors import InvalidStateError, NotFoundError, PermissionDeniedError
 from tests.bot.service.conftest import seven_player_game
+from tests.standard import parse_orders
 
 
 def _fields(text: str) -> set[str]:
@@ -84,8 +84,8 @@ async def test_results_in_an_english_game_keep_the_english_detail(opener):
 
 
 def test_a_result_message_survives_the_stored_outcome():
-    from bot.core.adjudicator import adjudicate  # noqa: PLC0415
     from bot.core.outcome import describe  # noqa: PLC0415
+    from tests.standard import adjudicate  # noqa: PLC0415
 
     pos = Position.build(
         Phase.parse("S1901M"),

@@ -9,6 +9,7 @@ from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier, PermissionDeniedError
 from bot.service.errors import VoteRefusedError
 from tests.bot.service.conftest import SEVEN, seven_player_game
+from tests.standard import STANDARD
 
 OTHERS = [u for u in SEVEN if u != "user-france"]
 
@@ -24,7 +25,7 @@ async def test_edc_draw_passes_at_the_last_yes_and_ends_the_game(opener):
     rec = await svc.propose_vote(gid, "user-france", "draw")
     assert rec["status"] == "open"
     assert "author" not in rec
-    assert sorted(rec["powers"]) == sorted(p.value for p in Power)
+    assert sorted(rec["powers"]) == sorted(p.value for p in STANDARD.powers)
     await svc.cast_ballot(gid, "user-france", rec["id"], "yes")
     for user in OTHERS[:-1]:
         assert (await svc.cast_ballot(gid, user, rec["id"], "yes"))["status"] == "open"

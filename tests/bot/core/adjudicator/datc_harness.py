@@ -12,7 +12,6 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.adjudicator import adjudicate
 from bot.core.map import load_map
 from bot.core.model import Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import (
@@ -28,7 +27,7 @@ from bot.core.orders import (
     UnitRef,
 )
 from bot.core.outcome import Outcome, Reason, Verdict
-from bot.core.parser import OrderSyntaxError, parse_order
+from bot.core.parser import OrderSyntaxError
 from bot.core.rules import (
     DATC,
     AdjacentConvoy,
@@ -38,6 +37,7 @@ from bot.core.rules import (
     RuleSet,
 )
 from tests.shared import DATC_CASES as DATC_FILE
+from tests.standard import adjudicate, parse_order
 
 GAME_MAP = load_map("standard")
 
@@ -54,7 +54,7 @@ def _ref(unit: str | None, loc: str) -> UnitRef:
 
 def typed_order(o: dict[str, Any]) -> Order:
     """The order built from the JSON's parsed fields (no string splitting)."""
-    power = Power.parse(o["power"])
+    power = Power.of(o["power"])
     kind = o["type"]
     if kind == "build":
         return Build(power, _ref(o["unit"], o["loc"]), source=o["text"])
@@ -78,9 +78,9 @@ def typed_order(o: dict[str, Any]) -> Order:
 
 def prestate(case: dict[str, Any]) -> Position:
     pre = case["prestate"]
-    units = [Unit.parse(Power.parse(p), u) for p, us in pre["units"].items() for u in us]
+    units = [Unit.parse(Power.of(p), u) for p, us in pre["units"].items() for u in us]
     centers = {
-        c.upper(): Power.parse(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
+        c.upper(): Power.of(p) for p, cs in pre.get("supply_centers", {}).items() for c in cs
     }
     return Position.build(Phase.parse(pre["phase"]), units, centers)
 
@@ -145,7 +145,7 @@ class StepRun:
 def feed(step: dict[str, Any], position: Position, rules: RuleSet = DATC) -> list[Order | None]:
     out: list[Order | None] = []
     for o in step["orders"]:
-        power = Power.parse(o["power"])
+        power = Power.of(o["power"])
         if not rules.default_single_coast:
             # The parser always completes a fleet's only reachable coast (the 4.B.2 a policy);
             # under 4.B.2 b the order must stay as written, so the typed fields are fed.
@@ -188,9 +188,7 @@ def result_of(run: StepRun, k: int) -> tuple[Verdict, Reason] | None:
 
 
 def unit_set(units: dict[str, list[str]]) -> set[tuple[Power, str]]:
-    return {
-        (Power.parse(p), str(Unit.parse(Power.parse(p), u))) for p, us in units.items() for u in us
-    }
+    return {(Power.of(p), str(Unit.parse(Power.of(p), u))) for p, us in units.items() for u in us}
 
 
 def board_set(position: Position) -> set[tuple[Power, str]]:

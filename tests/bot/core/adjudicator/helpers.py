@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from bot.core.adjudicator import adjudicate
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power, Unit
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Outcome
-from bot.core.parser import parse_order
 from bot.core.rules import DATC, RuleSet
+from tests.standard import adjudicate, parse_order
 
 GM = load_map("standard")
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.adjudicator import adjudicate, removals_2023
+from bot.core.adjudicator import removals_2023
 from bot.core.model import Location, Power
 from bot.core.orders import Build, UnitRef
 from bot.core.outcome import Reason, Verdict
 from bot.core.rules import DATC, Choice, CivilDisorder
 from tests.bot.core.adjudicator.helpers import GM, board, orders, result, run, units_of
+from tests.standard import adjudicate
 
 FR, DE, IT, RU = Power.FRANCE, Power.GERMANY, Power.ITALY, Power.RUSSIA
 

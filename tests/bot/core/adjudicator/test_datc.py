@@ -28,7 +28,7 @@ def _check_movement(run: Any, step: dict[str, Any], expected: dict[str, Any]) ->
     got = {(d.unit.power, str(d.unit), d.attacker_from) for d in outcome.dislodged}
     want = set()
     for d in expected.get("dislodged", []):
-        unit = Unit.parse(Power.parse(d["power"]), f"{d['unit']} {d['loc']}")
+        unit = Unit.parse(Power.of(d["power"]), f"{d['unit']} {d['loc']}")
         want.add((unit.power, str(unit), d["attacker_from"].upper()))
     assert got == want
     by_prov = {d.unit.province: d for d in outcome.dislodged}
@@ -77,8 +77,8 @@ def _run_case(case: dict[str, Any], rules: RuleSet, alt: dict[str, Any] | None) 
             gone = {(u.power, str(u)) for u in run.outcome.removed}
             want = {
                 (
-                    Power.parse(d["power"]),
-                    str(Unit.parse(Power.parse(d["power"]), f"{d['unit']} {d['loc']}")),
+                    Power.of(d["power"]),
+                    str(Unit.parse(Power.of(d["power"]), f"{d['unit']} {d['loc']}")),
                 )
                 for d in expected.get("disbanded", [])
             }
@@ -91,7 +91,7 @@ def _run_case(case: dict[str, Any], rules: RuleSet, alt: dict[str, Any] | None) 
                 if r.reason is Reason.CIVIL_DISORDER
             }
             want_cd = {
-                (Power.parse(p), f"{Unit.parse(Power.parse(p), u)} D")
+                (Power.of(p), f"{Unit.parse(Power.of(p), u)} D")
                 for p, us in expected.get("civil_disorder_removals", {}).items()
                 for u in us
             }

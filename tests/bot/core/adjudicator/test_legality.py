@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bot.core.adjudicator import adjudicate
 from bot.core.model import Location, Power, UnitType
 from bot.core.orders import Hold, Move, Retreat, SupportHold, UnitRef
 from bot.core.outcome import Reason, Verdict
 from bot.core.rules import DATC, Choice, DuplicateOrders
 from tests.bot.core.adjudicator.helpers import GM, board, result, run, units_of
+from tests.standard import adjudicate
 
 A, F = UnitType.ARMY, UnitType.FLEET
 FR, DE, EN = Power.FRANCE, Power.GERMANY, Power.ENGLAND

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bot.core.adjudicator import adjudicate
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.outcome import Reason, Verdict
 from bot.core.rules import DATC
 from tests.bot.core.adjudicator.helpers import GM, orders, result, units_of
+from tests.standard import adjudicate
 
 FR, DE, EN = Power.FRANCE, Power.GERMANY, Power.ENGLAND
 

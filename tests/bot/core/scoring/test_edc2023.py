@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core.model import Power
-from bot.core.scoring import ScoringError, score
+from bot.core.scoring import ScoringError
+from tests.standard import score
 
 A, E, F, G, I, R, T = (
     Power.AUSTRIA,

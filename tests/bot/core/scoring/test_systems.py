@@ -5,15 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.core.model import Phase, Position, Power
-from bot.core.scoring import (
-    SYSTEMS,
-    ScoringError,
-    centers_from_position,
-    describe,
-    score,
-    standings,
-    standings_lines,
-)
+from bot.core.scoring import SYSTEMS, ScoringError, centers_from_position, describe, standings
+from tests.standard import score, standings_lines
 
 A, E, F, G, I, R, T = (
     Power.AUSTRIA,
@@ -27,7 +20,22 @@ A, E, F, G, I, R, T = (
 
 
 def test_registry_names_and_docstrings() -> None:
-    assert set(SYSTEMS) == {"edc2023", "sum-of-squares", "draw-size", "c-diplo"}
+    assert set(SYSTEMS) == {
+        "edc2023",
+        "sum-of-squares",
+        "draw-size",
+        "c-diplo",
+        "c-diplo-namur",
+        "carnage",
+        "carnage-2023",
+        "dixie",
+        "bangkok",
+        "manorcon",
+        "tribute",
+        "open-tribute",
+        "world-classic",
+        "whipping",
+    }
     assert "strictly fewer" in describe("edc2023")
     assert "100 × (its centres)²" in describe("sum-of-squares")
 
