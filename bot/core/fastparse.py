@@ -68,6 +68,24 @@ _AFTER_POWER = frozenset({"UTYPE", _WORD})  # or COLON: the tokenizer leaves col
 _PLACE_START = frozenset({_WORD})
 
 
+@functools.cache
+def _in_place(follow: frozenset[str]) -> frozenset[str]:
+    """After a place word: another word, a coast, or what follows the place."""
+    return frozenset({_WORD, "SLASH", "LPAR"}) | follow
+
+
+@functools.cache
+def _in_coast(follow: frozenset[str]) -> frozenset[str]:
+    """After a coast word following a slash: another coast word or what follows the place."""
+    return frozenset({_WORD}) | follow
+
+
+@functools.cache
+def _bare_location(pid: str) -> Location:
+    """Location(pid), shared: locations are immutable, and building one costs a little."""
+    return Location(pid)
+
+
 class _NotFastError(Exception):
     """Not a form the fast path reads: the grammar reads the text."""
 
@@ -203,7 +221,7 @@ class _Reader:
         """A place from its first word: WORD+ then a coast (/ WORD+ or ( WORD+ ))."""
         words = [first]
         coast: list[str] | None = None
-        in_place = frozenset({_WORD, "SLASH", "LPAR"}) | follow
+        in_place = _in_place(follow)
         while True:
             kind, text = self.next(in_place)
             if kind == _WORD:
@@ -211,7 +229,7 @@ class _Reader:
                 continue
             if kind == "SLASH":
                 coast = [self.next(_PLACE_START)[1]]
-                more = frozenset({_WORD}) | follow
+                more = _in_coast(follow)
                 while (tok := self.next(more))[0] == _WORD:
                     coast.append(tok[1])
                 kind = tok[0]
@@ -224,7 +242,9 @@ class _Reader:
 
     def location(self, words: list[str], coast: list[str] | None) -> Location:
         ctx = self.ctx
-        if all(w.isalnum() for w in words):
+        if len(words) == 1 and words[0].isalnum():
+            key = fold_word(words[0])
+        elif all(w.isalnum() for w in words):
             key = "".join(fold_word(w) for w in words)
         else:
             key = "".join(split_words(" ".join(words)))
@@ -232,7 +252,7 @@ class _Reader:
         if pid is None:  # a prefix, a trailing coast, an unknown or ambiguous name
             return _place_location(ctx, words, coast)
         if coast is None:
-            return Location(pid)
+            return _bare_location(pid)
         found = ctx.names.coast(coast)
         if found is None:
             raise _NotFastError
@@ -290,6 +310,86 @@ class _Reader:
         return (Disband if verb == "DISBAND" else Build)(None, unit=ref), False
 
 
+# --- canonical notation ----------------------------------------------------------------------
+# `A PAR - BUR`, `F STP/NC - BAR`, `A LON - BEL VIA`, `A PAR S A MAR - BUR`, `F NTH C A LON - BEL`,
+# `A PAR R PIC`, `A PAR D`, `F STP/NC B`: one word per place, every word where the grammar
+# takes it as the reader above does (an id that is also a power word is left to the reader).
+_UTYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+_LOCATIONS: dict[tuple[int, str], tuple[object, dict[str, Location | None]]] = {}
+
+
+def _canonical_locations(ctx: _Ctx) -> dict[str, Location | None]:
+    """Canonical location text -> the location the reader gives it (None: not here), filled
+    as met; per map (held, so its id stays its own) and language."""
+    key = (id(ctx.game_map), ctx.lang)
+    held = _LOCATIONS.get(key)
+    if held is None or held[0] is not ctx.game_map:
+        if len(_LOCATIONS) > 64:
+            _LOCATIONS.clear()
+        held = _LOCATIONS[key] = (ctx.game_map, {})
+    return held[1]
+
+
+def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location:
+    if text in seen:
+        found = seen[text]
+    else:
+        found = None
+        pid_text, _, coast_text = text.partition("/")
+        if (
+            len(pid_text) == 3
+            and pid_text.isalpha()
+            and pid_text.isupper()
+            and coast_text in ("", "NC", "SC", "EC", "WC")
+            and ctx.game_map.power_word(fold_word(pid_text)) is None
+        ):
+            reader = _Reader(ctx, [("w", pid_text)])
+            try:
+                found = reader.location([pid_text], [coast_text] if coast_text else None)
+            except (_NotFastError, OrderSyntaxError):
+                found = None
+        seen[text] = found
+    if found is None:
+        raise _NotFastError
+    return found
+
+
+def _canonical(ctx: _Ctx, parts: list[str]) -> tuple[Order, bool]:
+    """The order of a canonical text split at its spaces, as the reader builds it."""
+    n = len(parts)
+    utype = _UTYPES.get(parts[0])
+    if utype is None or n < 3:
+        raise _NotFastError
+    seen = _canonical_locations(ctx)
+    unit = UnitRef(utype, _canonical_location(ctx, parts[1], seen), None)
+    verb = parts[2]
+    if n == 3:
+        if verb == "H":
+            return Hold(None, unit=unit), False
+        if verb == "D":
+            return Disband(None, unit=unit), False
+        if verb == "B":
+            return Build(None, unit=unit), False
+    elif verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
+        dest = _canonical_location(ctx, parts[3], seen)
+        return Move(None, unit=unit, dest=dest, via_convoy=n == 5), False
+    elif verb == "R" and n == 4:
+        return Retreat(None, unit=unit, dest=_canonical_location(ctx, parts[3], seen)), False
+    elif verb in ("S", "C") and n in (5, 7) and parts[3] in _UTYPES:
+        if verb == "C" and (n != 7 or parts[3] != "A"):
+            raise _NotFastError
+        target = UnitRef(_UTYPES[parts[3]], _canonical_location(ctx, parts[4], seen), None)
+        if n == 5:
+            return SupportHold(None, unit=unit, target=target), False
+        if parts[5] != "-":
+            raise _NotFastError
+        dest = _canonical_location(ctx, parts[6], seen)
+        if verb == "S":
+            return SupportMove(None, unit=unit, target=target, dest=dest), False
+        return Convoy(None, unit=unit, target=target, dest=dest), False
+    raise _NotFastError
+
+
 def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
     """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
     completes it; None when the grammar must read it (including every error)."""
@@ -297,9 +397,11 @@ def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Ord
     if not text or text[0] in _MARKER_START:
         return None
     try:
-        toks = _tokens(text, ctx.names, ctx.game_map.power_bigrams)
-        reader = _Reader(ctx, toks)
-        order, convoy_word = reader.order()
+        try:
+            order, convoy_word = _canonical(ctx, text.split(" "))
+        except _NotFastError:
+            toks = _tokens(text, ctx.names, ctx.game_map.power_bigrams)
+            order, convoy_word = _Reader(ctx, toks).order()
         return _complete(order, ctx, position, power, convoy_word=convoy_word)
     except (_NotFastError, OrderSyntaxError):
         # An error (or a bare "s" that may be a coast) is the grammar's to report.

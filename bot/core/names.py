@@ -118,6 +118,13 @@ class NameTable:
         for e in self._entries:
             for i in range(len(e.words) - 1):
                 self._next_words.setdefault(e.words[i], set()).add(e.words[i + 1])
+        # Full names by their first letter: a prefix ("West Med", "midatl") shares it, so the
+        # prefix search reads one bucket, not every name (issue 18: errors read it many times).
+        self._by_initial: dict[str, list[_Entry]] = {}
+        for e in self._entries:
+            if e.is_name and _key(e.words):
+                self._by_initial.setdefault(_key(e.words)[0], []).append(e)
+        self._choices: dict[str, dict[str, str]] = {}  # suggest()'s candidates, per language
 
     def joins(self, left: str, right: str) -> bool:
         """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
@@ -184,8 +191,8 @@ class NameTable:
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
-            for e in self._entries:
-                if e.is_name and _is_prefix(words, key, e.words):
+            for e in self._by_initial.get(key[0], ()):
+                if _is_prefix(words, key, e.words):
                     every.add(e.pid)
                     if e.lang == lang:
                         mine.add(e.pid)
@@ -208,11 +215,14 @@ class NameTable:
 
     def suggest(self, key: str, lang: str) -> str | None:
         """The full name of the province closest to `key` (folded), if any is close."""
-        choices: dict[str, str] = {}
-        for look in self._looks(lang):
-            for k, pids in self._exact[look].items():
-                if len(pids) == 1:
-                    choices.setdefault(k, next(iter(pids)))
+        choices = self._choices.get(self.own(lang))
+        if choices is None:
+            choices = {}
+            for look in self._looks(lang):
+                for k, pids in self._exact[look].items():
+                    if len(pids) == 1:
+                        choices.setdefault(k, next(iter(pids)))
+            self._choices[self.own(lang)] = choices
         best = difflib.get_close_matches(key, list(choices), n=1, cutoff=0.75)
         if not best and len(key) <= _SHORT:
             # A short code is too short for a ratio: "PRA" is 0.67 from "PAR". Two swapped

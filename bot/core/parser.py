@@ -608,6 +608,8 @@ def _fill_ref(
             utype = UnitType.FLEET
         elif kind is ProvinceKind.LAND:
             utype = UnitType.ARMY
+    if utype is ref.type and location is ref.location and power is ref.power:
+        return ref, board  # nothing to fill: no new object (the fast path's usual case)
     return UnitRef(utype, location, power), board
 
 
@@ -678,10 +680,18 @@ def _complete(
     elif isinstance(order, SupportHold | SupportMove | Convoy):
         # DATC 4.B.4: the coast of a supported or convoyed move is never filled in.
         target, _ = _fill_ref(order.target, position, ctx.game_map, own=False, retreat=False)
-        result = dataclasses.replace(order, power=power, unit=unit, target=target, source=ctx.text)
+        # Constructors, not dataclasses.replace: this runs for every order (issue 18).
+        if isinstance(order, SupportHold):
+            result = SupportHold(power, unit=unit, target=target, source=ctx.text)
+        elif isinstance(order, SupportMove):
+            result = SupportMove(power, unit=unit, target=target, dest=order.dest, source=ctx.text)
+        else:
+            result = Convoy(power, unit=unit, target=target, dest=order.dest, source=ctx.text)
+    elif isinstance(order, Hold):
+        result = Hold(power, unit=unit, source=ctx.text)
     else:
         result = dataclasses.replace(order, power=power, unit=unit, source=ctx.text)
-    return result  # one construction: _complete is on the fast path
+    return result
 
 
 # --- public API --------------------------------------------------------------------------------

@@ -189,3 +189,40 @@ _BOARDS = [None, _MAP.start, *(b for b in BOARDS.values() if b is not None)]
 @given(_order(), st.sampled_from(["en", "fr"]), st.sampled_from(range(len(_BOARDS))))
 def test_generated_orders(text: str, lang: str, board: int) -> None:
     _check(text, lang, None, _BOARDS[board])
+
+
+@st.composite
+def _canonical(draw: st.DrawFn) -> str:
+    """Canonical notation with any ids and coasts, good or bad (both paths must agree)."""
+
+    def loc() -> str:
+        pid = draw(st.sampled_from([*_PIDS, "XXX", "PRA", "ENG", "Par"]))
+        coast = draw(st.sampled_from(["", "", "/NC", "/SC", "/EC", "/WC", "/XC"]))
+        return pid + coast
+
+    def unit() -> str:
+        return f"{draw(st.sampled_from('AF'))} {loc()}"
+
+    u = unit()
+    return draw(
+        st.sampled_from(
+            [
+                f"{u} H",
+                f"{u} D",
+                f"{u} B",
+                f"{u} - {loc()}",
+                f"{u} - {loc()} VIA",
+                f"{u} R {loc()}",
+                f"{u} S {unit()}",
+                f"{u} S {unit()} - {loc()}",
+                f"{u} C {unit()} - {loc()}",
+                f"{u} C {loc()}",
+            ]
+        )
+    )
+
+
+@settings(max_examples=400, deadline=None)
+@given(_canonical(), st.sampled_from(["en", "fr"]), st.sampled_from(range(len(_BOARDS))))
+def test_generated_canonical_orders(text: str, lang: str, board: int) -> None:
+    _check(text, lang, None, _BOARDS[board])
