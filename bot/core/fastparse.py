@@ -1,12 +1,12 @@
 """The fast path of the order parser: well-formed orders without a parse tree (issue 18).
 
 `fast_order(ctx, position, power)` reads the common shapes (`A PAR - BUR`, `F STP/NC - BAR`,
-`A Budapest S A Galicia - Rumania`, `bud move ser`, `remove pie`, `F WES - SPA(sc)`, ...) with a
-word tokenizer over the map's name table, and returns exactly what the grammar of
-`bot.core.parser` would return, or None: whatever it does not fully recognise (a colon, a
-list bullet, quotes or other punctuation, a phrase in brackets, an order the grammar would
-refuse) goes to the grammar unchanged, so every error and every unusual form keeps its one
-implementation.
+`A Budapest S A Galicia - Rumania`, `bud move ser`, `remove pie`, `F WES - SPA(sc)`, ...):
+canonical notation by position, other texts with a word tokenizer over the map's name table
+(the grammar's own lexer for markup and punctuation). It returns exactly what the grammar of
+`bot.core.parser` would return, or None: whatever it does not fully recognise (an order the
+grammar would refuse, a bare "s" the grammar reads again as a coast) goes to the grammar
+unchanged, so every error and every unusual form keeps its one implementation.
 
 Each word gets a terminal the way the grammar's contextual lexer gives it one: an order word
 of the catalogue (`[keywords]`) where the grammar can take that word there, otherwise a place
@@ -17,6 +17,7 @@ the golden file, the corpus sample and generated orders.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 
@@ -36,20 +37,25 @@ from bot.core.orders import (
     Waive,
 )
 from bot.core.parser import (
+    _LIST_MARKER_RE,
     _PHRASES,
     _WORD_KINDS,
     OrderSyntaxError,
     _complete,
     _Ctx,
+    _lex,
     _location,
     _place_location,
+    _split_place,
 )
+from bot.core.parser import _phrases as _grammar_phrases
 
 # A chunk between spaces that is not one plain word: words and the symbols - / ( ).
 _PIECE_RE = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")
 _SYMBOLS = {"-": "DASH", "/": "SLASH", "(": "LPAR", ")": "RPAR"}
 _PHRASE_FIRST = frozenset({"via", *(first for first, _ in _PHRASES)})
-# Texts starting with one of these may carry a list marker ("1. ", "- ", "> "): grammar.
+# Texts starting with one of these may carry a list marker ("1. ", "- ", "> "): the grammar's
+# lexer reads them.
 _MARKER_START = frozenset("0123456789-*•>")
 
 _END = "$END"
@@ -172,12 +178,13 @@ def _phrases(out: list[tuple[str, str]]) -> list[tuple[str, str]]:
 class _Reader:
     """A recursive descent over the tokens, each word classified by what can come next."""
 
-    __slots__ = ("ctx", "i", "index", "toks")
+    __slots__ = ("ctx", "i", "index", "text_power", "toks")
 
     def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
         self.ctx = ctx
         self.toks = toks
         self.i = 0
+        self.text_power: Power | None = None
         self.index = _exact_index(ctx.names, ctx.lang)
 
     def next(self, viable: frozenset[str]) -> tuple[str, str]:
@@ -250,6 +257,8 @@ class _Reader:
             key = "".join(split_words(" ".join(words)))
         pid = self.index.get(key)
         if pid is None:  # a prefix, a trailing coast, an unknown or ambiguous name
+            if _split_place(words, ctx.names, ctx.lang) is None:
+                raise _NotFastError  # an error: the grammar builds it (and its hint) once
             return _place_location(ctx, words, coast)
         if coast is None:
             return _bare_location(pid)
@@ -264,6 +273,11 @@ class _Reader:
     def order(self) -> tuple[Order, bool]:
         """The order as the grammar's transformer builds it, and its `convoy_word` flag."""
         first = self.next(_START)
+        if first[0] == "POWER" and self.i < len(self.toks) and self.toks[self.i][0] == "COLON":
+            # "France: A PAR - BUR": the power giving the order (the grammar's `start`).
+            self.text_power = self.ctx.game_map.power_word(fold_word(first[1]))
+            self.i += 1
+            first = self.next(_START)
         if first[0] == "WAIVE":
             self.end()
             return Waive(None), False
@@ -390,19 +404,32 @@ def _canonical(ctx: _Ctx, parts: list[str]) -> tuple[Order, bool]:
     raise _NotFastError
 
 
+def _lexed(ctx: _Ctx) -> list[tuple[str, str]]:
+    """The tokens of `ctx.text`: the quick tokenizer, else the grammar's own lexer (markup,
+    punctuation, arrows, list markers, bracketed phrases), whose tokens are then read here."""
+    text = ctx.text
+    if text[0] not in _MARKER_START:
+        with contextlib.suppress(_NotFastError):
+            return _tokens(text, ctx.names, ctx.game_map.power_bigrams)
+    source = _LIST_MARKER_RE.sub("", text)
+    raws = _grammar_phrases(_lex(source, ctx.names, ctx.msgs, ctx.game_map.power_bigrams))
+    return [("w" if r.kind == "word" else r.kind, r.text) for r in raws]
+
+
 def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
     """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
     completes it; None when the grammar must read it (including every error)."""
-    text = ctx.text
-    if not text or text[0] in _MARKER_START:
+    if not ctx.text:
         return None
     try:
+        text_power: Power | None = None
         try:
-            order, convoy_word = _canonical(ctx, text.split(" "))
+            order, convoy_word = _canonical(ctx, ctx.text.split(" "))
         except _NotFastError:
-            toks = _tokens(text, ctx.names, ctx.game_map.power_bigrams)
-            order, convoy_word = _Reader(ctx, toks).order()
-        return _complete(order, ctx, position, power, convoy_word=convoy_word)
+            reader = _Reader(ctx, _lexed(ctx))
+            order, convoy_word = reader.order()
+            text_power = reader.text_power
+        return _complete(order, ctx, position, power or text_power, convoy_word=convoy_word)
     except (_NotFastError, OrderSyntaxError):
         # An error (or a bare "s" that may be a coast) is the grammar's to report.
         return None

@@ -100,22 +100,37 @@ def test_every_tenth_corpus_record() -> None:
     assert fast >= 0.99 * total
 
 
-def test_errors_and_odd_forms_go_to_the_grammar() -> None:
+def test_errors_go_to_the_grammar() -> None:
     start = STANDARD.start
     for text in (
         "A PAR - XYZ",  # unknown place: the grammar's error and hint
+        "A PAR - Burgandy",
         "F SPA S - MAO",  # a bare "s" that is a coast, read again by the grammar
-        "France: A PAR - BUR",
-        "A PAR - BUR.",
-        "1. A PAR - BUR",
-        "A PAR -> BUR",
-        "A PAR - BUR (via convoy)",
         "A PAR - BUR H",
         "F LON C BEL",
         "A PAR attacks BUR",
+        "A PAR # BUR",
+        "France: Germany: A PAR H",
     ):
         assert _fast(text, "en", None, start) is None, text
         _check(text, "en", None, start)
+
+
+def test_markup_punctuation_and_headers_are_read_fast() -> None:
+    start = STANDARD.start
+    for text in (
+        "France: A PAR - BUR",
+        "1. A PAR - BUR",
+        "- A MAR H",
+        "A PAR -> BUR",
+        "A PAR – BUR",
+        "A LON - BEL (via convoy)",
+        "A PAR - BUR.",
+        "**A PAR H**",
+        "« A PAR - BOU »",
+    ):
+        assert _fast(text, "fr" if "«" in text else "en", None, start) is not None, text
+        _check(text, "fr" if "«" in text else "en", None, start)
 
 
 # --- generated well-formed orders -------------------------------------------------------------
@@ -185,10 +200,18 @@ def _order(draw: st.DrawFn) -> str:
 _BOARDS = [None, _MAP.start, *(b for b in BOARDS.values() if b is not None)]
 
 
-@settings(max_examples=400, deadline=None)
-@given(_order(), st.sampled_from(["en", "fr"]), st.sampled_from(range(len(_BOARDS))))
-def test_generated_orders(text: str, lang: str, board: int) -> None:
-    _check(text, lang, None, _BOARDS[board])
+_WRAPS = ["{}", "{}", "1. {}", "- {}", "> {}", "**{}**", "`{}`", "{}.", "France: {}", "« {} »"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    _order(),
+    st.sampled_from(_WRAPS),
+    st.sampled_from(["en", "fr"]),
+    st.sampled_from(range(len(_BOARDS))),
+)
+def test_generated_orders(text: str, wrap: str, lang: str, board: int) -> None:
+    _check(wrap.format(text), lang, None, _BOARDS[board])
 
 
 @st.composite
