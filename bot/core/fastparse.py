@@ -303,7 +303,9 @@ class _Reader:
             return SupportHold(None, unit=ref, target=target), False
         if verb == "CONVOY":
             tok = self.next(_UNIT_START)
-            target, after = self.unit(tok, _DASH_ONLY if tok[0] == "UTYPE" else _AFTER_CONVOYED)
+            # A type or a nationality makes it a unit: a convoy order, then a dash.
+            bare = tok[0] == _WORD
+            target, after = self.unit(tok, _AFTER_CONVOYED if bare else _DASH_ONLY)
             if after == "DASH":
                 dest, _ = self.place(self.next(_PLACE_START)[1], _ONLY_END)
                 return Convoy(None, unit=ref, target=target, dest=dest), False

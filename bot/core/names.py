@@ -168,10 +168,9 @@ class NameTable:
 
     def lookup(self, text: str | Sequence[str], lang: str = "en") -> str | None:
         """Like `resolve` but None instead of an error (and no suggestion search)."""
-        try:
-            return self.resolve(text, lang, suggest=False)
-        except NameLookupError:
-            return None
+        words = split_words(" ".join([text] if isinstance(text, str) else text))
+        found = self._search(words, self.own(lang)) if words else None
+        return found if isinstance(found, str) else None  # no error built: errors call it often
 
     def resolve(self, text: str | Sequence[str], lang: str = "en", *, suggest: bool = True) -> str:
         """The province id a player meant; NameLookupError if unknown or ambiguous."""
@@ -181,13 +180,22 @@ class NameTable:
         lang = self.own(lang)
         if not words:
             raise NameLookupError(catalogue.text("core", "names.missing", lang), word=shown)
+        found = self._search(words, lang)
+        if isinstance(found, str):
+            return found
+        if found:
+            raise self._ambiguous(shown, found, lang)
+        raise self._unknown(shown, _key(words) if suggest else "", lang)
+
+    def _search(self, words: Sequence[str], lang: str) -> str | set[str] | None:
+        """The province of folded `words`; the candidates if ambiguous; None if unknown."""
         key = _key(words)
         for look in self._looks(lang):
             found = self._exact[look].get(key, set())
             if len(found) == 1:
                 return next(iter(found))
             if len(found) > 1:  # pragma: no cover - the data test forbids it
-                raise self._ambiguous(shown, found, lang)
+                return found
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
@@ -201,8 +209,8 @@ class NameTable:
             if len(mine) == 1:
                 return next(iter(mine))
             if every:
-                raise self._ambiguous(shown, mine or every, lang)
-        raise self._unknown(shown, key if suggest else "", lang)
+                return mine or every
+        return None
 
     def _ambiguous(self, shown: str, pids: set[str], lang: str) -> NameLookupError:
         names = sorted(self.full_name(p, lang) for p in pids)

@@ -111,6 +111,7 @@ def test_errors_go_to_the_grammar() -> None:
         "A PAR attacks BUR",
         "A PAR # BUR",
         "France: Germany: A PAR H",
+        "a ADR c English Channel",  # found by hypothesis: a nationality makes a convoyed unit
     ):
         assert _fast(text, "en", None, start) is None, text
         _check(text, "en", None, start)
