@@ -96,12 +96,23 @@ class Engine:
         # repeat the same texts thousands of times, and the parser is the slow part.
         self._centers = game_map.supply_centers
         self._bare: dict[tuple[str, Power, bool], Order | None] = {}
+        self._owned: dict[tuple[tuple[str, Power, bool], Power], Order] = {}
+        self._seen: set[tuple[str, Power, bool]] = set()
 
     def parse(self, text: str, power: Power, position: Position) -> Order:
         """`parse_order(text, power=power, position=position)`, with a cache for the common case."""
         retreat = position.phase.kind is PhaseKind.RETREAT
         key = (text, power, retreat)
         if key not in self._bare:
+            if key not in self._seen:
+                # Seen once: read it with the board (the fast path makes that cheap); the
+                # board-free reading is kept from the second time, when it may pay off.
+                if len(self._seen) >= _CACHE_SIZE:
+                    self._seen.clear()
+                self._seen.add(key)
+                return self._parse_order(
+                    text, power=power, position=position, game_map=self.game_map
+                )
             if len(self._bare) >= _CACHE_SIZE:
                 self._bare.clear()
             self._bare[key] = self._bare_order(text, power, retreat)
@@ -113,7 +124,14 @@ class Engine:
             d = position.dislodged_in(pid) if retreat else None
             board = d.unit if d is not None else position.units.get(pid)
             if board is not None:
-                return replace(bare, unit=replace(bare.unit, power=board.power))
+                # The order with its unit's owner, built once per owner (orders are immutable).
+                owned = self._owned.get((key, board.power))
+                if owned is None:
+                    if len(self._owned) >= _CACHE_SIZE:
+                        self._owned.clear()
+                    owned = replace(bare, unit=replace(bare.unit, power=board.power))
+                    self._owned[(key, board.power)] = owned
+                return owned
         return bare
 
     def _bare_order(self, text: str, power: Power, retreat: bool) -> Order | None:
