@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from bot.core import catalogue
 from bot.core.fastparse import fast_order
 from bot.core.jsonio import position_from_json
+from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.core.orders import Order
 from bot.core.parser import (
@@ -29,6 +30,7 @@ from tests.bot.core.test_parser import BOARDS, GOLDEN
 from tests.bot.core.test_parser_datc import _cases, _position
 from tests.shared import CORPUS
 from tests.standard import STANDARD
+from tests.variants import tri
 
 
 def _fast(text: str, lang: str, power: Power | None, position: Position | None) -> Order | None:
@@ -38,10 +40,17 @@ def _fast(text: str, lang: str, power: Power | None, position: Position | None) 
     return fast_order(ctx, position, power)
 
 
-def _outcome(fn: Any, text: str, lang: str, power: Power | None, pos: Position | None) -> str:
+def _outcome(
+    fn: Any,
+    text: str,
+    lang: str,
+    power: Power | None,
+    pos: Position | None,
+    game_map: GameMap = STANDARD,
+) -> str:
     """The order with every field (repr shows `source` too), or the error's fields."""
     try:
-        return repr(fn(text, lang=lang, power=power, position=pos, game_map=STANDARD))
+        return repr(fn(text, lang=lang, power=power, position=pos, game_map=game_map))
     except OrderSyntaxError as exc:
         return f"error {exc.message!r} {exc.text!r} {exc.word!r}"
 
@@ -250,3 +259,45 @@ def _canonical(draw: st.DrawFn) -> str:
 @given(_canonical(), st.sampled_from(["en", "fr"]), st.sampled_from(range(len(_BOARDS))))
 def test_generated_canonical_orders(text: str, lang: str, board: int) -> None:
     _check(text, lang, None, _BOARDS[board])
+
+
+# --- another variant: its own names and power words, nothing of the standard map -----------
+
+_TRI = tri()
+_TRI_NAMES = _TRI.names()
+_TRI_PIDS = sorted(_TRI.provinces)
+
+
+@st.composite
+def _tri_order(draw: st.DrawFn) -> str:
+    def place() -> str:
+        pid = draw(st.sampled_from(_TRI_PIDS))
+        lang = draw(st.sampled_from(["en", "fr"]))
+        return draw(
+            st.sampled_from([pid, _TRI_NAMES.full_name(pid, lang), _TRI_NAMES.abbreviation(pid)])
+        )
+
+    def unit() -> str:
+        power = draw(st.sampled_from(["", "", *(_TRI.power_name(p, "fr") for p in _TRI.powers)]))
+        return " ".join(w for w in (power, draw(st.sampled_from(["A", "F", ""])), place()) if w)
+
+    return draw(
+        st.sampled_from(
+            [
+                f"{unit()} H",
+                f"{unit()} - {place()}",
+                f"{unit()} S {unit()} - {place()}",
+                f"{unit()} C {unit()} - {place()}",
+                f"France: {unit()} H",
+                f"{_TRI.power_name(_TRI.powers[0])}: {unit()} - {place()}",
+            ]
+        )
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(_tri_order(), st.sampled_from(["en", "fr"]), st.booleans())
+def test_generated_orders_on_another_variant(text: str, lang: str, board: bool) -> None:
+    position = _TRI.start if board else None
+    grammar = _outcome(parse_order_grammar, text, lang, None, position, _TRI)
+    assert _outcome(parse_order, text, lang, None, position, _TRI) == grammar, text
