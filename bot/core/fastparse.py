@@ -21,6 +21,8 @@ import contextlib
 import functools
 import re
 
+from bot.core import catalogue
+from bot.core.map import GameMap
 from bot.core.model import Location, Position, Power, UnitType
 from bot.core.names import NameTable, fold_word, split_words
 from bot.core.orders import (
@@ -40,13 +42,17 @@ from bot.core.parser import (
     _LIST_MARKER_RE,
     _PHRASES,
     _WORD_KINDS,
+    MAX_ORDER_LENGTH,
     OrderSyntaxError,
+    _clean,
     _complete,
     _Ctx,
     _lex,
     _location,
+    _messages,
     _place_location,
     _split_place,
+    parse_order,
 )
 from bot.core.parser import _phrases as _grammar_phrases
 
@@ -418,20 +424,69 @@ def _lexed(ctx: _Ctx) -> list[tuple[str, str]]:
     return [("w" if r.kind == "word" else r.kind, r.text) for r in raws]
 
 
-def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
-    """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
-    completes it; None when the grammar must read it (including every error)."""
+Skeleton = tuple[Order, bool, Power | None]  # as read, before the board: order, convoy word, power
+
+
+def _skeleton(ctx: _Ctx) -> Skeleton | None:
+    """The order as read from the text alone, its `convoy_word` flag and the power its text
+    names ("France: ..."); None when the grammar must read it."""
     if not ctx.text:
         return None
     try:
-        text_power: Power | None = None
         try:
             order, convoy_word = _canonical(ctx, ctx.text.split(" "))
+            return order, convoy_word, None
         except _NotFastError:
             reader = _Reader(ctx, _lexed(ctx))
             order, convoy_word = reader.order()
-            text_power = reader.text_power
-        return _complete(order, ctx, position, power or text_power, convoy_word=convoy_word)
+            return order, convoy_word, reader.text_power
     except (_NotFastError, OrderSyntaxError):
+        return None
+
+
+def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
+    """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
+    completes it; None when the grammar must read it (including every error)."""
+    skeleton = _skeleton(ctx)
+    return None if skeleton is None else _finish(skeleton, ctx, position, power)
+
+
+def _finish(
+    skeleton: Skeleton, ctx: _Ctx, position: Position | None, power: Power | None
+) -> Order | None:
+    order, convoy_word, text_power = skeleton
+    try:
+        return _complete(order, ctx, position, power or text_power, convoy_word=convoy_word)
+    except OrderSyntaxError:
         # An error (or a bare "s" that may be a coast) is the grammar's to report.
         return None
+
+
+class BulkReader:
+    """`parse_order` for bulk runs (`parley adjudicate --jsonl`): each distinct text is read
+    once and completed with the board every time, so the result is `parse_order`'s exactly.
+    Texts the fast path does not read go to `parse_order` each time."""
+
+    def __init__(self, game_map: GameMap, lang: str = "en", size: int = 200_000) -> None:
+        self.game_map = game_map
+        self.lang = catalogue.normalise(lang)
+        self.size = size
+        self._read: dict[str, tuple[_Ctx, Skeleton | None]] = {}
+
+    def parse(self, text: str, *, power: Power | None, position: Position | None) -> Order:
+        entry = self._read.get(text)
+        if entry is None:
+            if len(self._read) >= self.size:
+                self._read.clear()
+            gm = self.game_map
+            ctx = _Ctx(_clean(text), self.lang, gm.names(), gm, _messages(self.lang))
+            long = len(ctx.text) > MAX_ORDER_LENGTH  # parse_order's own refusal
+            entry = self._read[text] = (ctx, None if long else _skeleton(ctx))
+        ctx, skeleton = entry
+        if skeleton is not None:
+            order = _finish(skeleton, ctx, position, power)
+            if order is not None:
+                return order
+        return parse_order(
+            text, lang=self.lang, power=power, position=position, game_map=self.game_map
+        )

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.core import catalogue
-from bot.core.fastparse import fast_order
+from bot.core.fastparse import BulkReader, fast_order
 from bot.core.jsonio import position_from_json
 from bot.core.map import GameMap
 from bot.core.model import Position, Power
@@ -301,3 +301,41 @@ def test_generated_orders_on_another_variant(text: str, lang: str, board: bool) 
     position = _TRI.start if board else None
     grammar = _outcome(parse_order_grammar, text, lang, None, position, _TRI)
     assert _outcome(parse_order, text, lang, None, position, _TRI) == grammar, text
+
+
+# --- the bulk reader (`parley adjudicate --jsonl`): each text read once, completed per board ---
+
+
+def test_bulk_reader_equals_parse_order_across_boards() -> None:
+    reader = BulkReader(STANDARD)
+    boards = [STANDARD.start, *(b for b in BOARDS.values() if b is not None)]
+    texts = ["PAR - BUR", "A PAR - BUR", "F PAR H", "BRE - MAO", "MAO - SPA", "remove MAO"]
+    texts += ["build F stp/nc", "A MUN S BER", "France: A PAR - PIC", "A PAR - XYZ", "x" * 400]
+    for _ in range(2):  # the second round reads every text from the reader's table
+        for board in boards:
+            for text in texts:
+                got = _outcome(_bulk(reader), text, "en", Power("FRANCE"), board)
+                assert got == _outcome(parse_order, text, "en", Power("FRANCE"), board), text
+
+
+def test_bulk_reader_on_every_tenth_corpus_record() -> None:
+    reader = BulkReader(STANDARD)
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            if n % 10:
+                continue
+            rec = json.loads(line)
+            position = position_from_json(rec["position"])
+            for pname, texts in [*rec["orders"].items(), *rec["orders_raw"].items()]:
+                for text in texts:
+                    got = _outcome(_bulk(reader), text, "en", Power(pname), position)
+                    assert got == _outcome(parse_order, text, "en", Power(pname), position)
+
+
+def _bulk(reader: BulkReader) -> Any:
+    def parse(text: str, **kw: Any) -> Order:
+        assert kw.pop("lang") == "en"
+        assert kw.pop("game_map") is reader.game_map
+        return reader.parse(text, **kw)
+
+    return parse
