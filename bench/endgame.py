@@ -8,11 +8,12 @@ from __future__ import annotations
 import random
 import time
 
-from bot.core.endgame import check_end, end_rules
+from bot.core.endgame import check_end, end_rules_for
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power
+from bot.core.presets import load_rules
 from bot.core.scoring import SYSTEMS, score
-from bot.core.votes import EDC2023, Ballot, Moment, VoteBook, VoteKind
+from bot.core.votes import Ballot, Moment, VoteBook, VoteKind, policy_for_rules
 from renderer.chart import centre_chart
 
 _SEVEN = load_map("standard").powers
@@ -44,7 +45,7 @@ def main() -> None:
     t = time.perf_counter()
     for _ in range(1000):
         m = Moment(Phase.parse("S1903M"))
-        book, vote = VoteBook(EDC2023, last_year=1907).propose(
+        book, vote = VoteBook(policy_for_rules(load_rules("edc2023")), last_year=1907).propose(
             Power.FRANCE, VoteKind.DRAW, moment=m, survivors=list(_SEVEN)
         )
         for p in _SEVEN:
@@ -59,7 +60,7 @@ def main() -> None:
         history.append(Position.build(Phase.parse(f"W{year}A"), (), owners))
     t = time.perf_counter()
     for _ in range(200):
-        check_end(history, end_rules("stabbeurfou"), std)
+        check_end(history, end_rules_for(load_rules("stabbeurfou")), std)
     print(f"check_end, 10 years      {(time.perf_counter() - t) * 1000 / 200:8.3f} ms each")
     t = time.perf_counter()
     for _ in range(10):

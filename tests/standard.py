@@ -11,7 +11,9 @@ from typing import Any
 
 from bot.core import adjudicator as _adjudicator
 from bot.core import interpret as _interpret
+from bot.core import messages as _messages
 from bot.core import notation as _notation
+from bot.core import outcome as _outcome
 from bot.core import parser as _parser
 from bot.core import scoring as _scoring
 from bot.core import votes as _votes
@@ -90,3 +92,27 @@ def score(
     return _scoring.score(
         system, centers, total_centers, game_map=game_map or load_map(variant), **kw
     )
+
+
+def render_order(order: Order, lang: str = "en", game_map: GameMap | None = None) -> str:
+    return _parser.render_order(order, lang, game_map or STANDARD)
+
+
+def render_notation(
+    order: Order, lang: str = "en", *, lower: bool = False, game_map: GameMap | None = None
+) -> str:
+    return _notation.render(order, lang, lower=lower, game_map=game_map or STANDARD)
+
+
+def result_line(
+    result: Any, outcome: Any = None, lang: str = "en", game_map: GameMap | None = None
+) -> str:
+    return _notation.result_line(result, outcome, lang, game_map or STANDARD)
+
+
+def render_message(message: Any, lang: str = "en", game_map: GameMap | None = None) -> str:
+    return _messages.render(message, lang, game_map or STANDARD)
+
+
+def describe(result: Any, lang: str = "en", game_map: GameMap | None = None) -> str:
+    return _outcome.describe(result, lang, game_map or STANDARD)

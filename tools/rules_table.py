@@ -21,7 +21,6 @@ ISSUES: dict[str, tuple[str, str]] = {
     "adjacent_convoy": ("4.A.3", "convoy to an adjacent province (a 1971, b 1982, c 2000/2023)"),
     "convoyed_attack_cuts_support_on_itself": ("4.A.4", "convoyed attack cuts support on itself"),
     "retreat_to_convoyed_attacker_origin": ("4.A.5", "retreat to a convoyed attacker's origin"),
-    "convoy_path_allowed": ("4.A.6", "convoy path (a ignored, b allowed, c required)"),
     "dislodged_bounces_convoyed_attacker_origin": ("4.A.7", "dislodged unit bounces a third unit"),
     "default_single_coast": ("4.B.2", "missing coast, one reachable: move there"),
     "unreachable_coast_illegal": ("4.B.3", "unreachable coast makes the move illegal"),
@@ -29,6 +28,7 @@ ISSUES: dict[str, tuple[str, str]] = {
     "support_coast_mismatch_ignored": ("4.B.4", "support naming another coast is still valid"),
     "wrong_unit_coast_ignored": ("4.B.5", "wrong coast of the ordered unit is ignored"),
     "irrelevant_coast_ignored": ("4.B.6", "unknown or irrelevant coast is ignored"),
+    "xxx_hold_accepted": ("seed", "`A PAR XXX` is a hold (no: refused at entry)"),
     "army_build_with_coast_fails": ("4.B.6", "an army build naming a coast builds nothing"),
     "missing_unit_type": ("4.C.1", "missing unit type (a: invalid, b: valid, c: valid unless)"),
     "unit_type_required": ("4.C.1", "the ordered unit's type is mandatory"),
@@ -38,7 +38,6 @@ ISSUES: dict[str, tuple[str, str]] = {
     "missing_nationality": ("4.C.5", "missing nationality (a: invalid, b: valid, c)"),
     "wrong_nationality": ("4.C.6", "wrong nationality (a: invalid, b: ignored, c)"),
     "order_sets": ("4.D.1", "several order sets (a combine ... d latest only)"),
-    "order_sets_unknown_order": ("4.D.2", "several sets, order unknown (a hold, b combine)"),
     "duplicate_orders": ("4.D.3", "several orders to one unit (a first, b last, c hold)"),
     "duplicates_count_illegal_orders": ("4.D.3", "illegal orders count as duplicates"),
     "too_many_builds": ("4.D.4", "too many builds (a none, b first, c last)"),
@@ -51,15 +50,33 @@ ISSUES: dict[str, tuple[str, str]] = {
     "illegal_move_receives_hold_support": ("4.E.1", "a unit with an illegal move can be supported"),
     "poorly_written_orders": ("4.E.2", "poorly written orders (a: each alone, b: as a set)"),
     "implicit_orders": ("4.E.3", "inferred (implicit) orders"),
-    "perpetual_orders": ("4.E.4", "perpetual orders"),
     "proxy_orders": ("4.E.5", "proxy orders (a notice, b in the set, c no)"),
     "reject_inaccurate_order_sets": ("seed", "refuse a whole set with an extra/inaccurate order"),
     "first_year_imposed_builds": ("seed", "builds the referee imposes in the first year"),
     "late_orders_accepted": ("seed", "orders accepted after the deadline"),
+    "unreadable_orders": ("seed", "an unreadable line: refuse-set, or void-line (keep the rest)"),
     "expedited_removal": ("seed", "expedited removal of powers with no centre"),
-    "stalemate_years": ("seed", "years of unchanged centres that end the game (0: never)"),
     "non_dias_draws": ("seed", "draws may leave out survivors"),
     "solo_centers": ("seed", "centres for a solo win"),
+    "votes.draws": ("[votes]", "a draw may be proposed"),
+    "votes.concessions": ("[votes]", "a win may be conceded to one player"),
+    "votes.once_per_player": ("[votes]", "each player may propose only once per game"),
+    "votes.one_per_season": ("[votes]", "one proposal per season (Spring / Fall)"),
+    "votes.closed_in_fall_adjudication": (
+        "[votes]",
+        "no vote from Fall orders read to adjustments",
+    ),
+    "votes.closed_in_last_year": ("[votes]", "no vote in the last year"),
+    "votes.opposition_ends_at_once": ("[votes]", "one 'no' ends the vote at once"),
+    "votes.abstentions": ("[votes]", "a player may abstain"),
+    "votes.revisable": ("[votes]", "a ballot may be changed until the deadline"),
+    "votes.publish_counts": ("[votes]", "the counts are published (never the voters)"),
+    "votes.concede_target_votes_yes": ("[votes]", "the player a win is conceded to votes yes"),
+    "votes.gm_may_refuse": ("[votes]", "the GM may refuse a repetitive proposal"),
+    "end.years": ("[end]", "game years when the clock sets none (0: no limit)"),
+    "end.stalemate_years": ("[end]", "years of unchanged centres that stop the game (0: never)"),
+    "end.draw_offer_years": ("[end]", "such years after which the GM may declare a draw"),
+    "scoring.system": ("[scoring]", "the scoring system of the final standings"),
 }
 _ORDER = {f: i for i, f in enumerate(ISSUES)}
 # The civil-disorder rules (bot/core/civil_disorder.py), for the legend under the table.
@@ -76,7 +93,55 @@ CIVIL_DISORDER = {
     "home-any-terrain": "Stabbeurfou 4.D.8 'e' (DATC 2.x e): to a home centre, armies and fleets"
     " over land and sea; ties: fleets first, then English province name",
 }
+# Where a seed is open to two readings: the one Parley takes, with the line it rests on.
+READINGS: list[str] = [
+    "4.A.6 convoy paths: no key. A path is not part of Parley's order syntax, so an order"
+    " giving one is unreadable; every seed chooses a (stabbeurfou '4.A.6 a a', house VI(3)"
+    " Alternative B).",
+    "4.D.2 sets in an unknown order and 4.E.4 perpetual orders: no key. The table service"
+    " always knows which set came last; every seed erases orders after each adjudication"
+    " (stabbeurfou 4.E.4: 'Orders are erased after every adjudication').",
+    "`order_sets` (4.D.1): a (stabbeurfou 'SF a') adds each new set to the standing one (the"
+    " adjudicator's duplicate rule then decides; the refusal at entry checks each set as sent);"
+    " b and c replace it unless the player asks to add (`/orders submit` with merge: by unit);"
+    " d (house III(4) Alternative A) replaces it, and a set asking to be added is refused with"
+    " a message rather than silently dropping the standing orders.",
+    "`late_orders_accepted` (house VII(3) Alternative B, 'accepted until the start of"
+    " adjudication'): a set is taken while the phase is still open after its deadline, until"
+    " the clock starts the adjudication; then it is refused as late.",
+    '`unreadable_orders = "void-line"` (edc-2023 E, \'an unambiguous order must be applied'
+    " and an order deemed ambiguous not applied'): the readable orders are saved and the player"
+    " is told which lines are void; a set with no readable line is refused.",
+    "`first_year_imposed_builds` (edc-2023 E, 'the referee will impose up to two builds - no"
+    " third build'): in the map's first year, builds written (or waived) count towards the"
+    " two; each imposed build goes to a free home centre in province order: an army inland or"
+    " on a two-coast centre, otherwise a fleet while the power has fewer fleets than armies"
+    " ('to maintain a balance'), else an army.",
+    "`expedited_removal` (stabbeurfou 3): (a) at the Fall moves; (b) 'at autumn retreat"
+    " adjudication', or at the end of the Fall moves when the Fall has no retreat phase (the"
+    " skipped step is that adjudication). Never in the Spring.",
+    "`end.stalemate_years` (stabbeurfou 2(a), 'the same after three consecutive diplomatic"
+    " years'): three game years in a row that change no centre's owner.",
+    '`xxx_hold_accepted` (stabbeurfou 2(h), \'The sequence "XXX" is refused by the'
+    " system'): the whole set is refused at entry, as the preset's other refusals.",
+    "gm-order-correction-rules I(5) ('the last order reading from top to bottom ... will be"
+    " used') when that last order is illegal: Parley reads I(5) with I(3) ('an illegally"
+    " ordered unit will be presumed to have been ordered to hold') as applying to the orders"
+    " that can be adjudicated: an illegal order is disregarded and the last legal one is"
+    " used (`duplicates_count_illegal_orders = false`). The literal reading (the unit holds)"
+    " is `duplicates_count_illegal_orders = true`.",
+    "house VI(6) C (a paradox re-resolved at half strength) is not implemented: the seed does"
+    " not say how strengths are halved for supports and convoys alike, and house I(2) makes the"
+    " 1982 rules decide first (`convoy_paradox = b`), which resolves every DATC paradox case.",
+    "`scoring.system = draw-size` for house (IX(1)-(2)): the standings are the result the vote"
+    " decided: a conceded win scores the winner alone, a draw shares among its members only"
+    " ('A draw that does not include all survivors presumes the elimination of the players"
+    " not included').",
+    "`votes.gm_may_refuse = false` for edc2023: the seed gives each player one End Game"
+    " Request as a right (E: 'Each person can request a vote ... only once per game').",
+]
 _COMMENT = re.compile(r"^(\w+)\s*=\s*(.+?)\s+#\s*(.*)$")
+_TABLE = re.compile(r"^\[(\w+)\]")
 
 
 def cell(value: object) -> str:
@@ -91,10 +156,14 @@ def cell(value: object) -> str:
 
 def comments(name: str) -> dict[str, str]:
     out: dict[str, str] = {}
+    table = ""
     for line in (rules_dir() / f"{name}.toml").read_text(encoding="utf-8").splitlines():
+        t = _TABLE.match(line)
+        if t:
+            table = t.group(1) + "."
         m = _COMMENT.match(line)
         if m:
-            out[m.group(1)] = m.group(3).replace("|", "\\|")
+            out[table + m.group(1)] = m.group(3).replace("|", "\\|")
     return out
 
 
@@ -115,14 +184,22 @@ def render() -> str:
     ]
     for f in fields:
         issue, what = ISSUES.get(f, ("?", ""))
-        row = [issue, f"`{f}`", what, *(cell(getattr(rules[n], f)) for n in names)]
+        row = [issue, f"`{f}`", what, *(cell(rules[n].option(f)) for n in names)]
         lines.append("| " + " | ".join(row) + " |")
     lines += ["", "Civil-disorder rules (`civil_disorder`):", ""]
     lines += [f"- `{k}`: {v}" for k, v in CIVIL_DISORDER.items()]
+    lines += [
+        "",
+        "## Readings",
+        "",
+        "Where a seed is open to two readings, the one Parley takes:",
+        "",
+    ]
+    lines += [f"- {r}" for r in READINGS]
     for n in names:
         lines += ["", f"## `{n}`: where each choice comes from", ""]
         notes = comments(n)
-        lines += [f"- `{f}` = {cell(getattr(rules[n], f))}: {notes.get(f, '')}" for f in fields]
+        lines += [f"- `{f}` = {cell(rules[n].option(f))}: {notes.get(f, '')}" for f in fields]
     return "\n".join(lines) + "\n"
 
 

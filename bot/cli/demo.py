@@ -331,7 +331,7 @@ async def _play_game(
             for power, user in st.players.items():
                 orders = random_orders(position, power, game_map, rng)
                 if orders:
-                    text = "\n".join(render_order(o, lang) for o in orders)
+                    text = "\n".join(render_order(o, lang, game_map) for o in orders)
                     await svc.submit(game.id, user, text)
         due = await svc.next_due(game.id)
         if due is None:

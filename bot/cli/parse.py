@@ -1,10 +1,13 @@
 """`parley parse`: read orders as a player writes them and print them in canonical notation.
 
-    parley parse [--lang en|fr] [--position FILE] [--power NAME] [--json] [TEXT ...]
+    parley parse [--lang en|fr] [--position FILE] [--power NAME] [--rules NAME] [--json]
+                 [TEXT ...]
 
 Each TEXT argument is one order; without TEXT, an order set is read from standard input (one
 order per line or `;`-separated). Exit status: 0 if every order was read, 1 if some had errors,
-2 for a bad position file or an unknown power.
+2 for a bad position file or an unknown power. With `--rules` (and `--position`), the preset's
+submission checks run too: a set the preset refuses at entry (Stabbeurfou) prints each reason
+as `refused (NAME): ...` and exits 1.
 """
 
 from __future__ import annotations
@@ -17,8 +20,10 @@ from typing import Any
 
 from bot.cli.inputs import InputFileError, read_file, read_stdin
 from bot.core import catalogue
+from bot.core.interpret import submission_problems
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
+from bot.core.messages import render as render_message
 from bot.core.model import ModelError, Position, Power
 from bot.core.parser import (
     OrderSyntaxError,
@@ -28,6 +33,8 @@ from bot.core.parser import (
     parse_orders,
     render_order,
 )
+from bot.core.presets import RulesError, load_rules
+from bot.core.rules import RuleSet
 
 
 def register(subparsers: Any) -> None:
@@ -46,6 +53,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--power", metavar="NAME", help="the power giving the orders")
     p.add_argument(
         "--map", default="standard", metavar="NAME|FILE", help="variant (default standard)"
+    )
+    p.add_argument(
+        "--rules",
+        metavar="NAME",
+        help="rule preset whose submission checks to run (needs --position)",
     )
     p.add_argument("--json", action="store_true", help="print a JSON report")
     p.add_argument("text", nargs="*", metavar="TEXT", help="one order per argument")
@@ -69,13 +81,18 @@ def _load_position(path: str, game_map: GameMap) -> Position:
 def run(args: argparse.Namespace) -> int:
     position: Position | None = None
     power: Power | None = None
+    rules: RuleSet | None = None
     try:
         game_map = load_map(args.map)
         if args.position:
             position = _load_position(args.position, game_map)
         if args.power is not None:
             power = game_map.parse_power(args.power)
-    except (FormatError, MapError) as exc:
+        if getattr(args, "rules", None):
+            rules = load_rules(args.rules)
+            if position is None:
+                raise FormatError("--rules needs --position (the checks read the board)")
+    except (FormatError, MapError, RulesError) as exc:
         print(f"parley parse: {exc}", file=sys.stderr)
         return 2
     except ModelError:
@@ -110,19 +127,27 @@ def run(args: argparse.Namespace) -> int:
             text, lang=args.lang, power=power, position=position, game_map=game_map
         )
 
+    refused: list[str] = []
+    if rules is not None and position is not None:
+        problems = submission_problems(position, result.orders, rules, game_map)
+        refused = [render_message(p, args.lang, game_map) for p in problems]
     if args.json:
-        doc = {
+        doc: dict[str, Any] = {
             "orders": [{"text": o.source, "canonical": o.canonical()} for o in result.orders],
             "errors": [{"text": e.text, "message": e.message} for e in result.errors],
         }
+        if rules is not None:
+            doc["refused"] = refused
         print(json.dumps(doc, ensure_ascii=False, indent=2))
     else:
         for order in result.orders:
             line = order.canonical()
             if not catalogue.is_default(args.lang):  # the game's notation, then the canonical
-                line = f"{render_order(order, args.lang)}\t{line}"
+                line = f"{render_order(order, args.lang, game_map)}\t{line}"
             print(line)
         for err in result.errors:
             shown = err.text if len(err.text) <= 80 else err.text[:79] + "…"
             print(f"error: {shown}: {err.message}", file=sys.stderr)
-    return 1 if result.errors else 0
+        for why in refused:
+            print(f"refused ({args.rules}): {why}", file=sys.stderr)
+    return 1 if result.errors or refused else 0

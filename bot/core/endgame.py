@@ -7,12 +7,13 @@ baseline of the first year) and says whether the game goes on:
 - solo, every rule set: strictly more than half of the centres that exist on the map (18 of
   34, 16 of 31 on Sandard), neutral centres included (stabbeurfou 2(i), edc-2023 C), checked
   after the adjustments;
-- `edc2023`: the game ends after the last game year of the clock preset (edc-2023 B: "All
-  rounds and all tables will be played in 7 years");
-- `stabbeurfou` 2(a): "If centre ownership table is the same after three consecutive
-  diplomatic years, the game is stopped" - read as three years in a row that change no owner;
-- `house` IX(2) Alternative A: after 2 game years with no centre changing owner the GM may,
-  after a warning, declare a draw of all survivors (a state the GM acts on, not an end).
+- the preset's `[end]` table: `years` (the last game year when the clock preset sets none;
+  edc-2023 B: "All rounds and all tables will be played in 7 years"), `stalemate_years`
+  (stabbeurfou 2(a): "If centre ownership table is the same after three consecutive
+  diplomatic years, the game is stopped" - read as three years in a row that change no
+  owner), `draw_offer_years` (house IX(2) Alternative A: after 2 game years with no centre
+  changing owner the GM may, after a warning, declare a draw of all survivors - a state the
+  GM acts on, not an end).
 
 A player stays in the game while controlling a centre or a unit (stabbeurfou 2(b)).
 """
@@ -55,39 +56,18 @@ class EndRules:
     expedited_removal: bool = False  # stabbeurfou 3, optional: see expedited_destroyed/removed
 
 
-def end_rules(
-    name: str,
-    *,
-    years: int | None = None,
-    first_year: int = 1901,
-    solo_centers: int | None = None,
-    expedited_removal: bool = False,
-) -> EndRules:
-    """The end conditions of a rule set; `years` is the clock preset's game length (a clock
-    with `years` ends any game after its last year; edc2023 defaults to 7).
-    `expedited_removal` turns on the optional stabbeurfou section 3 (stabbeurfou only)."""
-    last = first_year + years - 1 if years is not None else None
-    if name == "edc2023":
-        if last is None:
-            last = first_year + 7 - 1  # edc-2023 B: "played in 7 years"
-        return EndRules(name, solo_centers, last_year=last)
-    if name == "stabbeurfou":
-        return EndRules(
-            name,
-            solo_centers,
-            last_year=last,
-            stalemate_years=3,
-            expedited_removal=expedited_removal,
-        )
-    if name == "house":
-        return EndRules(name, solo_centers, last_year=last, draw_offer_years=2)
-    return EndRules(name, solo_centers, last_year=last)
-
-
 def end_rules_for(rules: RuleSet, *, years: int | None = None, first_year: int = 1901) -> EndRules:
-    """`end_rules` for a loaded rule set (its name and `solo_centers`)."""
-    return end_rules(
-        rules.name, years=years, first_year=first_year, solo_centers=rules.solo_centers
+    """The end conditions of a rule set, from its `[end]` table and `solo_centers`; `years` is
+    the clock preset's game length (it wins over the table's `years`)."""
+    end = rules.end
+    length = years or end.years or None
+    return EndRules(
+        rules.name,
+        rules.solo_centers,
+        last_year=first_year + length - 1 if length else None,
+        stalemate_years=end.stalemate_years or None,
+        draw_offer_years=end.draw_offer_years or None,
+        expedited_removal=rules.expedited_removal,
     )
 
 

@@ -32,7 +32,7 @@ from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
-from bot.core.catalogue import languages
+from bot.core.catalogue import DEFAULT_LANG, languages, texts
 from bot.core.map import GameMap
 from bot.core.messages import Items, Message, Prov, msg
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
@@ -90,13 +90,10 @@ class Interpretation:
     decisions: tuple[Decision, ...]
 
 
-# Where each preset's set policies come from, for the player-facing text (catalogue
-# `source.<preset>`).
-_SOURCES = ("datc", "edc2023", "world-masters", "house", "stabbeurfou")
-
-
 def _source(rules: RuleSet) -> Message:
-    if rules.name in _SOURCES:
+    """Where the preset's set policies come from, for the player-facing text: the catalogue's
+    `source.<preset>` when it names one (a label only: behaviour is the preset's data)."""
+    if f"source.{rules.name}" in texts("core", DEFAULT_LANG):
         return msg(f"source.{rules.name}")
     return msg("source.other_rules", name=rules.name)
 
@@ -603,13 +600,20 @@ def submission_problems(
 ) -> list[Message]:
     """The problems for which the rule set refuses this order set (empty: accepted).
 
-    Only rule sets with `reject_inaccurate_order_sets` refuse sets; for the others every set is
-    accepted and interpreted at the deadline.
+    Only rule sets with `reject_inaccurate_order_sets` refuse sets for what the adjudicator
+    would rule on (else every set is accepted and interpreted at the deadline); a rule set
+    with `xxx_hold_accepted = false` refuses an `XXX` hold (Stabbeurfou 2(h)).
     """
-    if not rules.reject_inaccurate_order_sets:
-        return []
-    idx = map_index(game_map)
     problems: list[Message] = []
+    if not rules.xxx_hold_accepted:
+        problems += [
+            msg("refusal.xxx", order=o)
+            for o in orders
+            if isinstance(o, Hold) and o.source and o.source.split()[-1].casefold() == "xxx"
+        ]
+    if not rules.reject_inaccurate_order_sets:
+        return problems
+    idx = map_index(game_map)
     kind = position.phase.kind
     if rules.unit_type_required and kind is PhaseKind.MOVEMENT:
         problems += _missing_types(orders, idx.game_map)

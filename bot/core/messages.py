@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from operator import attrgetter
 from types import MappingProxyType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from bot.core.catalogue import (
     DEFAULT_LANG,
@@ -23,6 +23,9 @@ from bot.core.catalogue import (
 )
 from bot.core.model import Coast, Location, Power, Unit, UnitType
 from bot.core.orders import Order
+
+if TYPE_CHECKING:
+    from bot.core.map import GameMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,9 +37,12 @@ class Prov:
 
 @dataclass(frozen=True, slots=True)
 class Name:
-    """A province shown by its full name (`Holland` / `Pays-Bas`)."""
+    """A province shown by its full name (`Holland` / `Pays-Bas`), from the game's map; `shown`
+    is its name in the default language, for a text rendered without the map (an
+    OrderResult's `detail`)."""
 
     pid: str
+    shown: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,77 +105,70 @@ def catalogue(lang: str) -> Mapping[str, str]:
     return texts("core", lang)
 
 
-def render(message: Message, lang: str = DEFAULT_LANG) -> str:
+def render(message: Message, lang: str = DEFAULT_LANG, game_map: GameMap | None = None) -> str:
+    """The message in `lang`, places and powers named by `game_map` (the game's variant).
+    Without a map: the canonical forms, which need no table (ids, English names carried)."""
     if lang == DEFAULT_LANG:  # the adjudicator's `detail`, once per failed order: the short way
         en = catalogue(DEFAULT_LANG)[message.key]
         fast = _EN_FAST
         return en.format(
             **{
-                k: f(v) if (f := fast.get(type(v))) else _param(v, DEFAULT_LANG)
+                k: f(v) if (f := fast.get(type(v))) else _param(v, DEFAULT_LANG, game_map)
                 for k, v in message.params
             }
         )
     lang = normalise(lang)
     template = catalogue(lang).get(message.key) or catalogue(DEFAULT_LANG)[message.key]
-    return template.format(**{k: _param(v, lang) for k, v in message.params})
+    return template.format(**{k: _param(v, lang, game_map) for k, v in message.params})
 
 
-def _loc(loc: Location, lang: str) -> str:
-    if lang == DEFAULT_LANG:  # the canonical nomenclature: the ids themselves
+def _loc(loc: Location, lang: str, game_map: GameMap | None) -> str:
+    if lang == DEFAULT_LANG or game_map is None:  # the canonical nomenclature: the ids
         return str(loc)
-    from bot.core.names import load_names  # noqa: PLC0415 - the parser's tables, lazily
-
-    names = load_names("standard")
+    names = game_map.names()
     abbr = names.abbreviation(loc.province, lang)
     return abbr if loc.coast is None else f"{abbr}/{names.coast_abbreviation(loc.coast, lang)}"
 
 
-def render_param(value: Param, lang: str) -> str:
+def render_param(value: Param, lang: str, game_map: GameMap | None = None) -> str:
     """One parameter as a text of `lang` shows it (for the other catalogues' typed values)."""
-    return _param(value, normalise(lang))
+    return _param(value, normalise(lang), game_map)
 
 
-def _param(value: Param, lang: str) -> str:
+def _param(value: Param, lang: str, game_map: GameMap | None) -> str:
     if isinstance(value, Message):
-        return render(value, lang)
+        return render(value, lang, game_map)
     if isinstance(value, str | int) and not isinstance(value, Power | UnitType | Coast):
         return str(value)
     if isinstance(value, Prov):
-        return value.pid if lang == DEFAULT_LANG else _loc(Location(value.pid), lang)
+        return _loc(Location(value.pid), lang, game_map)
     if isinstance(value, Name):
-        from bot.core.map import MapError, load_map  # noqa: PLC0415 - the standard map, cached
-
-        try:
-            return load_map("standard").province(value.pid).name(lang)
-        except (KeyError, MapError):
-            return value.pid
+        prov = game_map.provinces.get(value.pid) if game_map is not None else None
+        if prov is not None:
+            return prov.name(lang)
+        return value.shown if lang == DEFAULT_LANG and value.shown else value.pid
     if isinstance(value, Location):
-        return _loc(value, lang)
+        return _loc(value, lang, game_map)
     if isinstance(value, Unit):
-        return f"{value.type.value} {_loc(value.location, lang)}"
+        return f"{value.type.value} {_loc(value.location, lang, game_map)}"
     if isinstance(value, Power):
-        if lang == DEFAULT_LANG:
-            return value.name.title()
-        # The classical seven's names are in the catalogue; another variant's powers show
-        # their id ("North").
-        return catalogue(lang).get(f"power.{value.value}", value.name.title())
+        # Power names are the variant's; without it, the id's spelling ("France", "North").
+        return game_map.power_name(value, lang) if game_map is not None else value.name.title()
     if isinstance(value, UnitType):
         return value.value
     if isinstance(value, Coast):
-        if lang == DEFAULT_LANG:
+        if lang == DEFAULT_LANG or game_map is None:
             return value.value
-        from bot.core.names import load_names  # noqa: PLC0415
-
-        return load_names("standard").coast_abbreviation(value, lang)
+        return game_map.names().coast_abbreviation(value, lang)
     if isinstance(value, OneOf):
-        return catalogue(lang)["list.or"].join(_param(i, lang) for i in value.items)
+        return catalogue(lang)["list.or"].join(_param(i, lang, game_map) for i in value.items)
     if isinstance(value, Items):
         if not value.items:
             return catalogue(lang)["list.none"]
-        return value.sep.join(_param(i, lang) for i in value.items)
+        return value.sep.join(_param(i, lang, game_map) for i in value.items)
     from bot.core.parser import render_order  # noqa: PLC0415 - the parser imports the core
 
-    return render_order(value, lang)
+    return render_order(value, lang, game_map)
 
 
 # English forms that need no table (the others go through _param).

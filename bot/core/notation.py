@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from bot.core.catalogue import meta, normalise, text
 from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power
-from bot.core.names import load_names
+from bot.core.names import NameTable
 from bot.core.orders import (
     Build,
     Convoy,
@@ -73,11 +73,9 @@ def _words(lang: str) -> _Words:
     return _Words(*(text("core", f"notation.{f.name}", lang) for f in dataclasses.fields(_Words)))
 
 
-def _place(loc: Location, lang: str) -> str:
-    names = load_names("standard")
-    # Another board's provinces keep their ids (its own French abbreviations are not
-    # threaded through the notation yet).
-    if loc.province not in names.province_ids:
+def _place(loc: Location, lang: str, names: NameTable | None) -> str:
+    # Without the game's map (or for a place not on it): the ids, the canonical nomenclature.
+    if names is None or loc.province not in names.province_ids:
         return str(loc)
     text = names.abbreviation(loc.province, lang)
     if loc.coast is not None:
@@ -85,14 +83,18 @@ def _place(loc: Location, lang: str) -> str:
     return text
 
 
-def _unit(ref: UnitRef, lang: str) -> str:
-    where = _place(ref.location, lang)
+def _unit(ref: UnitRef, lang: str, names: NameTable | None) -> str:
+    where = _place(ref.location, lang, names)
     return f"{ref.type.value} {where}" if ref.type else where
 
 
-def render(order: Order, lang: str = "en", *, lower: bool = False) -> str:
-    """The order in the notation's words; `lower` writes its word in lower case (failed)."""
+def render(
+    order: Order, lang: str = "en", *, lower: bool = False, game_map: GameMap | None = None
+) -> str:
+    """The order in the notation's words, places in the nomenclature of `game_map` (the
+    game's map; without it, the ids); `lower` writes its word in lower case (failed)."""
     w = _words(normalise(lang))
+    names = game_map.names() if game_map is not None else None
 
     def kw(word: str) -> str:
         return word.lower() if lower else word
@@ -101,22 +103,22 @@ def render(order: Order, lang: str = "en", *, lower: bool = False) -> str:
         return w.waive.lower() if lower else w.waive
     if not isinstance(order, UnitOrder):
         return order.canonical()
-    head = _unit(order.unit, lang)
+    head = _unit(order.unit, lang, names)
     if isinstance(order, Hold):
         return f"{head} {kw(w.hold)}"
     if isinstance(order, Move):
         via = f" {w.via}" if order.via_convoy else ""
-        return f"{head} - {_place(order.dest, lang)}{via}"
+        return f"{head} - {_place(order.dest, lang, names)}{via}"
     if isinstance(order, SupportHold):
-        return f"{head} {kw(w.support)} {_unit(order.target, lang)}"
+        return f"{head} {kw(w.support)} {_unit(order.target, lang, names)}"
     if isinstance(order, SupportMove):
-        dest = _place(order.dest, lang)
-        return f"{head} {kw(w.support)} {_unit(order.target, lang)} - {dest}"
+        dest = _place(order.dest, lang, names)
+        return f"{head} {kw(w.support)} {_unit(order.target, lang, names)} - {dest}"
     if isinstance(order, Convoy):
-        dest = _place(order.dest, lang)
-        return f"{head} {kw(w.convoy)} {_unit(order.target, lang)} - {dest}"
+        dest = _place(order.dest, lang, names)
+        return f"{head} {kw(w.convoy)} {_unit(order.target, lang, names)} - {dest}"
     if isinstance(order, Retreat):
-        return f"{head} {kw(w.retreat)} {_place(order.dest, lang)}"
+        return f"{head} {kw(w.retreat)} {_place(order.dest, lang, names)}"
     if isinstance(order, Disband):
         return f"{head} {kw(w.disband)}"
     if isinstance(order, Build):
@@ -124,7 +126,9 @@ def render(order: Order, lang: str = "en", *, lower: bool = False) -> str:
     return order.canonical()
 
 
-def _matched_order(result: OrderResult, outcome: Outcome | None, lang: str) -> str:
+def _matched_order(
+    result: OrderResult, outcome: Outcome | None, lang: str, game_map: GameMap | None
+) -> str:
     """For a void support or convoy: the order its target unit was really given."""
     order = result.order
     if outcome is None or not isinstance(order, (SupportHold, SupportMove, Convoy)):
@@ -132,12 +136,18 @@ def _matched_order(result: OrderResult, outcome: Outcome | None, lang: str) -> s
     for other in outcome.results:
         o = other.order
         if isinstance(o, UnitOrder) and o.unit.province == order.target.province:
-            return render(o, lang)
+            return render(o, lang, game_map=game_map)
     return ""
 
 
-def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str = "en") -> str:
-    """One order with its result, e.g. `A PAR s A BUR; (cut)`."""
+def result_line(
+    result: OrderResult,
+    outcome: Outcome | None = None,
+    lang: str = "en",
+    game_map: GameMap | None = None,
+) -> str:
+    """One order with its result, e.g. `A PAR s A BUR; (cut)`, in the nomenclature of
+    `game_map` (the game's map; without it, the ids)."""
     w = _words(normalise(lang))
     order = result.order
     reason = result.reason
@@ -147,7 +157,9 @@ def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str =
     if not result.succeeded:
         if reason in (Reason.VOID, Reason.ILLEGAL):
             notes.append(w.invalid)
-            bracket = _matched_order(result, outcome, lang) or describe(result, lang)
+            bracket = _matched_order(result, outcome, lang, game_map) or describe(
+                result, lang, game_map
+            )
         elif reason is Reason.PARADOX:
             notes.append(w.paradox)
         elif isinstance(order, (Move, Retreat, Build, Disband, Waive)):
@@ -165,7 +177,7 @@ def result_line(result: OrderResult, outcome: Outcome | None = None, lang: str =
             if d.unit.province == order.unit.province:
                 notes.append(w.destroyed if not d.retreats else w.dislodged)
                 break
-    text = render(order, lang, lower=lower)
+    text = render(order, lang, lower=lower, game_map=game_map)
     if notes:
         text += "; " + " ".join(f"({n})" for n in notes)
     if bracket:
@@ -188,5 +200,5 @@ def notation_lines(outcome: Outcome, lang: str, game_map: GameMap) -> list[str]:
             continue
         name = game_map.power_name(power, lang) if power is not None else "?"
         lines.append(f"{name}{colon}")
-        lines.extend(result_line(r, outcome, lang) for r in results)
+        lines.extend(result_line(r, outcome, lang, game_map) for r in results)
     return lines

@@ -5,10 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, fields
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from bot.core.messages import Message, render
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
+
+if TYPE_CHECKING:
+    from bot.core.map import GameMap
 
 
 class Verdict(StrEnum):
@@ -60,12 +64,13 @@ class OrderResult:
         return render(self.message, "en")
 
 
-def describe(result: OrderResult, lang: str = "en") -> str:
-    """Why the order failed (or a note on it), in the game's language ("" if nothing to say).
+def describe(result: OrderResult, lang: str = "en", game_map: GameMap | None = None) -> str:
+    """Why the order failed (or a note on it), in the game's language ("" if nothing to say),
+    places and powers named by the game's map.
 
     A result without a message (read back from an older record) shows its English detail."""
     if result.message is not None:
-        return render(result.message, lang)
+        return render(result.message, lang, game_map)
     return result.detail
 
 

@@ -345,8 +345,8 @@ def _grammar_error(
 
 @functools.cache
 def _hint_words(lang: str) -> frozenset[str]:
-    """The words of the game's language a hint may suggest: its keywords and power words."""
-    own = [*catalogue.words("core", "keywords.powers", lang)]
+    """The words of the game's language a hint may suggest: its keywords."""
+    own: list[str] = []
     for kind in _KINDS:
         own.extend(catalogue.words("core", f"keywords.{kind}", lang))
     return frozenset(own)
@@ -840,18 +840,19 @@ def parse_orders(
 # --- rendering -----------------------------------------------------------------------------------
 
 
-def render_order(order: Order, lang: str = "en") -> str:
+def render_order(order: Order, lang: str = "en", game_map: GameMap | None = None) -> str:
     """English canonical notation, or French notation with Descartes abbreviations.
 
     French: `A PAR - BOU`, `A PAR T` (tient), `A PAR S A TOU - BOU`, `F NRD C A LON - BEL`,
     `A LON - BEL PAR CONVOI`, `A PAR R PIC`, `A PAR D`, `F STP/CN B`, `RENONCE`; every one
-    of them parses back to the same order with lang="fr".
+    of them parses back to the same order with lang="fr". The places are in the nomenclature
+    of `game_map`, the game's map (without it, the ids).
     """
     if catalogue.is_default(lang):
         return order.canonical()
     from bot.core.notation import render  # noqa: PLC0415 - the notation imports the outcome
 
-    return render(order, catalogue.normalise(lang))
+    return render(order, catalogue.normalise(lang), game_map=game_map)
 
 
 # Last: the fast path reads this module's tables (a circular import, resolved at call time).

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from bot.core.rules import RuleSet
+from bot.core.rules import TABLES, RuleSet
 from bot.paths import data_dir
 
 DEFAULT_PRESET = "datc"
@@ -37,9 +37,21 @@ def list_presets() -> list[str]:
 
 
 @cache
-def _field_types() -> dict[str, Any]:
-    hints = get_type_hints(RuleSet)
-    return {name: hints[name] for name in RuleSet.option_names()}
+def _field_types(kind: type = RuleSet) -> dict[str, Any]:
+    """The flat fields of a RuleSet (its tables excluded), or of one table's dataclass."""
+    hints = get_type_hints(kind)
+    return {n: h for n, h in hints.items() if n != "name" and n not in TABLES}
+
+
+def _from_table(raw: dict[str, Any], kind: type, where: str) -> dict[str, Any]:
+    types_ = _field_types(kind)
+    unknown = sorted(set(raw) - set(types_))
+    if unknown:
+        raise RulesError(f"{where}: unknown key {unknown[0]!r}")
+    missing = [k for k in types_ if k not in raw]
+    if missing:
+        raise RulesError(f"{where}: missing key {missing[0]!r} (every key is required)")
+    return {k: _convert(raw[k], hint, f"{where}: key {k!r}") for k, hint in types_.items()}
 
 
 def _convert(value: object, hint: Any, where: str) -> object:
@@ -59,6 +71,10 @@ def _convert(value: object, hint: Any, where: str) -> object:
         if not isinstance(value, bool):
             raise RulesError(f"{where}: expected true or false, not {value!r}")
         return value
+    if hint is str:
+        if not isinstance(value, str):
+            raise RulesError(f"{where}: expected a string, not {value!r}")
+        return value
     if hint is int:
         if isinstance(value, bool) or not isinstance(value, int):
             extra = f' or "{MAJORITY}"' if origin is not None else ""
@@ -68,18 +84,33 @@ def _convert(value: object, hint: Any, where: str) -> object:
 
 
 def rules_from_mapping(raw: dict[str, Any], name: str, where: str) -> RuleSet:
-    """Build a RuleSet from a preset document; every field must be present exactly once."""
+    """Build a RuleSet from a preset document; every field must be present exactly once, and
+    every table (`[votes]`, `[end]`, `[scoring]`) with all its keys."""
     types_ = _field_types()
-    unknown = sorted(set(raw) - set(types_))
+    unknown = sorted(set(raw) - set(types_) - set(TABLES))
     if unknown:
         raise RulesError(f"{where}: unknown key {unknown[0]!r} (not a RuleSet field)")
-    missing = [k for k in types_ if k not in raw]
+    missing = [k for k in [*types_, *TABLES] if k not in raw]
     if missing:
         raise RulesError(f"{where}: missing key {missing[0]!r} (every RuleSet field is required)")
     values: dict[str, Any] = {
         k: _convert(raw[k], hint, f"{where}: key {k!r}") for k, hint in types_.items()
     }
-    return RuleSet(name=name, **values)
+    for table, kind in TABLES.items():
+        sub = raw[table]
+        if not isinstance(sub, dict):
+            raise RulesError(f"{where}: {table!r} must be a table ([{table}])")
+        values[table] = kind(**_from_table(sub, kind, f"{where}: [{table}]"))
+    rules = RuleSet(name=name, **values)
+    # Imported here: the scoring package is heavier than the rule set and depends on maps.
+    from bot.core.scoring import SYSTEMS  # noqa: PLC0415
+
+    if rules.scoring.system not in SYSTEMS:
+        known = ", ".join(sorted(SYSTEMS))
+        raise RulesError(
+            f"{where}: [scoring] system {rules.scoring.system!r} is not one of {known}"
+        )
+    return rules
 
 
 def load_rules_file(path: Path) -> RuleSet:

@@ -1,7 +1,8 @@
 """End-game votes as pure state: proposals, secret ballots, results without the voters.
 
 A game keeps one `VoteBook`; every operation returns a new book (frozen dataclasses). The
-rules come from a `VotePolicy`, one per rule set:
+rules come from a `VotePolicy`, built from the preset's `[votes]` table (`policy_for_rules`);
+the seeds' procedures, as the presets write them:
 
 - `edc2023` (edc-2023 section E, "End Game Request"): a vote ends the game (a draw of all
   survivors); each player may request one once per game; never during the Fall adjudication
@@ -41,8 +42,8 @@ class VoteError(ValueError):
         self.message = str(message)
         self.note = message if isinstance(message, Message) else None
 
-    def localized(self, lang: str) -> str:
-        return render(self.note, lang) if self.note is not None else self.message
+    def localized(self, lang: str, game_map: GameMap | None = None) -> str:
+        return render(self.note, lang, game_map) if self.note is not None else self.message
 
 
 class VoteKind(StrEnum):
@@ -80,75 +81,25 @@ class VotePolicy:
     gm_may_refuse: bool  # house IX(5)
 
 
-EDC2023 = VotePolicy(
-    name="edc2023",
-    kinds=frozenset({VoteKind.DRAW}),
-    non_dias_draws=False,
-    once_per_player=True,
-    one_per_season=True,
-    closed_in_fall_adjudication=True,
-    closed_in_last_year=True,
-    opposition_ends_at_once=True,
-    abstentions=False,
-    revisable=False,
-    publish_counts=False,
-    concede_target_votes_yes=False,
-    gm_may_refuse=False,
-)
-
-HOUSE = VotePolicy(
-    name="house",
-    kinds=frozenset({VoteKind.DRAW, VoteKind.CONCEDE}),
-    non_dias_draws=True,
-    once_per_player=False,
-    one_per_season=False,
-    closed_in_fall_adjudication=False,
-    closed_in_last_year=False,
-    opposition_ends_at_once=False,
-    abstentions=True,
-    revisable=True,
-    publish_counts=True,
-    concede_target_votes_yes=True,
-    gm_may_refuse=True,
-)
-
-# Rule sets whose seed says nothing about votes (datc, stabbeurfou, world-masters): the
-# issue's general procedure - secret ballots, unanimity, draws of all survivors unless the
-# rule set allows others, an unanswered ballot counts against at the deadline.
-DEFAULT = VotePolicy(
-    name="default",
-    kinds=frozenset({VoteKind.DRAW, VoteKind.CONCEDE}),
-    non_dias_draws=False,
-    once_per_player=False,
-    one_per_season=False,
-    closed_in_fall_adjudication=False,
-    closed_in_last_year=False,
-    opposition_ends_at_once=False,
-    abstentions=False,
-    revisable=True,
-    publish_counts=False,
-    concede_target_votes_yes=False,
-    gm_may_refuse=True,
-)
-
-POLICIES: Mapping[str, VotePolicy] = MappingProxyType(
-    {"edc2023": EDC2023, "house": HOUSE, "default": DEFAULT}
-)
-
-
-def policy_for(name: str) -> VotePolicy:
-    try:
-        return POLICIES[name]
-    except KeyError:
-        raise VoteError(f"no vote rules named {name!r} (known: {', '.join(POLICIES)})") from None
-
-
 def policy_for_rules(rules: RuleSet) -> VotePolicy:
-    """The vote procedure of a rule set: its own if its seed has one, else the default with
-    the rule set's `non_dias_draws`."""
-    if rules.name in POLICIES:
-        return POLICIES[rules.name]
-    return replace(DEFAULT, non_dias_draws=rules.non_dias_draws)
+    """The vote procedure of a rule set: its preset's `[votes]` table and `non_dias_draws`."""
+    v = rules.votes
+    kinds = {k for k, on in ((VoteKind.DRAW, v.draws), (VoteKind.CONCEDE, v.concessions)) if on}
+    return VotePolicy(
+        name=rules.name,
+        kinds=frozenset(kinds),
+        non_dias_draws=rules.non_dias_draws,
+        once_per_player=v.once_per_player,
+        one_per_season=v.one_per_season,
+        closed_in_fall_adjudication=v.closed_in_fall_adjudication,
+        closed_in_last_year=v.closed_in_last_year,
+        opposition_ends_at_once=v.opposition_ends_at_once,
+        abstentions=v.abstentions,
+        revisable=v.revisable,
+        publish_counts=v.publish_counts,
+        concede_target_votes_yes=v.concede_target_votes_yes,
+        gm_may_refuse=v.gm_may_refuse,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,9 +284,10 @@ class VoteBook:
         if author not in voters:
             raise VoteError(msg("vote.not_in_game_author"))
         if kind not in pol.kinds:
+            only_full_draw = pol.kinds == {VoteKind.DRAW} and not pol.non_dias_draws
             raise VoteError(
                 msg("vote.only_full_draw", rules=pol.name)
-                if pol.name == "edc2023"
+                if only_full_draw
                 else msg(f"vote.no_{kind.value}", rules=pol.name)
             )
         if self.open_vote is not None:
@@ -446,11 +398,10 @@ class VoteBook:
         }
 
     @classmethod
-    def from_state(cls, d: Mapping[str, Any]) -> VoteBook:
+    def from_state(cls, d: Mapping[str, Any], policy: VotePolicy) -> VoteBook:
+        """The stored book under `policy`, the game's preset's (the stored name is only a
+        label: the procedure is the preset's data)."""
         try:
-            policy = policy_for(str(d["policy"]))
-            if "non_dias_draws" in d:
-                policy = replace(policy, non_dias_draws=bool(d["non_dias_draws"]))
             last = d.get("last_year")
             votes = tuple(Vote.from_state(v) for v in d.get("votes", ()))
         except (KeyError, TypeError) as exc:

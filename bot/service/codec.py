@@ -143,7 +143,7 @@ def _param_to(v: Param) -> dict[str, Any]:
     if isinstance(v, Prov):
         return {"prov": v.pid}
     if isinstance(v, Name):
-        return {"name": v.pid}
+        return {"name": v.pid, **({"shown": v.shown} if v.shown else {})}
     if isinstance(v, OneOf):
         return {"or": [_param_to(i) for i in v.items]}
     if isinstance(v, Items):
@@ -164,11 +164,12 @@ def _param_from(d: dict[str, Any]) -> Param:
         "int": int,
         "str": str,
         "prov": Prov,
-        "name": Name,
         "loc": Location.parse,
     }
     if tag in simple:
         return simple[tag](value)  # type: ignore[no-any-return]
+    if tag == "name":
+        return Name(value, str(d.get("shown", "")))
     if tag == "msg":
         return message_from_json(value)
     if tag == "or":

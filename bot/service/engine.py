@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from bot.core import interpret, presets
-from bot.core.map import GameMap, MapError, load_map
+from bot.core.map import GameMap, MapError, bundled_maps, load_map
 from bot.core.messages import render as render_message
 from bot.core.model import Position, Power
 from bot.core.orders import Order
@@ -45,7 +45,7 @@ class Engine(Protocol):
         lang: str = "en",
     ) -> list[str]: ...
 
-    def render_order(self, order: Order, lang: str) -> str: ...
+    def render_order(self, order: Order, lang: str, game_map: GameMap) -> str: ...
 
     def adjudicate(
         self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap
@@ -59,6 +59,17 @@ class Engine(Protocol):
         outcome: Outcome,
         lang: str,
     ) -> bytes | None: ...
+
+
+def bundled_variants() -> tuple[str, ...]:
+    """The variants shipped in `data/maps/`; ConfigError if there are none (a broken install)."""
+    try:
+        names = bundled_maps()
+    except OSError as exc:
+        raise ConfigError(f"map folder: {exc}") from None
+    if not names:
+        raise ConfigError("no map in the map folder")
+    return names
 
 
 class CoreEngine:
@@ -103,10 +114,10 @@ class CoreEngine:
     ) -> list[str]:
         """The rule set's refusals of this set (Stabbeurfou), in the game's language."""
         problems = interpret.submission_problems(position, orders, rules, game_map)
-        return [render_message(p, lang) for p in problems]
+        return [render_message(p, lang, game_map) for p in problems]
 
-    def render_order(self, order: Order, lang: str) -> str:
-        return render_order(order, lang)
+    def render_order(self, order: Order, lang: str, game_map: GameMap) -> str:
+        return render_order(order, lang, game_map)
 
     def adjudicate(
         self, position: Position, orders: list[Order], rules: RuleSet, game_map: GameMap

@@ -16,6 +16,7 @@ from bot.core.names import NameTable
 from bot.core.orders import Build, Order, UnitOrder
 from bot.core.parser import count_orders
 from bot.core.rules import Choice, RuleSet
+from bot.core.submission import keeps_readable_orders
 from bot.service.engine import Engine
 from bot.service.errors import ServiceError
 from bot.service.texts import t
@@ -33,6 +34,7 @@ class ReadSet:
     orders: list[Order] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # unreadable or foreign: the set is refused
     refused: list[str] = field(default_factory=list)  # the rule set's refusals (Stabbeurfou)
+    voided: list[str] = field(default_factory=list)  # unreadable lines the rule set voids (EDC)
 
 
 def check_size(text: str, lang: str) -> None:
@@ -58,13 +60,17 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     parsed = engine.parse(text, lang=lang, power=power, position=position, game_map=game_map)
     orders = list(parsed.orders)
     errors = [f"{src}: {why}" if src else why for src, why in parsed.errors]
+    voided: list[str] = []
+    if errors and keeps_readable_orders(rules, readable=len(orders)):
+        voided, errors = errors, []
     errors += foreign_unit_errors(engine, position, game_map, power, orders, rules, lang)
     refused: list[str] = []
     if not errors:
         problems = engine.check(position, orders, rules, game_map, lang)
-        if rules.reject_inaccurate_order_sets:
+        # The core refuses only under these keys (submission_problems); asked only then.
+        if rules.reject_inaccurate_order_sets or not rules.xxx_hold_accepted:
             refused = problems
-    return ReadSet(orders, errors, refused)
+    return ReadSet(orders, errors, refused, voided)
 
 
 def ordered_unit(position: Position, order: Order) -> Unit | None:
@@ -103,7 +109,7 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
                 t(
                     "foreign_unit",
                     lang,
-                    order=engine.render_order(order, lang),
+                    order=engine.render_order(order, lang, game_map),
                     unit=unit_text(names, unit, lang),
                     owner=owner_word(game_map, unit.power, lang),
                 )

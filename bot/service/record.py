@@ -21,6 +21,7 @@ from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
+from bot.core.presets import load_rules
 from bot.core.scoring import (
     ScoringError,
     Standing,
@@ -39,12 +40,12 @@ VERSION = 1
 
 
 def scoring_system(rules: str, meta: Mapping[str, Any] | None = None) -> str:
-    """The system the standings use: the game's `scoring` meta if set, `edc2023` for edc2023
-    tables (edc-2023 section C), else `sum-of-squares` (scores every ending, solo or draw)."""
+    """The system the standings use: the game's `scoring` meta if set, else the `[scoring]`
+    table of its rule preset `rules`."""
     chosen = (meta or {}).get("scoring")
     if chosen:
         return str(chosen)
-    return "edc2023" if rules == "edc2023" else "sum-of-squares"
+    return load_rules(rules).scoring.system
 
 
 async def _end(svc: TableService, game_id: int) -> dict[str, Any] | None:

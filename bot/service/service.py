@@ -46,10 +46,11 @@ from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.rules import DuplicateOrders, RuleSet
+from bot.core.submission import Combine, accepts_orders, combine_mode
 from bot.service import access, codec, intake
 from bot.service.clock import ClockPreset, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
-from bot.service.engine import CoreEngine, Engine
+from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import (
     ConfigError,
     CorruptGameError,
@@ -64,7 +65,7 @@ from bot.service.errors import (
 )
 from bot.service.events import Event, EventKind, Notifier, NullNotifier, TransientDeliveryError
 from bot.service.store import Store, Tx
-from bot.service.texts import t
+from bot.service.texts import named, t
 from bot.service.unreadable import broken_key, unreadable_reason
 
 log = logging.getLogger(__name__)
@@ -395,8 +396,11 @@ class TableService:
         start the scheduler. Errors: StoreError (bad database), ConfigError (data files).
         `init_db`: an existing empty file may become a new database (else it is refused)."""
         engine = engine or CoreEngine()
-        # The standard map and the bundled presets must load before anything else happens.
-        engine.load_map("standard")
+        # The bundled presets and variants (what /game create offers) must load before anything
+        # else happens; each game's own variant is checked with the game (`_recover`): a
+        # broken one stops only its games.
+        for variant in bundled_variants():
+            engine.load_map(variant)
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
@@ -456,12 +460,15 @@ class TableService:
             self.faults(point)
 
     async def _recover(self) -> None:
-        rows = await self.store.fetchall("SELECT id FROM games WHERE status IN ('active','paused')")
+        # Forming games too: their variant must load for them to start.
+        rows = await self.store.fetchall(
+            "SELECT id FROM games WHERE status IN ('forming','active','paused')"
+        )
         for row in rows:
             gid = int(row["id"])
             try:
-                # status reads the settings, players, current phase and position, and turns
-                # an unreadable one into `broken`.
+                # status reads the settings and the game's own variant, players, current phase
+                # and position, and turns an unreadable one into `broken`.
                 st = await self.status(gid)
                 if st.broken:
                     await self._mark_broken(gid, st.broken)
@@ -719,7 +726,9 @@ class TableService:
             taken = await self._players(tx, game_id)
             if user in taken.values():
                 mine = next(p for p, u in taken.items() if u == user)
-                raise InvalidStateError.of("already_play", ctx.lang, power=mine, game=game_id)
+                raise InvalidStateError.of(
+                    "already_play", ctx.lang, power=named(ctx.game_map, mine), game=game_id
+                )
             free = [p for p in ctx.game_map.powers if p not in taken]
             if not free:
                 raise InvalidStateError.of("all_taken", ctx.lang, game=game_id)
@@ -728,7 +737,9 @@ class TableService:
             else:
                 chosen = _power(power, ctx.game_map)
                 if chosen in taken:
-                    raise InvalidStateError.of("power_taken", ctx.lang, power=chosen, game=game_id)
+                    raise InvalidStateError.of(
+                        "power_taken", ctx.lang, power=named(ctx.game_map, chosen), game=game_id
+                    )
                 if chosen not in ctx.game_map.powers:
                     raise InvalidStateError.of("power_not_in_variant", ctx.lang, power=chosen)
             await tx.execute(
@@ -741,7 +752,8 @@ class TableService:
     async def assign(self, game_id: int, gm: str, user: str, power: Power | str) -> Power:
         """GM: give `power` to `user` (moving them from another power if they had one)."""
         row = await self._require_gm(game_id, gm)
-        chosen = _power(power, self.engine.load_map(row["variant"]))
+        game_map = self.engine.load_map(row["variant"])
+        chosen = _power(power, game_map)
         now = self.clock.now()
         async with self.store.tx() as tx:
             holder = await tx.fetchone(
@@ -749,7 +761,9 @@ class TableService:
                 (game_id, chosen.value),
             )
             if holder is not None and holder["user_id"] != user:
-                raise InvalidStateError.of("played_by_other", row["lang"], power=chosen)
+                raise InvalidStateError.of(
+                    "played_by_other", row["lang"], power=named(game_map, chosen)
+                )
             await tx.execute(
                 "DELETE FROM players WHERE game_id = ? AND user_id = ?", (game_id, user)
             )
@@ -980,7 +994,7 @@ class TableService:
                     t(
                         "not_yours",
                         lang,
-                        order=self.engine.render_order(o, lang),
+                        order=self.engine.render_order(o, lang, ctx.game_map),
                         province=names.abbreviation(key, lang),
                     )
                 )
@@ -999,7 +1013,9 @@ class TableService:
             if loc.coast is not None or len(coasts) < 2:
                 continue
             refs = [replace(o.unit, location=Location(loc.province, c)) for c in coasts]
-            ways = [self.engine.render_order(replace(o, unit=r), ctx.lang) for r in refs]
+            ways = [
+                self.engine.render_order(replace(o, unit=r), ctx.lang, ctx.game_map) for r in refs
+            ]
             out.append(
                 t(
                     "build_coast" if len(ways) == 2 else "build_coasts",
@@ -1027,7 +1043,7 @@ class TableService:
         for given in by_unit.values():
             if len(given) > 1:
                 ref = given[0].unit
-                texts = [self.engine.render_order(o, ctx.lang) for o in given]
+                texts = [self.engine.render_order(o, ctx.lang, ctx.game_map) for o in given]
                 out.append(
                     t(
                         "several_orders",
@@ -1088,6 +1104,7 @@ class TableService:
         errors: list[str] = []
         orders: list[Order] = []
         refused_strict: list[str] = []
+        voided: list[str] = []
         if kind != "clear":
             intake.check_size(text, lang)
             # Reading is pure and CPU-bound: off the event loop.
@@ -1095,28 +1112,33 @@ class TableService:
                 intake.read_set, self.engine, text, lang, power, position, ctx.game_map, ctx.rules
             )
             orders, errors, refused_strict = read.orders, read.errors, read.refused
+            voided = [t("voided_line", lang, error=e) for e in read.voided]
         accepted = not errors and not refused_strict
-        if merge and accepted and kind != "clear":
+        mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
+        if mode is Combine.REFUSE and accepted:
+            errors, accepted = [t("whole_sets_only", lang, rules=ctx.rules_name)], False
+        if mode in (Combine.BY_UNIT, Combine.APPEND) and accepted and kind != "clear":
             standing = await self._standing(ph.id)
             if power in standing:
                 old = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
-                names = {_order_key(o) for o in orders}
+                names = {_order_key(o) for o in orders} if mode is Combine.BY_UNIT else set()
                 kept = [o for o in old if _order_key(o) is not None and _order_key(o) not in names]
                 orders = kept + orders
-        readings = [self.engine.render_order(o, lang) for o in orders]
+        readings = [self.engine.render_order(o, lang, ctx.game_map) for o in orders]
         warnings = self._warnings(ctx, position, power, orders) if accepted else []
+        warnings = voided + warnings if accepted else warnings
         late: LateSubmissionError | None = None
         async with self.store.tx() as tx:
             cur = await self._current_phase(game_id, tx)
             grow = await tx.fetchone("SELECT status, paused_at FROM games WHERE id = ?", (game_id,))
             now = self.clock.now()
-            effective = grow["paused_at"] if grow and grow["status"] == "paused" else now
-            if (
-                cur is None
-                or cur.id != ph.id
-                or cur.status != "open"
-                or cur.deadline is None
-                or effective >= cur.deadline
+            paused_at = grow["paused_at"] if grow and grow["status"] == "paused" else None
+            if cur is None or not accepts_orders(
+                ctx.rules,
+                status=cur.status if cur.id == ph.id else "",
+                now=now,
+                deadline=cur.deadline,
+                paused_at=paused_at,
             ):
                 late = self._late_error(ctx, cur or ph)
                 accepted = False
@@ -1194,7 +1216,7 @@ class TableService:
             game_id,
             ph.name,
             power,
-            [self.engine.render_order(o, ctx.lang) for o in orders],
+            [self.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders],
             at,
             self._warnings(ctx, position, power, orders),
         )
@@ -1270,7 +1292,9 @@ class TableService:
             out: dict[Power, list[str]] = {}
             for o in orders:
                 if o.power is not None:
-                    out.setdefault(o.power, []).append(self.engine.render_order(o, ctx.lang))
+                    out.setdefault(o.power, []).append(
+                        self.engine.render_order(o, ctx.lang, ctx.game_map)
+                    )
             return out
         prow = await self.store.fetchone(
             "SELECT power FROM players WHERE game_id = ? AND user_id = ?", (game_id, viewer)
@@ -1282,7 +1306,7 @@ class TableService:
         if power not in standing:
             return {}
         orders = codec.orders_from_json(json.loads(standing[power]["orders_json"]))
-        return {power: [self.engine.render_order(o, ctx.lang) for o in orders]}
+        return {power: [self.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders]}
 
     async def history(
         self, game_id: int, viewer: str, *, power: Power | str | None = None
@@ -1352,7 +1376,9 @@ class TableService:
         by_power: dict[Power, list[str]] = {}
         for o in orders:
             if o.power is not None:
-                by_power.setdefault(o.power, []).append(self.engine.render_order(o, ctx.lang))
+                by_power.setdefault(o.power, []).append(
+                    self.engine.render_order(o, ctx.lang, ctx.game_map)
+                )
         return PhaseResults(
             game_id,
             int(row["phase_id"]),
@@ -1368,10 +1394,10 @@ class TableService:
         return [
             {
                 "power": r.power.value if r.power else None,
-                "order": self.engine.render_order(r.order, ctx.lang),
+                "order": self.engine.render_order(r.order, ctx.lang, ctx.game_map),
                 "succeeded": r.succeeded,
                 "reason": r.reason.value,
-                "detail": describe_result(r, ctx.lang),
+                "detail": describe_result(r, ctx.lang, ctx.game_map),
                 "implied": r.implied,
             }
             for r in outcome.results
@@ -1861,7 +1887,9 @@ class TableService:
         history.append(nxt)
         rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
         state = check_end(history, rules, ctx.game_map)
-        why = render_message(state.message, ctx.lang) if state.message else state.reason
+        why = (
+            render_message(state.message, ctx.lang, ctx.game_map) if state.message else state.reason
+        )
         if state.kind is EndKind.DRAW_AVAILABLE:
             return None, None, why
         if not state.ended:
@@ -1998,13 +2026,13 @@ class TableService:
         from bot.core.votes import VoteBook, VoteError, policy_for_rules  # noqa: PLC0415
 
         row = await tx.fetchone("SELECT state_json FROM votebooks WHERE game_id = ?", (game_id,))
+        policy = policy_for_rules(ctx.rules)
         if row is None:
-            policy = policy_for_rules(ctx.rules)
-            years = ctx.clock.years or (7 if policy.name == "edc2023" else None)
+            years = ctx.clock.years or ctx.rules.end.years
             last = ctx.first_year + years - 1 if years else None
             return VoteBook(policy, (), last)
         try:
-            return VoteBook.from_state(json.loads(row["state_json"]))
+            return VoteBook.from_state(json.loads(row["state_json"]), policy)
         except (ValueError, VoteError) as exc:
             raise CorruptGameError(f"game #{game_id}: stored votes unreadable ({exc})") from None
 
@@ -2081,7 +2109,9 @@ class TableService:
             state.winner.value if state.winner else None,
             centers,
             "vote",
-            render_message(state.message, ctx.lang) if state.message else state.reason,
+            render_message(state.message, ctx.lang, ctx.game_map)
+            if state.message
+            else state.reason,
         )
 
     async def _vote_step(
@@ -2107,7 +2137,7 @@ class TableService:
                 try:
                     book, vote = await step(tx, ph, book, await self._moment(tx, game_id, ph))
                 except VoteError as exc:
-                    text = exc.localized(ctx.lang)
+                    text = exc.localized(ctx.lang, ctx.game_map)
                     raise VoteRefusedError.rendered(exc.message, text, ctx.lang) from None
                 await self._save_book(tx, game_id, book, now)
                 await self._audit(tx, game_id, now, actor, action, vote=vote.id, **detail)
@@ -2392,14 +2422,16 @@ class TableService:
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self._require_gm(game_id, gm)
-        chosen = _power(power, self.engine.load_map(row["variant"]))
+        game_map = self.engine.load_map(row["variant"])
+        chosen = _power(power, game_map)
         now = self.clock.now()
         async with self.store.tx() as tx:
             other = await tx.fetchone(
                 "SELECT power FROM players WHERE game_id=? AND user_id=?", (game_id, user)
             )
             if other is not None and other["power"] != chosen.value:
-                raise InvalidStateError.of("user_plays", row["lang"], power=Power(other["power"]))
+                mine = named(game_map, Power(other["power"]))
+                raise InvalidStateError.of("user_plays", row["lang"], power=mine)
             old = await tx.fetchone(
                 "SELECT user_id FROM players WHERE game_id=? AND power=?", (game_id, chosen.value)
             )

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 from bot.core.adjudicator.adjustment import adjudicate_adjustments
 from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule, removals_2023
+from bot.core.adjudicator.expedited import apply_expedited
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement
 from bot.core.adjudicator.retreat import adjudicate_retreats
@@ -36,7 +37,9 @@ def adjudicate(
     idx = map_index(game_map)
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return adjudicate_movement(position, orders, rules, idx)
-    if kind is PhaseKind.RETREAT:
-        return adjudicate_retreats(position, orders, rules, idx)
-    return adjudicate_adjustments(position, orders, rules, idx)
+        outcome = adjudicate_movement(position, orders, rules, idx)
+    elif kind is PhaseKind.RETREAT:
+        outcome = adjudicate_retreats(position, orders, rules, idx)
+    else:
+        return adjudicate_adjustments(position, orders, rules, idx)
+    return apply_expedited(outcome, rules, game_map, idx)  # stabbeurfou 3, if the preset says

@@ -120,6 +120,8 @@ def adjudicate_adjustments(
         for _, built in legal:
             if built is not None:
                 units[built.province] = built
+    if position.phase.year == idx.game_map.start.phase.year:
+        implied += _impose_builds(position, units, balance, builds, rules, idx)
     for power, bal in balance.items():
         if bal > 0:
             made = sum(1 for u in units.values() if u.power is power) - sum(
@@ -180,6 +182,58 @@ def adjudicate_adjustments(
     results = tuple([e.result() for e in entries] + implied)
     nxt = next_position(position.phase, units, position.centers, idx)
     return Outcome(position.phase, results, (), tuple(removed), nxt)
+
+
+def _impose_builds(  # noqa: PLR0917 - the adjustment's working state
+    position: Position,
+    units: dict[str, Unit],
+    balance: dict[Power, int],
+    builds: dict[Power, list[tuple[Entry, Unit | None]]],
+    rules: RuleSet,
+    idx: MapIndex,
+) -> list[OrderResult]:
+    """edc-2023 E: "In the event of a missing or invalid build order, there will be no build
+    (except in the first year, when the referee will impose up to two builds - no third
+    build - to maintain a balance in the game)". Builds the power made or waived count
+    towards the limit; each imposed build goes to a free home centre in province order: an
+    army inland or on a two-coast centre, else a fleet if the power has fewer fleets than
+    armies (the balance), else an army (docs/rules.md, Readings)."""
+    out: list[OrderResult] = []
+    limit = rules.first_year_imposed_builds
+    for power, bal in sorted(balance.items()):
+        if bal <= 0 or limit <= 0:
+            continue
+        made = sum(1 for u in units.values() if u.power is power) - sum(
+            1 for u in position.units.values() if u.power is power
+        )
+        waived = sum(
+            1 for e, u in builds.get(power, []) if u is None and e.verdict is Verdict.SUCCEEDS
+        )
+        free = [
+            h
+            for h in sorted(idx.homes.get(power, ()))
+            if position.centers.get(h) is power and h not in units
+        ]
+        for pid in free[: max(0, min(limit, bal) - made - waived)]:
+            mine = [u.type for u in units.values() if u.power is power]
+            fleet = (
+                pid not in idx.land
+                and pid not in idx.split
+                and mine.count(UnitType.FLEET) < mine.count(UnitType.ARMY)
+            )
+            unit = Unit(power, UnitType.FLEET if fleet else UnitType.ARMY, Location(pid))
+            units[pid] = unit
+            out.append(
+                OrderResult(
+                    power,
+                    Build(power, UnitRef.of(unit)),
+                    Verdict.SUCCEEDS,
+                    Reason.NONE,
+                    implied=True,
+                    message=msg("build.imposed"),
+                )
+            )
+    return out
 
 
 def _limit(legal: list[_T], allowed: int, choice: Choice, why: Message) -> list[_T]:

@@ -71,7 +71,7 @@ class Illegal(Exception):  # noqa: N818 - a verdict, not a crash
 
 
 def _name(idx: MapIndex, pid: str) -> Name | str:
-    return Name(pid) if pid in idx.name_en else pid
+    return Name(pid, idx.name_en[pid]) if pid in idx.name_en else pid
 
 
 def check_unit(

@@ -145,3 +145,16 @@ def test_position_from_an_adjudicate_document(
     path.write_text(json.dumps(doc))
     assert main(["parse", "--position", str(path), "A TRI - ALB"]) == 0
     assert capsys.readouterr().out == "A TRI R ALB\n"
+
+
+def test_rules_runs_the_presets_submission_checks(capsys: pytest.CaptureFixture[str]) -> None:
+    # stabbeurfou 4.D.1-4.D.6: "rejects any set of order with any order extra than that is
+    # requested": `--rules stabbeurfou` shows the refusal at entry; datc takes the set.
+    args = ["parse", "--position", str(START), "A PAR - BUR", "A RUH - HOL"]
+    assert main([*args, "--rules", "stabbeurfou"]) == 1
+    err = capsys.readouterr().err
+    assert "refused (stabbeurfou): A RUH - HOL: there is no unit in RUH" in err
+    assert main([*args, "--rules", "datc"]) == 0
+    assert "refused" not in capsys.readouterr().err
+    assert main(["parse", "--rules", "stabbeurfou", "A PAR H"]) == 2  # no board to check on
+    assert "--rules needs --position" in capsys.readouterr().err

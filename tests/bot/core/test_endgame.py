@@ -10,7 +10,6 @@ from bot.core.endgame import (
     check_end,
     declare_draw,
     end_by_vote,
-    end_rules,
     end_rules_for,
     expedited_destroyed,
     expedited_removed,
@@ -21,7 +20,7 @@ from bot.core.endgame import (
 from bot.core.map import load_map
 from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
 from bot.core.presets import load_rules
-from bot.core.votes import HOUSE, Ballot, Moment, VoteBook, VoteKind
+from bot.core.votes import Ballot, Moment, VoteBook, VoteKind, policy_for_rules
 
 A, E, F, G, I, R, T = (
     Power.AUSTRIA,
@@ -49,7 +48,7 @@ EVEN = {A: 4, E: 4, F: 4, G: 4, I: 4, R: 4, T: 4}
 def test_solo_is_strictly_more_than_half_of_existing_centres() -> None:
     # stabbeurfou 2(i): "if a centre is always neutral, it is not enough to have 33/2 + 1 =
     # 17 centres ... The rule requires the possession of at least 18 centres"
-    rules = end_rules("datc")
+    rules = end_rules_for(load_rules("datc"))
     assert solo_threshold(STD) == 18
     state = check_end([year_end(1910, {A: 17, E: 16})], rules, STD)  # 1 neutral centre
     assert state.kind is EndKind.ONGOING
@@ -67,13 +66,13 @@ def test_sandard_solo_is_16_of_31() -> None:
 
 def test_edc_ends_after_the_last_game_year() -> None:
     # edc-2023 B: "All rounds and all tables will be played in 7 years" (1901-1907).
-    rules = end_rules("edc2023")
+    rules = end_rules_for(load_rules("edc2023"))
     assert rules.last_year == 1907
     assert check_end([year_end(1906, EVEN)], rules, STD).kind is EndKind.ONGOING
     state = check_end([year_end(1907, EVEN)], rules, STD)
     assert state.kind is EndKind.YEAR_LIMIT
     assert state.powers == (A, E, F, G, I, R, T)
-    assert end_rules("edc2023", years=5).last_year == 1905
+    assert end_rules_for(load_rules("edc2023"), years=5).last_year == 1905
     # A solo in the last year is a solo, not a year limit.
     assert check_end([year_end(1907, {A: 18})], rules, STD).kind is EndKind.SOLO
 
@@ -82,7 +81,7 @@ def test_position_after_adjustments_counts_for_the_year_before() -> None:
     # "checked after the adjustments": the Spring position that follows closes the year.
     spring = Position.build(Phase.parse("S1908M"), (), year_end(1907, EVEN).centers)
     assert game_year(spring) == 1907
-    assert check_end([spring], end_rules("edc2023"), STD).kind is EndKind.YEAR_LIMIT
+    assert check_end([spring], end_rules_for(load_rules("edc2023")), STD).kind is EndKind.YEAR_LIMIT
     with pytest.raises(EndgameError, match="not the end"):
         game_year(Position.build(Phase.parse("F1907M"), ()))
 
@@ -90,7 +89,7 @@ def test_position_after_adjustments_counts_for_the_year_before() -> None:
 def test_stabbeurfou_stops_after_three_years_without_change() -> None:
     # stabbeurfou 2(a): "If centre ownership table is the same after three consecutive
     # diplomatic years, the game is stopped."
-    rules = end_rules("stabbeurfou")
+    rules = end_rules_for(load_rules("stabbeurfou"))
     moved = year_end(1904, {A: 5, E: 3, F: 4, G: 4, I: 4, R: 4, T: 4})
     same = [year_end(y, EVEN) for y in (1905, 1906, 1907, 1908)]
     assert check_end([moved, *same[:3]], rules, STD).kind is EndKind.ONGOING  # 2 years
@@ -101,7 +100,7 @@ def test_stabbeurfou_stops_after_three_years_without_change() -> None:
 
 def test_stabbeurfou_table_is_ownership_not_counts() -> None:
     # Two centres swapping owners change the table though the counts stay equal.
-    rules = end_rules("stabbeurfou")
+    rules = end_rules_for(load_rules("stabbeurfou"))
     base = year_end(1905, {A: 1, E: 1})
     swapped = Position.build(Phase.parse("W1906A"), (), {CENTRES[0]: E, CENTRES[1]: A})
     history = [
@@ -124,7 +123,7 @@ def test_house_gm_may_declare_a_draw_after_two_years_without_change() -> None:
     # house-rules IX(2) Alternative A: "If, after a period of [2] game years, no Supply
     # Centers have changed ownership, the GM reserves the right, after a warning is given,
     # to declare a draw including all survivors"
-    rules = end_rules("house")
+    rules = end_rules_for(load_rules("house"))
     moved = year_end(1904, {A: 5, E: 3, F: 4, G: 4, I: 4, R: 4, T: 4})
     one = [moved, year_end(1905, EVEN)]
     assert check_end(one, rules, STD).kind is EndKind.ONGOING
@@ -140,7 +139,7 @@ def test_passed_vote_ends_the_game() -> None:
     # house-rules IX(2): "A draw that does not include all survivors presumes the
     # elimination of the players not included in the draw."
     moment = Moment(Phase.parse("S1905M"))
-    book, vote = VoteBook(HOUSE).propose(
+    book, vote = VoteBook(policy_for_rules(load_rules("house"))).propose(
         A, VoteKind.DRAW, moment=moment, survivors=[A, F, G], powers=[F, G]
     )
     for p in (A, F, G):
@@ -202,7 +201,7 @@ def test_end_rules_from_presets() -> None:
 def test_house_gm_declares_the_draw_only_after_a_warning() -> None:
     # house-rules IX(2) Alternative A: "after a warning is given, to declare a draw including
     # all survivors".
-    rules = end_rules("house")
+    rules = end_rules_for(load_rules("house"))
     quiet = [year_end(y, EVEN) for y in (1905, 1906, 1907)]
     with pytest.raises(EndgameError, match="warn"):
         declare_draw(quiet, rules, STD, warned=False)
@@ -214,7 +213,7 @@ def test_house_gm_declares_the_draw_only_after_a_warning() -> None:
         declare_draw(quiet[1:], rules, STD, warned=True)
 
 
-def test_expedited_removal_is_an_option_of_stabbeurfou() -> None:
-    # stabbeurfou section 3 is optional: off unless asked for.
-    assert not end_rules("stabbeurfou").expedited_removal
-    assert end_rules("stabbeurfou", expedited_removal=True).expedited_removal
+def test_expedited_removal_comes_from_the_preset() -> None:
+    # stabbeurfou 3 "Expedited removal of players": the preset's `expedited_removal` key.
+    assert end_rules_for(load_rules("stabbeurfou")).expedited_removal
+    assert not end_rules_for(load_rules("datc")).expedited_removal

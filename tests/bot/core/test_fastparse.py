@@ -171,7 +171,7 @@ def _place(draw: st.DrawFn) -> str:
 @st.composite
 def _unit(draw: st.DrawFn) -> str:
     utype = draw(st.sampled_from(["", *_words("UTYPE")]))
-    power = draw(st.sampled_from(["", "", "", *_words("powers")]))
+    power = draw(st.sampled_from(["", "", "", *_POWER_WORDS]))
     first, second = (power, utype) if draw(st.booleans()) else (utype, power)
     return " ".join(w for w in (first, second, draw(_place())) if w)
 
@@ -181,6 +181,13 @@ def _kw(kind: str) -> st.SearchStrategy[str]:
 
 
 _DASH = st.sampled_from(["-", *_words("DASH")])
+# The variant's power names and adjectives, both languages ("France", "allemande").
+_POWER_WORDS = [
+    w
+    for p in STANDARD.powers
+    for lang in ("en", "fr")
+    for w in (STANDARD.power_name(p, lang), STANDARD.power_adjective(p, lang))
+]
 
 
 @st.composite

@@ -8,17 +8,21 @@ from pathlib import Path
 import pytest
 
 from bot.core.map import load_map
-from bot.core.messages import Items, Name, OneOf, Prov, catalogue, fields, msg, render
+from bot.core.messages import Items, Name, OneOf, Prov, catalogue, fields, msg
 from bot.core.model import Coast, Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import Order
-from bot.core.outcome import OrderResult, Reason, Verdict, describe
+from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.presets import load_rules
 from tests.standard import (
     adjudicate,
     adjudicate_interpreted,
     check_submission,
+    describe,
     parse_order,
     submission_problems,
+)
+from tests.standard import (
+    render_message as render,
 )
 
 MAP = load_map("standard")
@@ -203,7 +207,7 @@ def test_stabbeurfou_adjustment_refusals_in_french():
 
 
 def test_the_results_notation_explains_an_illegal_order_in_french():
-    from bot.core.notation import result_line  # noqa: PLC0415
+    from tests.standard import result_line  # noqa: PLC0415
 
     pos = board({G: ["A KIE"]})
     outcome = adjudicate(pos, read(pos, {G: ["A KIE - LON"]}))

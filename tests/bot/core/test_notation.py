@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
-from bot.core.notation import render, result_line
 from bot.core.orders import (
     Build,
     Convoy,
@@ -23,8 +22,8 @@ from bot.core.orders import (
     Waive,
 )
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
-from bot.core.parser import render_order
-from tests.standard import notation_lines
+from tests.standard import notation_lines, render_order, result_line
+from tests.standard import render_notation as render
 
 GOLDEN = Path(__file__).parent / "golden"
 F, G, E = Power.FRANCE, Power.GERMANY, Power.ENGLAND

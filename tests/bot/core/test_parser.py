@@ -25,8 +25,8 @@ from bot.core.orders import (
     UnitRef,
     Waive,
 )
-from bot.core.parser import OrderSyntaxError, render_order
-from tests.standard import parse_order, parse_orders
+from bot.core.parser import OrderSyntaxError
+from tests.standard import parse_order, parse_orders, render_order
 
 GOLDEN = Path(__file__).parent / "golden" / "orders.tsv"
 

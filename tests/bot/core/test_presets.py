@@ -114,7 +114,7 @@ def test_majority_means_none_for_solo_centers():
 def test_every_line_cites_its_source(name):
     # Every key line carries a comment citing the seed line or OPTIONS.md row.
     text = (presets.rules_dir() / f"{name}.toml").read_text(encoding="utf-8")
-    keys = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    keys = [ln for ln in text.splitlines() if ln and not ln.startswith(("#", "["))]
     assert len(keys) == len(RuleSet.option_names())
     for line in keys:
         assert "  # " in line, line
@@ -149,7 +149,7 @@ def test_stabbeurfou_distinctive_choices():
     assert sf.civil_disorder is CivilDisorder.HOME_BOTH_ANY_TERRAIN
     # SF 2(i): "at least 18 centres for the absolute victory"; 2(a): three unchanged years.
     assert sf.solo_centers == 18
-    assert sf.stalemate_years == 3
+    assert sf.end.stalemate_years == 3
     assert sf.expedited_removal is True  # SF 3
 
 
@@ -197,9 +197,14 @@ def test_edc2023_distinctive_choices_and_datc_elsewhere():
     # Where section E is silent, datc.
     changed = {"duplicate_orders", "duplicates_count_illegal_orders", "too_many_builds"}
     changed |= {"civil_disorder", "implicit_orders", "first_year_imposed_builds"}
+    # edc-2023 B and E: 7 years, the End Game Request procedure; C: its own scoring.
+    changed |= {f for f in RuleSet.option_names() if f.split(".")[0] in ("votes", "end")}
+    changed |= {"scoring.system"}
+    # E: "an unambiguous order must be applied and an order deemed ambiguous not applied".
+    changed |= {"unreadable_orders"}
     for field in RuleSet.option_names():
         if field not in changed:
-            assert getattr(edc, field) == getattr(DATC, field), field
+            assert edc.option(field) == DATC.option(field), field
 
 
 # --- distinctive rulings, adjudicated (parser -> interpretation -> adjudicator) -----------------

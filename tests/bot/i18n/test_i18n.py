@@ -28,8 +28,8 @@ def test_catalogues_have_the_same_keys_and_fields() -> None:
 
 
 def test_lookup_falls_back_to_english_and_reads_locales() -> None:
-    assert t("power.GERMANY", "fr") == "Allemagne"
-    assert t("power.GERMANY", "de") == "Germany"
+    assert t("window.negotiation", "fr") == "négociation"
+    assert t("window.negotiation", "de") == "negotiation"
     assert normalise_lang(discord.Locale.french) == "fr"
     assert normalise_lang("en-GB") == "en"
 

@@ -71,7 +71,7 @@ class SimpleEngine:
             and ((u := position.units.get(o.unit.province)) is None or u.power is not o.power)
         ]
 
-    def render_order(self, order: Order, lang: str) -> str:
+    def render_order(self, order: Order, lang: str, game_map: GameMap) -> str:
         return order.canonical() if lang == "en" else order.canonical().replace(" H", " T")
 
     def adjudicate(

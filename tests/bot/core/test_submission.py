@@ -1,0 +1,75 @@
+"""The pure submission decisions (bot/core/submission.py) and the XXX refusal, by preset."""
+
+from __future__ import annotations
+
+from bot.core.interpret import submission_problems
+from bot.core.map import load_map
+from bot.core.model import Power
+from bot.core.parser import parse_order
+from bot.core.presets import load_rules
+from bot.core.submission import Combine, accepts_orders, combine_mode, keeps_readable_orders
+
+STD = load_map("standard")
+
+
+def test_late_orders_until_the_adjudication_starts_under_house_only():
+    # house-rules VII(3) Alternative B: "accepted until the start of adjudication".
+    house, datc = load_rules("house"), load_rules("datc")
+    late = {"now": 200.0, "deadline": 100.0, "paused_at": None}
+    assert accepts_orders(house, status="open", **late)
+    assert not accepts_orders(datc, status="open", **late)
+    assert not accepts_orders(house, status="adjudicating", **late)
+    assert accepts_orders(datc, status="open", now=50.0, deadline=100.0, paused_at=None)
+    # A paused game's clock stopped at the pause.
+    assert accepts_orders(datc, status="open", now=500.0, deadline=100.0, paused_at=90.0)
+
+
+def test_order_sets_4d1_by_preset():
+    assert combine_mode(load_rules("datc"), merge_requested=False) is Combine.REPLACE
+    assert combine_mode(load_rules("datc"), merge_requested=True) is Combine.BY_UNIT
+    # stabbeurfou 4.D.1 'SF a': "sets are combined".
+    assert combine_mode(load_rules("stabbeurfou"), merge_requested=False) is Combine.APPEND
+    # house-rules III(4) Alternative A: previous order sets are disregarded.
+    assert combine_mode(load_rules("house"), merge_requested=False) is Combine.REPLACE
+    assert combine_mode(load_rules("house"), merge_requested=True) is Combine.REFUSE
+
+
+def test_unreadable_lines_void_under_edc_only():
+    # edc-2023 E: "an unambiguous order must be applied and an order deemed ambiguous not
+    # applied".
+    assert keeps_readable_orders(load_rules("edc2023"), readable=1)
+    assert not keeps_readable_orders(load_rules("edc2023"), readable=0)
+    assert not keeps_readable_orders(load_rules("datc"), readable=1)
+
+
+def test_xxx_refused_under_stabbeurfou_a_hold_under_edc():
+    # stabbeurfou 2(h): 'The sequence "XXX" is refused by the system.'
+    # edc-2023 G: "Defend: H, T or xxx."
+    pos = STD.start
+    order = parse_order("A PAR XXX", power=Power.FRANCE, position=pos, game_map=STD)
+    assert order.canonical() == "A PAR H"
+    sf = submission_problems(pos, [order], load_rules("stabbeurfou"), STD)
+    assert [p.key for p in sf] == ["refusal.xxx"]
+    assert submission_problems(pos, [order], load_rules("edc2023"), STD) == []
+    written_h = parse_order("A PAR H", power=Power.FRANCE, position=pos, game_map=STD)
+    assert submission_problems(pos, [written_h], load_rules("stabbeurfou"), STD) == []
+
+
+def test_gm_order_correction_i5_last_legal_order_is_used():
+    # gm-order-correction-rules I(5): "In the event that a unit is ordered more than once, the
+    # last order reading from top to bottom (left to right) of the order set will be used."
+    # Reading (docs/rules.md): an illegal last order is disregarded, the last legal one used.
+    from bot.core.interpret import adjudicate_interpreted  # noqa: PLC0415
+
+    pos = STD.start
+    orders = [
+        parse_order(t, power=Power.FRANCE, position=pos, game_map=STD)
+        for t in ("A PAR - BUR", "A PAR - MUN")
+    ]
+    out, _ = adjudicate_interpreted(pos, orders, load_rules("world-masters"), STD)
+    assert "BUR" in out.position.units
+    assert out.position.units["BUR"].power is Power.FRANCE
+    # The literal reading, with illegal orders counted as duplicates: the unit does not move.
+    literal = load_rules("world-masters").with_options(duplicates_count_illegal_orders=True)
+    out, _ = adjudicate_interpreted(pos, orders, literal, STD)
+    assert "BUR" not in out.position.units
