@@ -76,7 +76,7 @@ _DASH_ONLY = frozenset({"DASH"})
 _START = frozenset({"UTYPE", _WORD, "DISBAND", "BUILD", "WAIVE", "POWER"})
 _UNIT_START = frozenset({"UTYPE", _WORD, "POWER"})
 _AFTER_UTYPE = frozenset({_WORD, "POWER"})
-_AFTER_POWER = frozenset({"UTYPE", _WORD})  # or COLON: the tokenizer leaves colons to the grammar
+_AFTER_POWER = frozenset({"UTYPE", _WORD})  # a COLON after the first word: `_Reader.order`
 _PLACE_START = frozenset({_WORD})
 
 
@@ -335,7 +335,8 @@ class _Reader:
 # --- canonical notation ----------------------------------------------------------------------
 # `A PAR - BUR`, `F STP/NC - BAR`, `A LON - BEL VIA`, `A PAR S A MAR - BUR`, `F NTH C A LON - BEL`,
 # `A PAR R PIC`, `A PAR D`, `F STP/NC B`: one word per place, every word where the grammar
-# takes it as the reader above does (an id that is also a power word is left to the reader).
+# takes it as the reader above does (an id that is also an order or power word is left to the
+# reader).
 _UTYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
 _LOCATIONS: dict[tuple[int, str], tuple[object, dict[str, Location | None]]] = {}
 
@@ -363,6 +364,7 @@ def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) 
             and pid_text.isalpha()
             and pid_text.isupper()
             and coast_text in ("", "NC", "SC", "EC", "WC")
+            and fold_word(pid_text) not in _WORD_KINDS  # e.g. a retreat's "R TO": the reader
             and ctx.game_map.power_word(fold_word(pid_text)) is None
         ):
             reader = _Reader(ctx, [("w", pid_text)])
