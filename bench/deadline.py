@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -24,7 +23,6 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 from bot.cli.demo import random_orders
-from bot.core.jsonio import position_from_json
 from bot.core.parser import render_order
 from bot.service import EventKind, FakeClock, TableService
 
@@ -63,8 +61,14 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock(start=time.time())
         notes = TimingNotifier()
+        comp: list[dict[str, float]] = []
         svc = await TableService.open(
-            Path(tmp) / "bench.db", clock=clock, notifier=notes, executor=executor, run=False
+            Path(tmp) / "bench.db",
+            clock=clock,
+            notifier=notes,
+            executor=executor,
+            run=False,
+            metrics=comp.append,
         )
         game_map = svc.engine.load_map("standard")
         ids = []
@@ -79,10 +83,7 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         for gid in ids:
             st = await svc.status(gid)
             deadline = st.deadline
-            row = await svc.store.fetchone(
-                "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
-            )
-            position = position_from_json(json.loads(row["position_json"]))
+            position = await svc.position(gid, st.phase_id)
             for power, user in st.players.items():
                 orders = random_orders(position, power, game_map, rng)
                 await svc.submit(gid, user, "\n".join(render_order(o) for o in orders))
@@ -96,7 +97,6 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         executor.shutdown()
     lat = sorted(notes.ready.values())
     assert len(lat) == n, f"{len(lat)} of {n} games delivered"
-    comp = svc.timings
     return {
         "n": n,
         "median": statistics.median(lat),

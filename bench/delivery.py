@@ -67,7 +67,7 @@ async def one_phase(table: Table, scenario: str, done: int) -> bool:
 
         def fault(point: str) -> None:
             posted = results_in(table, tid) > done
-            if point == "deliver.after_notify" and posted and not crashed.is_set():
+            if point == "deliver.before_mark" and posted and not crashed.is_set():
                 crashed.set()
                 raise CrashError(point)
 

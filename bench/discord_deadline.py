@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import statistics
@@ -29,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.fak
 
 from bot.cli.demo import random_orders
 from bot.client import ParleyBot
-from bot.core.jsonio import position_from_json
 from bot.core.parser import render_order
 from bot.service import FakeClock, TableService
 from tests.fake_discord import FakeDiscord, SentMessage
@@ -68,10 +66,7 @@ async def setup_games(
     await svc.run_due()
     for gid in tables.values():
         st = await svc.status(gid)
-        row = await svc.store.fetchone(
-            "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
-        )
-        position = position_from_json(json.loads(row["position_json"]))
+        position = await svc.position(gid, st.phase_id)
         for power, user in st.players.items():
             orders = random_orders(position, power, game_map, rng)
             await svc.submit(gid, user, "\n".join(render_order(o) for o in orders))

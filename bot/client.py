@@ -1,26 +1,14 @@
-"""The Discord bot: a thin adapter between Discord and the table service.
-
-`ParleyBot` owns a `TableService` (opened by the caller), loads the cogs (`cogs/*`), installs
-the French/English command translator, syncs the slash commands and hands the service a
-`DiscordNotifier` so that deadlines, results and maps reach the table and spectator channels.
-"""
+"""The Discord bot Parley runs, composed: the adapter (`bot.discord_app.bot.DiscordBot`) with
+every cog of `cogs/`. Nothing else lives here."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-import discord
-from discord import app_commands
-from discord.ext import commands
-
-from bot.discord_app.interactions import describe_refusal, locale_lang, send
-from bot.discord_app.notifier import DiscordNotifier
-from bot.i18n import t
-from bot.i18n.translator import ParleyTranslator
+from bot.discord_app.bot import DiscordBot, intents
 from bot.service import TableService
 
-log = logging.getLogger("parley.discord")
+__all__ = ["EXTENSIONS", "ParleyBot", "intents"]
 
 EXTENSIONS = (
     "cogs.game",
@@ -33,78 +21,8 @@ EXTENSIONS = (
 )
 
 
-def intents(*, message_content: bool = False) -> discord.Intents:
-    """Guilds (channels) and DM messages. DMs to the bot carry their text without the
-    privileged Message Content intent; ask for it only if the portal has it enabled."""
-    wanted = discord.Intents.none()
-    wanted.guilds = True
-    wanted.dm_messages = True
-    wanted.message_content = message_content
-    return wanted
+class ParleyBot(DiscordBot):
+    """The adapter with all of Parley's cogs."""
 
-
-class ParleyBot(commands.Bot):
-    def __init__(
-        self,
-        service: TableService,
-        *,
-        message_content: bool = False,
-        sync_commands: bool = True,
-        **options: Any,
-    ) -> None:
-        super().__init__(
-            command_prefix=commands.when_mentioned,
-            intents=intents(message_content=message_content),
-            help_command=None,
-            allowed_mentions=discord.AllowedMentions.none(),
-            **options,
-        )
-        self.service = service
-        self.notifier = DiscordNotifier(self)
-        self.sync_commands = sync_commands
-        self.tree.error(self.on_app_command_error)
-        self._tables: dict[int, set[int]] | None = None  # table channel -> game ids
-
-    async def games_at(self, channel_id: int) -> set[int]:
-        """Games whose table is `channel_id`; the index is read once, then kept up to date."""
-        if self._tables is None:
-            tables: dict[int, set[int]] = {}
-            for game in await self.service.list_games():
-                channel = int(game.meta.get("channel") or 0)
-                if channel:
-                    tables.setdefault(channel, set()).add(game.id)
-            self._tables = tables
-        return set(self._tables.get(channel_id, ()))
-
-    async def table_created(self, channel_id: int, game_id: int) -> None:
-        await self.games_at(channel_id)  # load the index first
-        assert self._tables is not None
-        self._tables.setdefault(channel_id, set()).add(game_id)
-
-    async def setup_hook(self) -> None:
-        await self.tree.set_translator(ParleyTranslator())
-        for name in EXTENSIONS:
-            await self.load_extension(name)
-        if self.sync_commands:
-            await self.tree.sync()
-        # Deliver events only once the bot can post: pending ones (after a restart) go first.
-        self.service.notifier = self.notifier
-        self.service.start()
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        original = getattr(error, "original", error)
-        command = interaction.command.qualified_name if interaction.command else "?"
-        refusal = describe_refusal(original, locale_lang(interaction))
-        if refusal is None and isinstance(error, app_commands.NoPrivateMessage):
-            refusal = t("gm.guild_only", locale_lang(interaction))
-        if refusal is not None:
-            log.info("refused /%s for user %s: %s", command, interaction.user.id, refusal)
-            await send(interaction, [refusal])
-            return
-        log.error("/%s failed", command, exc_info=original)
-        try:
-            await send(interaction, [t("error.generic", locale_lang(interaction))])
-        except discord.HTTPException:
-            log.warning("could not tell user %s about the failure", interaction.user.id)
+    def __init__(self, service: TableService, **options: Any) -> None:
+        super().__init__(service, extensions=EXTENSIONS, **options)

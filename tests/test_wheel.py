@@ -25,7 +25,7 @@ _NOT_SOURCE = shutil.ignore_patterns(
     ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "tests",
     "demo-out", "out", "*.db*",
 )  # fmt: skip
-_RUNTIME_FILES = ("bot", "cogs", "renderer")
+_RUNTIME_FILES = ("bot", "renderer")
 
 
 def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
@@ -72,7 +72,7 @@ def test_wheel_carries_every_run_time_file(wheel):
         if f"{where}/{p.relative_to(folder).as_posix()}" not in names
     ]
     assert missing == []
-    assert "bot/service/migrations/0001_init.sql" in names
+    assert "bot/service/storage/migrations/0001_init.sql" in names
     assert "parley_data/fonts/DejaVuSans-Bold.ttf" in names
     assert not [n for n in names if n.startswith(("tests/", "data/", "bench/", "tools/"))]
 
@@ -109,7 +109,7 @@ def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
 import bot, bot.paths
 from bot.core.presets import list_presets, load_rules
 from bot.service.clock import clock_names, load_clock
-from bot.service.store import migrations
+from bot.service.storage.connection import migrations
 from bot.i18n import t
 from bot.core.messages import catalogue
 print(bot.__file__)
@@ -126,5 +126,6 @@ print(t("game.player_line", "fr", power="F", user="u"), len(catalogue("fr")) > 0
     assert lines[1].endswith("parley_data")
     assert lines[2].split() == sorted(p.stem for p in (REPO / "data" / "rules").glob("*.toml"))
     assert lines[3].split() == sorted(p.stem for p in (REPO / "data" / "clocks").glob("*.toml"))
-    assert int(lines[4]) == len(list((REPO / "bot" / "service" / "migrations").glob("*.sql")))
+    migrations = REPO / "bot" / "service" / "storage" / "migrations"
+    assert int(lines[4]) == len(list(migrations.glob("*.sql")))
     assert lines[5] == "F : u True"  # the French catalogue, with its space before the colon

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import sys
 import time
@@ -299,7 +298,6 @@ async def _play_game(
     variant: str = "standard",
 ) -> Any:
     """Create, start and play the game to its end; returns its final status."""
-    from bot.core.jsonio import position_from_json  # noqa: PLC0415
     from bot.core.parser import render_order  # noqa: PLC0415
 
     game = await svc.create_game(
@@ -323,11 +321,7 @@ async def _play_game(
             break
         if st.phase_status == "open" and st.phase_id and st.phase_id not in ordered:
             ordered.add(st.phase_id)
-            row = await svc.store.fetchone(
-                "SELECT position_json FROM phases WHERE id = ?", (st.phase_id,)
-            )
-            assert row is not None
-            position = position_from_json(json.loads(row["position_json"]))
+            position = await svc.position(game.id, st.phase_id)
             for power, user in st.players.items():
                 orders = random_orders(position, power, game_map, rng)
                 if orders:

@@ -24,7 +24,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from bot.core.catalogue import text
 from bot.core.map import GameMap
@@ -62,6 +62,25 @@ class VoteStatus(StrEnum):
     PASSED = "passed"
     FAILED = "failed"
     REFUSED = "refused"  # the GM declined to hold it (house-rules IX(5))
+
+
+class VoteCounts(TypedDict):
+    yes: int
+    no: int  # an uncast ballot counts against
+    abstain: int
+
+
+class VoteRecord(TypedDict):
+    """A vote as anyone may see it: no author, no voter (house-rules IX(4))."""
+
+    id: int
+    kind: str  # VoteKind
+    powers: list[str]
+    opened: str  # phase
+    status: str  # VoteStatus
+    closed: NotRequired[str]
+    counts: NotRequired[VoteCounts]  # where the rules publish them
+    note: NotRequired[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +183,9 @@ class Vote:
         kind = "concede" if self.kind is VoteKind.CONCEDE else "draw"
         return text("core", f"vote_table.{kind}", lang, names=names)
 
-    def public_record(self, policy: VotePolicy) -> dict[str, Any]:
+    def public_record(self, policy: VotePolicy) -> VoteRecord:
         """The game record's entry: no voter, no author (house-rules IX(4))."""
-        rec: dict[str, Any] = {
+        rec: VoteRecord = {
             "id": self.id,
             "kind": self.kind.value,
             "powers": [p.value for p in self.powers],
@@ -386,7 +405,7 @@ class VoteBook:
         vote = replace(vote, status=VoteStatus.REFUSED, closed=phase, note=reason)
         return self._replace_vote(vote), vote
 
-    def public_records(self) -> list[dict[str, Any]]:
+    def public_records(self) -> list[VoteRecord]:
         return [v.public_record(self.policy) for v in self.votes]
 
     def to_state(self) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from bot.discord_app.interactions import describe_refusal, send, think, user_key
 from bot.i18n import t
 
 if TYPE_CHECKING:
-    from bot.client import ParleyBot
+    from bot.discord_app.app import Parley
 
 CHOICES = ("yes", "no", "abstain")
 STYLES = {
@@ -57,7 +57,7 @@ class VoteButton(
         return cls(int(match["game"]), int(match["vote"]), match["choice"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: ParleyBot = interaction.client
+        bot: Parley = interaction.client
         await think(interaction)  # a last ballot ends the game: standings and chart follow
         try:
             game = await bot.service.status(self.game_id)

@@ -16,7 +16,7 @@ from bot.i18n import normalise_lang, t
 from bot.service import GameStatus, ServiceError
 
 if TYPE_CHECKING:
-    from bot.client import ParleyBot
+    from bot.discord_app.app import Parley
 
 log = logging.getLogger("parley.discord")
 
@@ -62,7 +62,7 @@ async def think(interaction: discord.Interaction, *, ephemeral: bool = True) -> 
         await interaction.response.defer(ephemeral=ephemeral, thinking=True)
 
 
-async def games_here(bot: ParleyBot, channel_id: int | None) -> list[GameStatus]:
+async def games_here(bot: Parley, channel_id: int | None) -> list[GameStatus]:
     """The games whose table is this channel (not over), via the bot's channel index."""
     if channel_id is None:
         return []
@@ -71,7 +71,7 @@ async def games_here(bot: ParleyBot, channel_id: int | None) -> list[GameStatus]
 
 
 async def resolve_game(
-    bot: ParleyBot,
+    bot: Parley,
     interaction: discord.Interaction,
     game_id: int | None,
     *,
@@ -133,7 +133,7 @@ def power_choices(
 
 
 async def game_choices(
-    bot: ParleyBot, interaction: discord.Interaction, current: str
+    bot: Parley, interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[int]]:
     """Games at this table and the user's own games, for the `game` option."""
     here = await games_here(bot, interaction.channel_id)

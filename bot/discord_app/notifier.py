@@ -47,7 +47,7 @@ from bot.service.record import final_standings, game_record, year_end_positions
 from renderer.chart import centre_chart
 
 if TYPE_CHECKING:
-    from bot.client import ParleyBot
+    from bot.discord_app.app import Parley
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ def nonce(*parts: object) -> str:
 class DiscordNotifier:
     """The service's `Notifier` for the bot."""
 
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
         self._dm_channels: dict[str, int] = {}
         self.handlers = {

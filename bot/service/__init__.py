@@ -1,9 +1,28 @@
 """Parley's table service: games, secret orders, the phase clock, adjudication, events and
 recovery, on SQLite. No Discord here: the bot, the demo and the tests all drive this API.
 
+Rooms (one module per concern; `TableService` in service.py is a thin facade over them)
+    table.py          the shared kernel: storage, clock, engine, per-game settings, locks and
+                      due times, and the small steps every part takes (rows, audit, events)
+    lobby.py          create_game, join, assign, leave, start_game, set_meta
+    orders.py         submit, submit_for, clear_orders, my_orders, set_ready (the advice on a
+                      set is pure: bot.core.advice; orders.py words it)
+    queries.py        status, list_games, games_of, phase_orders, history, results, phases,
+                      position, power_of, audit_log
+    phase_machine.py  open -> writing -> adjudicating -> done, reminders, the end of a game
+    scheduler.py      recovery at start-up, due times, the loop, next_due, run_due
+    outbox.py         deliver: events to the notifier after each commit, in order per game
+    deliveries.py     what was posted where, per (event, destination)
+    votes.py          propose_vote, cast_ballot, refuse_vote, votes
+    gm.py             pause, resume, extend, adjudicate_now, rollback, replace_player, end_game
+    storage/          the only SQL: `Storage`/`Repository` protocols (base.py) returning frozen
+                      rows (rows.py), the SQLite implementation (sqlite.py), the connection,
+                      file checks and migrations (connection.py, dbfile.py, migrations/)
+
 Opening
     svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
-                                  executor=None, render=True, run=True, init_db=False)
+                                  executor=None, render=True, run=True, init_db=False,
+                                  metrics=None, storage=None)
         path: SQLite file (default `$PARLEY_DB` or ./parley.db); migrated at start-up.
         Raises StoreError (corrupt/foreign/newer database, an existing empty file unless
         `init_db`, a file held by another Parley [`<db>.lock`], a file that cannot be
@@ -14,6 +33,9 @@ Opening
         then `await svc.run_due()` (does what is due, delivers events); ScaledClock(factor).
         executor: None (threads), "process" (a process pool the service owns: rendering is
         CPU-bound, this uses every core), or any concurrent.futures.Executor.
+        metrics: called after each adjudication with {"adjudicate", "render", "compute"}
+        (seconds; bench/deadline.py). storage: an opened `Storage` instead of the SQLite
+        file at `path` (another backend; the crash tests wrap the SQLite one).
         A game whose rows cannot be read is reported in `status(id).broken` and its
         operations raise CorruptGameError; the other games run; its GM gets a game_broken
         event (payload why), the operator an ERROR log.
@@ -61,11 +83,13 @@ Orders (secret)
     await svc.results(game_id, phase_id=None) -> PhaseResults | None (outcome, lines, png)
     await svc.phases(game_id) -> list[PhaseInfo(id, phase, status, adjudicated_at)]
     await svc.power_of(game_id, user) -> Power | None
+    await svc.position(game_id, phase_id=None) -> Position (the board a phase is played from,
+        the current one by default; public; NotFoundError for another game's phase)
 
 End-game votes (bot.core.votes; the rule set's policy: edc2023 section E, house IX, default)
     await svc.propose_vote(game_id, user, "draw"|"concede", powers=()) -> public record
-        (dict: id, kind, powers, opened, status, closed, counts where published; never
-        the author nor the voters)
+        (a bot.core.votes.VoteRecord: id, kind, powers, opened, status, closed, counts
+        where published; never the author nor the voters)
     await svc.cast_ballot(game_id, user, vote_id, "yes"|"no"|"abstain") -> public record
     await svc.refuse_vote(game_id, gm, vote_id, reason) -> public record  (GM, house IX(5))
     await svc.votes(game_id) -> list of public records

@@ -12,10 +12,10 @@ strings: no Discord here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import dataclass
 
-from bot.service.store import Store
+from bot.service.clock import Clock
+from bot.service.storage import Storage
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,75 +29,39 @@ class Delivery:
 
 
 class Deliveries:
-    """The `deliveries` and `delivered_messages` tables (migration 0004)."""
+    """The delivery record (migration 0004), through the storage."""
 
-    def __init__(self, store: Store, clock: Any) -> None:
-        self.store = store
+    def __init__(self, storage: Storage, clock: Clock) -> None:
+        self.storage = storage
         self.clock = clock
 
     async def begin(self, event_id: int, game_id: int, dest: str, after: str | None) -> Delivery:
         """The delivery of `event_id` to `dest`, created if new (durably: a post may follow)."""
-        async with self.store.tx() as tx:
-            created = await tx.execute(
-                "INSERT OR IGNORE INTO deliveries (event_id, dest, game_id, after, started_at)"
-                " VALUES (?,?,?,?,?)",
-                (event_id, dest, game_id, after, self.clock.now()),
-            )
-        found = await self.get(event_id, dest)
+        async with self.storage.tx() as tx:
+            created = await tx.begin_delivery(event_id, dest, game_id, after, self.clock.now())
+        found = await self.storage.delivery(event_id, dest)
         assert found is not None
-        return replace(found, resumed=False) if created else found
+        return Delivery(
+            event_id, dest, found.after, found.message_ids, found.delivered, not created
+        )
 
     async def get(self, event_id: int, dest: str) -> Delivery | None:
-        row = await self.store.fetchone(
-            "SELECT after, delivered_at FROM deliveries WHERE event_id=? AND dest=?",
-            (event_id, dest),
-        )
+        row = await self.storage.delivery(event_id, dest)
         if row is None:
             return None
-        parts = await self.store.fetchall(
-            "SELECT message_id FROM delivered_messages WHERE event_id=? AND dest=? ORDER BY part",
-            (event_id, dest),
-        )
-        return Delivery(
-            event_id,
-            dest,
-            row["after"],
-            tuple(str(p["message_id"]) for p in parts),
-            row["delivered_at"] is not None,
-            True,
-        )
+        return Delivery(event_id, dest, row.after, row.message_ids, row.delivered, True)
 
     async def posted(
         self, event_id: int, dest: str, part: int, message_id: str, *, last: bool
     ) -> None:
         """Record one posted message; `last` also marks the destination delivered."""
-        now = self.clock.now()
-        async with self.store.tx() as tx:
-            await tx.execute(
-                "INSERT OR REPLACE INTO delivered_messages (event_id, dest, part, message_id,"
-                " posted_at) VALUES (?,?,?,?,?)",
-                (event_id, dest, part, message_id, now),
-            )
-            if last:
-                await tx.execute(
-                    "UPDATE deliveries SET delivered_at=? WHERE event_id=? AND dest=?",
-                    (now, event_id, dest),
-                )
+        async with self.storage.tx() as tx:
+            await tx.record_post(event_id, dest, part, message_id, self.clock.now(), last)
 
     async def claimed(self, message_ids: list[str]) -> set[str]:
         """Those of `message_ids` recorded for some delivery (not a candidate for another)."""
-        if not message_ids:
-            return set()
-        marks = ",".join("?" * len(message_ids))
-        rows = await self.store.fetchall(
-            f"SELECT message_id FROM delivered_messages WHERE message_id IN ({marks})",  # noqa: S608
-            message_ids,
-        )
-        return {str(r["message_id"]) for r in rows}
+        return await self.storage.claimed_messages(message_ids)
 
     async def of_event(self, event_id: int) -> list[Delivery]:
-        rows = await self.store.fetchall(
-            "SELECT dest FROM deliveries WHERE event_id=? ORDER BY started_at, rowid", (event_id,)
-        )
-        found = [await self.get(event_id, r["dest"]) for r in rows]
+        found = [await self.get(event_id, d) for d in await self.storage.delivery_dests(event_id)]
         return [d for d in found if d is not None]

@@ -49,27 +49,21 @@ def scoring_system(rules: str, meta: Mapping[str, Any] | None = None) -> str:
 
 
 async def _end(svc: TableService, game_id: int) -> dict[str, Any] | None:
-    row = await svc.store.fetchone(
-        "SELECT payload_json FROM outbox WHERE key = ?", (f"{game_id}:over",)
-    )
-    return dict(json.loads(row["payload_json"])) if row is not None else None
+    payload = await svc.storage.event_payload(f"{game_id}:over")
+    return dict(json.loads(payload)) if payload is not None else None
 
 
 async def phase_outcomes(svc: TableService, game_id: int) -> list[tuple[int, Position, Outcome]]:
     """(phase row id, position ordered in, outcome) of every adjudicated phase as played."""
-    rows = await svc.store.fetchall(
-        "SELECT p.id, p.position_json, r.outcome_json FROM phases p"
-        " JOIN results r ON r.phase_id = p.id"
-        " WHERE p.game_id = ? AND p.status IN ('done', 'skipped') ORDER BY p.id",
-        (game_id,),
-    )
+    rows = await svc.storage.played_phases(game_id, adjudicated_only=True)
     return [
         (
-            int(r["id"]),
-            position_from_json(json.loads(r["position_json"])),
-            codec.outcome_from_json(json.loads(r["outcome_json"])),
+            r.id,
+            position_from_json(json.loads(r.position_json)),
+            codec.outcome_from_json(json.loads(r.result.outcome_json)),
         )
         for r in rows
+        if r.result is not None
     ]
 
 
@@ -79,23 +73,18 @@ async def game_record(svc: TableService, game_id: int, lang: str | None = None) 
     lang = lang or game.lang
     game_map = load_map(game.variant)
     # A rolled-back row was replaced by a new one: the rest is the game as played.
-    rows = await svc.store.fetchall(
-        "SELECT p.id, p.phase, p.status, p.position_json, r.outcome_json, r.orders_json,"
-        " r.adjudicated_at FROM phases p LEFT JOIN results r ON r.phase_id = p.id"
-        " WHERE p.game_id = ? AND p.status != 'rolled_back' ORDER BY p.id",
-        (game_id,),
-    )
+    rows = await svc.storage.played_phases(game_id, adjudicated_only=False)
     phases: list[dict[str, Any]] = []
     for r in rows:
         entry: dict[str, Any] = {
-            "phase": r["phase"],
-            "status": r["status"],
-            "position": json.loads(r["position_json"]),
+            "phase": r.phase,
+            "status": r.status,
+            "position": json.loads(r.position_json),
         }
-        if r["outcome_json"] is not None:
-            outcome = codec.outcome_from_json(json.loads(r["outcome_json"]))
+        if r.result is not None:
+            outcome = codec.outcome_from_json(json.loads(r.result.outcome_json))
             orders: dict[str, list[str]] = {}
-            for o in codec.orders_from_json(json.loads(r["orders_json"])):
+            for o in codec.orders_from_json(json.loads(r.result.orders_json)):
                 if o.power is not None:
                     orders.setdefault(o.power.value, []).append(o.canonical())
             adjudicated = outcome_to_json(outcome, game_map)
@@ -104,7 +93,7 @@ async def game_record(svc: TableService, game_id: int, lang: str | None = None) 
                 results=adjudicated["results"],
                 dislodged=adjudicated["dislodged"],
                 notation=notation_lines(outcome, lang, game_map),
-                adjudicated_at=r["adjudicated_at"],
+                adjudicated_at=r.result.adjudicated_at,
             )
         phases.append(entry)
     record: dict[str, Any] = {

@@ -6,10 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
 from bot.core import catalogue
 from bot.core.map import bundled_maps, load_map
 from bot.core.presets import list_presets
+from bot.discord_app.app import Parley
 from bot.discord_app.format import mention, power_name, status_lines
 from bot.discord_app.interactions import (
     Refusal,
@@ -43,7 +43,7 @@ def _matching(names: list[str], current: str) -> list[app_commands.Choice[str]]:
 class GameCog(
     commands.GroupCog, group_name="game", description="Create, join, start and follow a game"
 ):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
         super().__init__()
 

@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
 from bot.core.map import load_map
+from bot.discord_app.app import Parley
 from bot.discord_app.format import mention, phase_name, power_name, stamp, submit_reply_lines
 from bot.discord_app.interactions import (
     RUNNING,
@@ -30,7 +30,7 @@ from bot.service import GameStatus
 class GmCog(
     commands.GroupCog, group_name="gm", description="Game master and tournament director tools"
 ):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
         super().__init__()
 

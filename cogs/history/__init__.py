@@ -1,7 +1,7 @@
-from bot.client import ParleyBot
+from bot.discord_app.bot import DiscordBot
 
 
-async def setup(bot: ParleyBot) -> None:
+async def setup(bot: DiscordBot) -> None:
     from cogs.history.cog import HistoryCog  # noqa: PLC0415 - the package only holds setup()
 
     await bot.add_cog(HistoryCog(bot))

@@ -13,10 +13,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
 from bot.core.map import load_map
 from bot.core.model import ModelError, Phase
 from bot.core.notation import notation_lines
+from bot.discord_app.app import Parley
 from bot.discord_app.format import chunks, phase_name
 from bot.discord_app.interactions import (
     Refusal,
@@ -36,7 +36,7 @@ MAX_FRAMES = 120  # a GIF Discord accepts (the last phases are kept)
 
 
 class HistoryCog(commands.Cog):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:

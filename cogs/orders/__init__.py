@@ -1,7 +1,7 @@
-from bot.client import ParleyBot
+from bot.discord_app.bot import DiscordBot
 
 
-async def setup(bot: ParleyBot) -> None:
+async def setup(bot: DiscordBot) -> None:
     from cogs.orders.cog import GamePicker, OrdersCog  # noqa: PLC0415 - only setup() here
 
     await bot.add_cog(OrdersCog(bot))

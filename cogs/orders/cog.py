@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
+from bot.discord_app.app import Parley
 from bot.discord_app.format import chunks, phase_name, power_name, submit_reply_lines
 from bot.discord_app.interactions import (
     RUNNING,
@@ -75,14 +75,14 @@ class GamePicker(
         return cls(int(match["message"]), select)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        bot: ParleyBot = interaction.client
+        bot: Parley = interaction.client
         cog = bot.get_cog(OrdersCog.__cog_name__)
         assert isinstance(cog, OrdersCog)
         await cog.picked(interaction, self.message_id, int(self.item.values[0]))
 
 
 class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret orders"):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
         self.pending: dict[int, tuple[str, str]] = {}  # DM message id -> (user, orders text)
         super().__init__()

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
+from bot.discord_app.app import Parley
 from bot.discord_app.format import phase_name
 from bot.discord_app.interactions import (
     RUNNING,
@@ -20,7 +20,7 @@ from bot.i18n import t
 
 
 class ReadyCog(commands.Cog):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
 
     @app_commands.command(

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
+from bot.discord_app.app import Parley
 from bot.discord_app.interactions import (
     game_choices,
     guild_only_check,
@@ -18,7 +18,7 @@ from bot.i18n import t
 
 
 class SpectateCog(commands.Cog):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:

@@ -1,7 +1,7 @@
-from bot.client import ParleyBot
+from bot.discord_app.bot import DiscordBot
 
 
-async def setup(bot: ParleyBot) -> None:
+async def setup(bot: DiscordBot) -> None:
     from bot.discord_app.ballots import VoteButton  # noqa: PLC0415 - the package only holds setup()
     from cogs.vote.cog import VoteCog  # noqa: PLC0415
 

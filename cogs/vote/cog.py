@@ -10,9 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import ParleyBot
 from bot.core.map import load_map
 from bot.core.model import Power
+from bot.core.votes import VoteRecord
+from bot.discord_app.app import Parley
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import power_name
 from bot.discord_app.interactions import (
@@ -48,7 +49,7 @@ def parse_powers(text: str | None, game: GameStatus) -> list[Power]:
 
 @app_commands.guild_only()
 class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes: draw, concede"):
-    def __init__(self, bot: ParleyBot) -> None:
+    def __init__(self, bot: Parley) -> None:
         self.bot = bot
         super().__init__()
 
@@ -74,7 +75,7 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
         if record.get("status") == "open":
             await self._dm_ballots(found, record, proposer=user_key(interaction.user))
 
-    async def _dm_ballots(self, game: GameStatus, record: dict[str, object], proposer: str) -> None:
+    async def _dm_ballots(self, game: GameStatus, record: VoteRecord, proposer: str) -> None:
         """Each other player gets their ballot by DM. The text never names the proposer
         (edc-2023 E, house-rules IX(4)); a closed DM is only logged, since a note at the table
         naming those not reached would hint at who proposed, and the table's buttons remain."""
@@ -98,7 +99,7 @@ class VoteCog(commands.GroupCog, group_name="vote", description="End-game votes:
         await asyncio.gather(*(one(u) for u in users))
 
     async def _ballot(
-        self, interaction: discord.Interaction, game: GameStatus, record: dict[str, object]
+        self, interaction: discord.Interaction, game: GameStatus, record: VoteRecord
     ) -> None:
         """The secret ballot, ephemeral: only the player sees the buttons and their answer."""
         vote_id = int(str(record["id"]))

@@ -12,6 +12,8 @@ import pytest
 from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.service import FakeClock, TableService
+from bot.service.storage import SqliteStorage
+from tests.bot.service.faults import FaultyStorage, crash
 from tests.fake_discord import FakeChannel, FakeDiscord, FakeGuild, FakeUser
 from tests.standard import STANDARD
 
@@ -36,6 +38,10 @@ class Table:
 
     async def boot(self, **service_options) -> ParleyBot:
         """Start a bot process: open the service on the database file, connect to Discord."""
+        faults = service_options.pop("faults", None)
+        if faults is not None:  # kill points in a storage wrapper (tests/bot/service/faults.py)
+            storage = await SqliteStorage.open(self.db)
+            service_options["storage"] = FaultyStorage(storage, faults)
         self.service = await TableService.open(
             self.db, clock=self.clock, run=False, **service_options
         )
@@ -59,7 +65,7 @@ class Table:
         assert self.service is not None
         assert self.bot is not None
         assert self._task is not None
-        self.service.abandon()
+        crash(self.service)
         ws = self.bot.ws
         keep_alive = getattr(ws, "_keep_alive", None) if ws is not None else None
         if keep_alive is not None:  # the heartbeat thread dies with the process too
@@ -67,7 +73,7 @@ class Table:
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.bot.http.close()  # the sockets die with the process
-        await self.service.store.close()  # the file handle too (SQLite keeps what was committed)
+        await self.service.storage.close()  # the file handle too (SQLite keeps what was committed)
         self.bot = self.service = self._task = None
 
     async def command(self, user: FakeUser, name: str, options: dict | None = None, **kw):

@@ -107,7 +107,7 @@ async def test_no_nonce_memory_many_phases_with_kills_no_double_post(table: Tabl
 
         def fault(point: str, n: int = n, crashed: asyncio.Event = crashed) -> None:
             posted = results_in(table, table.table) >= n
-            if point == "deliver.after_notify" and posted and not crashed.is_set():
+            if point == "deliver.before_mark" and posted and not crashed.is_set():
                 crashed.set()
                 raise RuntimeError(point)
 

@@ -52,7 +52,7 @@ async def test_gm_runs_the_table(table: Table) -> None:
     await fake.wait_for(lambda: "is over" in spectated(), what="game over for spectators")
     assert "is over" in table_text(table)
     await table.settle()
-    pending = await table.service.store.fetchone(
+    pending = await table.service.storage.store.fetchone(
         "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
     )
     assert pending[0] == 0  # every event, down to the last press unlock, was delivered

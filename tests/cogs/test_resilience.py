@@ -97,7 +97,7 @@ async def test_crash_between_posting_and_marking_delivered_posts_once(table: Tab
         pass
 
     def fault(point: str) -> None:
-        if point == "deliver.after_notify" and maps_in(table, table.table) and not crashed.is_set():
+        if point == "deliver.before_mark" and maps_in(table, table.table) and not crashed.is_set():
             crashed.set()
             raise CrashError(point)
 

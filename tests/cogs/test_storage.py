@@ -40,7 +40,7 @@ async def test_a_full_disk_tells_the_player_the_orders_were_not_saved(table: Tab
     game_id = await table.create_started_game()
     await table.settle()
     assert table.service is not None
-    store = table.service.store
+    store = table.service.storage.store
     pages = (await store.fetchone("PRAGMA page_count"))[0]
     await store.fetchone(f"PRAGMA max_page_count = {pages}")
     germany = table.players[Power.GERMANY]

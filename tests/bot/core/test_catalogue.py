@@ -231,7 +231,7 @@ def test_the_check_leaves_a_default_argument_alone() -> None:
 
 def test_no_source_file_outside_the_loader_tests_a_language_code() -> None:
     found: list[str] = []
-    for folder in ("bot", "renderer", "cogs"):
+    for folder in ("bot", "renderer"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path == LOADER:
                 continue

@@ -19,6 +19,8 @@ from bot.core.presets import load_rules
 from bot.core.rules import RuleSet
 from bot.service import FakeClock, MemoryNotifier, TableService
 from bot.service.engine import Parsed
+from bot.service.storage import SqliteStorage
+from tests.bot.service.faults import FaultyEngine, FaultyNotifier, FaultyStorage
 from tests.standard import STANDARD
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -185,16 +187,22 @@ async def opener(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenFn]:
         kw.setdefault("engine", SimpleEngine())
         kw.setdefault("notifier", MemoryNotifier())
         kw.setdefault("run", False)
+        faults = kw.pop("faults", None)
+        if faults is not None:  # the kill points, in wrappers (tests/bot/service/faults.py)
+            storage = await SqliteStorage.open(db_path)
+            kw["storage"] = FaultyStorage(storage, faults)
+            kw["engine"] = FaultyEngine(kw["engine"], faults)
+            kw["notifier"] = FaultyNotifier(kw["notifier"], faults)
         svc = await TableService.open(db_path, clock=clock, **kw)
         opened.append(svc)
         return svc
 
     yield open_service
     for svc in opened:
-        if not svc._closed:
+        if not svc.scheduler.closed:
             await svc.close()
         else:
-            await svc.store.close()
+            await svc.storage.close()
 
 
 SEVEN = [f"user-{p.value.lower()}" for p in STANDARD.powers]

@@ -36,7 +36,7 @@ WRITES = [
 # Anyone may create a game (they are its GM); seats are checked by state (test below).
 OPEN_WRITES = {"create_game", "join"}
 # No caller: the clock and the delivery of events, the life cycle.
-SYSTEM = {"open", "start", "close", "abandon", "run_due", "deliver", "next_due"}
+SYSTEM = {"open", "start", "close", "run_due", "deliver", "next_due"}
 READS = {
     "status",
     "list_games",
@@ -47,6 +47,7 @@ READS = {
     "results",
     "power_of",
     "phases",
+    "position",
     "audit_log",
     "votes",
 }

@@ -20,11 +20,12 @@ from bot.service import (
     StoreError,
     StoreUnavailableError,
     TableService,
-    dbfile,
 )
-from bot.service import store as store_mod
-from bot.service.store import Store
+from bot.service.storage import connection as store_mod
+from bot.service.storage import dbfile
+from bot.service.storage.connection import Store
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
+from tests.bot.service.faults import crash
 
 # --- 10. an empty file ------------------------------------------------------------------
 
@@ -132,7 +133,7 @@ async def test_a_damaged_row_stops_its_game_tells_its_gm_and_the_others_run(
     bad = await seven_player_game(svc)
     good = await seven_player_game(svc)
     await svc.close()
-    con = sqlite3.connect(svc.store.path)
+    con = sqlite3.connect(svc.storage.store.path)
     con.execute(damage, (bad,))
     con.commit()
     con.close()
@@ -154,7 +155,7 @@ async def test_a_damaged_row_stops_its_game_tells_its_gm_and_the_others_run(
     notices = [e for e in notifier.events if e.kind.value == "game_broken"]
     assert [(e.game_id, e.payload["why"]) for e in notices] == [(bad, st.broken)]
     # A restart does not tell the GM again about the same damage.
-    svc2.abandon()
+    crash(svc2)
     notifier3 = MemoryNotifier()
     svc3 = await opener(notifier=notifier3)
     await svc3.deliver()
@@ -189,13 +190,13 @@ async def test_a_file_turned_read_only_refuses_orders_clearly(
     svc = await opener()
     gid = await seven_player_game(svc)
     assert (await svc.submit(gid, "user-france", "A PAR - BUR")).accepted
-    await svc.store.fetchone("PRAGMA query_only = ON")
+    await svc.storage.store.fetchone("PRAGMA query_only = ON")
     with caplog.at_level(logging.ERROR), pytest.raises(StoreUnavailableError) as err:
         await svc.submit(gid, "user-france", "A PAR H")
     assert "NOT saved" in err.value.message
     assert "n'a PAS été enregistré" in err.value.localized("fr")
     assert any("readonly" in r.getMessage() for r in caplog.records)
-    await svc.store.fetchone("PRAGMA query_only = OFF")
+    await svc.storage.store.fetchone("PRAGMA query_only = OFF")
     assert (await svc.my_orders(gid, "user-france")).orders == ["A PAR - BUR"]
 
 
@@ -204,8 +205,8 @@ async def test_a_full_disk_refuses_orders_clearly_and_keeps_the_previous_ones(
 ) -> None:
     svc = await opener()
     gid = await seven_player_game(svc)
-    pages = (await svc.store.fetchone("PRAGMA page_count"))[0]
-    await svc.store.fetchone(f"PRAGMA max_page_count = {pages}")
+    pages = (await svc.storage.store.fetchone("PRAGMA page_count"))[0]
+    await svc.storage.store.fetchone(f"PRAGMA max_page_count = {pages}")
     saved: list[str] = []
     with caplog.at_level(logging.ERROR), pytest.raises(StoreUnavailableError) as err:  # noqa: PT012
         for i in range(2000):  # each accepted set is kept: the file grows until full
@@ -214,7 +215,7 @@ async def test_a_full_disk_refuses_orders_clearly_and_keeps_the_previous_ones(
             saved.append(text)
     assert "NOT saved" in err.value.message
     assert any("full" in r.getMessage() for r in caplog.records)
-    await svc.store.fetchone("PRAGMA max_page_count = 1000000")
+    await svc.storage.store.fetchone("PRAGMA max_page_count = 1000000")
     assert (await svc.my_orders(gid, "user-france")).orders == [saved[-1]]
     assert (await svc.submit(gid, "user-france", "A PAR H")).accepted  # room again: works
 

@@ -9,7 +9,7 @@ from tests.bot.service.conftest import seven_player_game
 async def test_begin_posted_and_resumed(opener) -> None:
     svc = await opener()
     gid = await seven_player_game(svc)
-    row = await svc.store.fetchone(
+    row = await svc.storage.store.fetchone(
         "SELECT id FROM outbox WHERE kind = ?", (EventKind.GAME_STARTED.value,)
     )
     event = int(row["id"])

@@ -10,6 +10,7 @@ from bot.core.model import Phase
 from bot.service import EventKind, TransientDeliveryError, load_clock
 from bot.service.events import Event
 from tests.bot.service.conftest import seven_player_game
+from tests.bot.service.faults import crash
 
 
 class Outage:
@@ -108,8 +109,8 @@ async def test_an_opening_missed_while_down_starts_from_the_restart(opener, cloc
     clock.set((await svc.status(gid)).deadline)
     await svc.run_due()
     pending = await svc.status(gid)
-    svc.abandon()
-    await svc.store.close()
+    crash(svc)
+    await svc.storage.close()
     clock.set(pending.opens_at + 3600)  # down for an hour across the opening
     svc2 = await opener()
     await svc2.run_due()

@@ -114,7 +114,7 @@ def test_a_result_message_survives_the_stored_outcome():
 async def test_fleet_build_without_coast_is_warned(opener, lang, text, expected):
     svc = await opener(engine=CoreEngine())
     gid = await seven_player_game(svc, lang=lang)
-    ctx = await svc._load_ctx(gid)
+    ctx = await svc.table.load_ctx(gid)
     pos = Position.build(
         Phase.parse("W1901A"),
         [Unit.parse(Power.RUSSIA, "A MOS")],
@@ -122,7 +122,7 @@ async def test_fleet_build_without_coast_is_warned(opener, lang, text, expected)
     )
     parsed = parse_orders(text, lang=lang, power=Power.RUSSIA, position=pos)
     assert not parsed.errors
-    warnings = svc._warnings(ctx, pos, Power.RUSSIA, list(parsed.orders))
+    warnings = svc.orders._warnings(ctx, pos, Power.RUSSIA, list(parsed.orders))
     assert [w for w in warnings if "côtes" in w or "coasts" in w] == expected
 
 

@@ -149,7 +149,7 @@ async def test_many_players_submitting_while_the_deadline_fires(opener, clock):
     res = await svc.results(gid)
     # Every power's adjudicated orders are exactly its last acknowledged submission.
     for user in units:
-        power = await svc._player_power(gid, user)
+        power = await svc.table.player_power(gid, user)
         expected = len(acked[user].splitlines()) if user in acked else 0
         assert len(res.orders.get(power, [])) == expected, user
     hist = [h for u in units for h in await svc.history(gid, u)]

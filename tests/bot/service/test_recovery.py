@@ -12,6 +12,7 @@ import pytest
 from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier
 from tests.bot.service.conftest import Crash, Faults, SimpleEngine, seven_player_game
+from tests.bot.service.faults import crash
 
 
 async def _deadline(svc, gid):
@@ -19,7 +20,7 @@ async def _deadline(svc, gid):
 
 
 async def _count(svc, sql, params=()):
-    row = await svc.store.fetchone(sql, params)
+    row = await svc.storage.store.fetchone(sql, params)
     return row[0]
 
 
@@ -45,7 +46,7 @@ async def test_crash_at_each_step_of_adjudication(opener, clock, point):
     faults.arm(point)
     with pytest.raises(Crash):
         await svc.run_due()
-    svc.abandon()
+    crash(svc)
 
     second = MemoryNotifier()
     svc2 = await opener(notifier=second)
@@ -86,7 +87,7 @@ async def test_crash_before_commit_of_a_submission_keeps_the_previous_one(opener
     faults.arm("submit.before_commit")
     with pytest.raises(Crash):
         await svc.submit(gid, "user-france", "A PAR - PIC")
-    svc.abandon()
+    crash(svc)
     svc2 = await opener()
     mine = await svc2.my_orders(gid, "user-france")
     assert mine.orders == ["A PAR - BUR"]
@@ -100,7 +101,7 @@ async def test_crash_after_commit_of_a_submission_keeps_it(opener):
     faults.arm("submit.after_commit")
     with pytest.raises(Crash):
         await svc.submit(gid, "user-france", "A PAR - PIC")
-    svc.abandon()
+    crash(svc)
     svc2 = await opener()
     assert (await svc2.my_orders(gid, "user-france")).orders == ["A PAR - PIC"]
     hist = await svc2.history(gid, "user-france")
@@ -114,7 +115,7 @@ async def test_deadline_passed_while_down_fires_once_at_start_up(opener, clock):
     gid = await seven_player_game(svc)
     await svc.submit(gid, "user-italy", "A VEN - PIE")
     deadline = await _deadline(svc, gid)
-    svc.abandon()
+    crash(svc)
     clock.set(deadline + 3600)  # down for an hour past the deadline
 
     notes2 = MemoryNotifier()

@@ -12,9 +12,10 @@ import pytest
 from bot.core.map import load_map
 from bot.paths import data_dir
 from bot.service import ConfigError, CorruptGameError, StoreError, TableService
-from bot.service import store as store_mod
-from bot.service.store import Store, migrations
+from bot.service.storage import connection as store_mod
+from bot.service.storage.connection import Store, migrations
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
+from tests.bot.service.faults import crash
 
 
 async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
@@ -90,9 +91,9 @@ async def test_a_corrupt_row_breaks_only_its_game(opener, clock):
     svc = await opener()
     bad = await seven_player_game(svc)
     good = await seven_player_game(svc)
-    async with svc.store.tx() as tx:
+    async with svc.storage.store.tx() as tx:
         await tx.execute("UPDATE phases SET position_json = '{not json' WHERE game_id = ?", (bad,))
-    svc.abandon()
+    crash(svc)
     svc2 = await opener()
     st = await svc2.status(bad)
     assert st.broken

@@ -76,4 +76,4 @@ async def test_an_unknown_variant_is_refused_and_creates_nothing(opener) -> None
     svc = await opener(engine=CoreEngine())
     with pytest.raises(ServiceError):
         await svc.create_game("gm", variant="atlantis")
-    assert await svc.store.fetchall("SELECT id FROM games") == []
+    assert await svc.storage.store.fetchall("SELECT id FROM games") == []

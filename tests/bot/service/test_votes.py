@@ -9,6 +9,7 @@ from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier, PermissionDeniedError
 from bot.service.errors import VoteRefusedError
 from tests.bot.service.conftest import SEVEN, seven_player_game
+from tests.bot.service.faults import crash
 from tests.standard import STANDARD
 
 OTHERS = [u for u in SEVEN if u != "user-france"]
@@ -97,7 +98,7 @@ async def test_ballots_survive_a_restart(opener):
     gid = await seven_player_game(svc, rules="edc2023")
     rec = await svc.propose_vote(gid, "user-france", "draw")
     await svc.cast_ballot(gid, "user-italy", rec["id"], "yes")
-    svc.abandon()
+    crash(svc)
     svc2 = await opener()
     assert (await svc2.votes(gid))[0]["status"] == "open"
     with pytest.raises(VoteRefusedError, match="already voted"):

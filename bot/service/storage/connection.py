@@ -1,5 +1,5 @@
 """The SQLite store: one aiosqlite connection, WAL, synchronous=FULL, foreign keys, explicit
-`BEGIN IMMEDIATE` transactions, numbered migrations from `bot/service/migrations/`.
+`BEGIN IMMEDIATE` transactions, numbered migrations from `bot/service/storage/migrations/`.
 
 Opening checks the file before writing anything to it: a file that is not SQLite, or a SQLite
 database that is not Parley's (tables but no `schema_version`), or one migrated by a newer
@@ -26,10 +26,10 @@ from typing import Any
 
 import aiosqlite
 
-from bot.service import dbfile
 from bot.service.errors import StoreError
+from bot.service.storage import dbfile
 
-MIGRATIONS_DIR: Traversable = files("bot.service") / "migrations"  # package data of the wheel
+MIGRATIONS_DIR: Traversable = files("bot.service.storage") / "migrations"  # wheel package data
 DEFAULT_DB = "parley.db"
 
 

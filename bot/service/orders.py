@@ -1,0 +1,317 @@
+"""Orders: the secret submissions of each power, and ready marks (early adjudication)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from bot.core import advice
+from bot.core.advice import order_key, to_order_powers
+from bot.core.model import (
+    Location,
+    Position,
+    Power,
+    UnitType,
+)
+from bot.core.orders import Order
+from bot.core.rules import DuplicateOrders
+from bot.core.submission import Combine, accepts_orders, combine_mode
+from bot.service import codec, intake
+from bot.service.errors import (
+    LateSubmissionError,
+)
+from bot.service.outbox import Outbox
+from bot.service.scheduler import Scheduler
+from bot.service.storage import Repository
+from bot.service.table import (
+    GameCtx,
+    PhaseState,
+    Table,
+    dumps,
+    parse_power,
+    unit_text,
+)
+from bot.service.texts import t
+from bot.service.values import (
+    OrdersView,
+    SubmitReply,
+)
+
+log = logging.getLogger(__name__)
+
+# What the rule set does with a unit given several orders (bot.core.rules), as a text key.
+_THEN = {
+    DuplicateOrders.FIRST: "several_first",
+    DuplicateOrders.LAST: "several_last",
+    DuplicateOrders.HOLD: "several_hold",
+    DuplicateOrders.CIVIL_DISORDER: "several_disorder",
+}
+
+
+class Orders:
+    """Secret orders: submit (whole set or merged), clear, show one's own, ready marks."""
+
+    def __init__(self, table: Table, scheduler: Scheduler, outbox: Outbox) -> None:
+        self.table = table
+        self.scheduler = scheduler
+        self.outbox = outbox
+
+    def _warnings(
+        self, ctx: GameCtx, position: Position, power: Power, orders: list[Order]
+    ) -> list[str]:
+        """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
+        items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
+        return [self._word(ctx, item) for item in items]
+
+    def _word(self, ctx: GameCtx, item: advice.Advice) -> str:
+        lang = ctx.lang
+        names = ctx.game_map.names()
+        game_map = ctx.game_map
+
+        def render(order: Order, lang: str) -> str:
+            return self.table.engine.render_order(order, lang, game_map)
+
+        def unit(utype: UnitType | None, loc: Location) -> str:
+            return unit_text(names, utype, loc, lang)  # French MAR is North Africa
+
+        match item:
+            case advice.NoOrder(u):
+                text = t("no_order", lang, unit=unit(u.type, u.location))
+            case advice.NoRetreat(u):
+                text = t("no_retreat", lang, unit=unit(u.type, u.location))
+            case advice.BuildsUnused(n):
+                text = t("builds_unused", lang, n=n)
+            case advice.RemovalsMissing(n):
+                text = t("removals_missing", lang, n=n)
+            case advice.NeedsCoast(order, options):
+                ways = [render(o, lang) for o in options]
+                text = t(
+                    "build_coast" if len(ways) == 2 else "build_coasts",
+                    lang,
+                    name=names.full_name(order.unit.location.province, lang),
+                    n=len(ways),
+                    ways=t("or", lang).join(ways),
+                )
+            case advice.NotYours(order, province):
+                text = t(
+                    "not_yours",
+                    lang,
+                    order=render(order, lang),
+                    province=names.abbreviation(province, lang),
+                )
+            case advice.SeveralOrders(ref, given, then):
+                text = t(
+                    "several_orders",
+                    lang,
+                    unit=unit(ref.type, ref.location),
+                    n=len(given),
+                    orders=", ".join(render(o, lang) for o in given),
+                    then=t(_THEN[then], lang),
+                )
+            case _:
+                raise AssertionError(item)  # every kind of advice is worded above
+        return text
+
+    async def submit(
+        self, game_id: int, user: str, text: str, *, merge: bool = False
+    ) -> SubmitReply:
+        """Submit orders (one per line or `;`-separated) for the caller's power.
+
+        The whole set replaces the standing one (with `merge`, it replaces only the orders of
+        the units it names). A set with an unreadable order, or one the rule set refuses
+        (Stabbeurfou), is not saved and the previous orders stand. After the deadline:
+        LateSubmissionError, nothing saved."""
+        power = await self.table.player_power(game_id, user)
+        return await self._submit(game_id, user, power, text, kind="submit", merge=merge)
+
+    async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
+        """GM: enter a power's orders for it (paper orders transcribed at a table)."""
+        row = await self.table.require_gm(game_id, gm)
+        chosen = parse_power(power, self.table.engine.load_map(row.variant))
+        return await self._submit(game_id, gm, chosen, text, kind="gm", merge=False)
+
+    async def clear_orders(self, game_id: int, user: str) -> SubmitReply:
+        power = await self.table.player_power(game_id, user)
+        return await self._submit(game_id, user, power, "", kind="clear", merge=False)
+
+    async def _submit(
+        self, game_id: int, user: str, power: Power, text: str, *, kind: str, merge: bool
+    ) -> SubmitReply:
+        _, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        lang = ctx.lang
+        position = self.table.position_of(ph)
+        describe = ph.phase.describe(lang)
+        orders, errors, refused_strict, voided = await self._read(ctx, position, power, text, kind)
+        accepted = not errors and not refused_strict
+        mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
+        if mode is Combine.REFUSE and accepted:
+            errors, accepted = [t("whole_sets_only", lang, rules=ctx.rules_name)], False
+        if mode in (Combine.BY_UNIT, Combine.APPEND) and accepted and kind != "clear":
+            orders = await self._combined(ph, power, orders, mode)
+        readings = [self.table.engine.render_order(o, lang, ctx.game_map) for o in orders]
+        warnings = self._warnings(ctx, position, power, orders) if accepted else []
+        warnings = voided + warnings if accepted else warnings
+        late: LateSubmissionError | None = None
+        async with self.table.storage.tx() as tx:
+            now = self.table.clock.now()
+            late = await self._too_late(tx, game_id, ctx, ph, now)
+            if late is not None:
+                accepted = False
+            had = await self.table.standing(ph.id, tx)
+            previous = t("previous_stand" if power in had else "previous_none", lang)
+            if late is not None:
+                message = late.message
+            elif errors:
+                message = t("refused_errors", lang, previous=previous)
+            elif refused_strict:
+                message = t("refused_strict", lang, rules=ctx.rules_name, previous=previous)
+                errors = refused_strict
+            elif kind == "clear":
+                message = t("cleared", lang, phase=describe)
+            else:
+                message = t("saved", lang, n=len(orders), phase=describe)
+            reply = {
+                "orders": readings,
+                "errors": errors,
+                "warnings": warnings,
+                "message": message,
+                "late": late is not None,
+            }
+            sid = await tx.add_submission(
+                ph.id,
+                power.value,
+                user,
+                kind,
+                text,
+                accepted,
+                dumps(codec.orders_to_json(orders) if accepted else []),
+                dumps(reply),
+                now,
+            )
+            # Secrecy: the audit log records that orders came, never what they say.
+            await self.table.audit(
+                tx,
+                game_id,
+                now,
+                user,
+                f"orders.{kind}",
+                power=power.value,
+                phase=ph.name,
+                accepted=accepted,
+                submission=sid,
+                late=late is not None,
+            )
+            if accepted:
+                await tx.set_ready(ph.id, power.value, None)
+        if late is not None:
+            raise late
+        return SubmitReply(
+            accepted, game_id, ph.name, power, readings, errors, warnings, message, now, sid
+        )
+
+    async def _read(
+        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str
+    ) -> tuple[list[Order], list[str], list[str], list[str]]:
+        """(orders, unreadable lines, refusals by the rule set, voided lines) of a set."""
+        if kind == "clear":
+            return [], [], [], []
+        intake.check_size(text, ctx.lang)
+        # Reading is pure and CPU-bound: off the event loop.
+        read = await asyncio.to_thread(
+            intake.read_set,
+            self.table.engine,
+            text,
+            ctx.lang,
+            power,
+            position,
+            ctx.game_map,
+            ctx.rules,
+        )
+        voided = [t("voided_line", ctx.lang, error=e) for e in read.voided]
+        return read.orders, read.errors, read.refused, voided
+
+    async def _combined(
+        self, ph: PhaseState, power: Power, orders: list[Order], mode: Combine
+    ) -> list[Order]:
+        """`orders` over the standing set: BY_UNIT replaces only the orders of the units
+        they name, APPEND keeps every standing order too (bot.core.submission)."""
+        standing = await self.table.standing(ph.id)
+        if power not in standing:
+            return orders
+        old = codec.orders_from_json(json.loads(standing[power].orders_json))
+        names = {order_key(o) for o in orders} if mode is Combine.BY_UNIT else set()
+        kept = [o for o in old if order_key(o) is not None and order_key(o) not in names]
+        return kept + orders
+
+    async def _too_late(
+        self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float
+    ) -> LateSubmissionError | None:
+        """Checked in the saving transaction: the phase read before may have closed since
+        (a paused game's clock stands at its pause)."""
+        cur = await self.table.current_phase(game_id, tx)
+        game = await tx.game(game_id)
+        paused_at = game.paused_at if game and game.status == "paused" else None
+        if cur is None or not accepts_orders(
+            ctx.rules,
+            status=cur.status if cur.id == ph.id else "",
+            now=now,
+            deadline=cur.deadline,
+            paused_at=paused_at,
+        ):
+            return self.table.late_error(ctx, cur or ph)
+        return None
+
+    async def my_orders(self, game_id: int, user: str) -> OrdersView:
+        power = await self.table.player_power(game_id, user)
+        _, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        standing = await self.table.standing(ph.id)
+        orders: list[Order] = []
+        at = None
+        if power in standing:
+            orders = codec.orders_from_json(json.loads(standing[power].orders_json))
+            at = standing[power].submitted_at
+        position = self.table.position_of(ph)
+        return OrdersView(
+            game_id,
+            ph.name,
+            power,
+            [self.table.engine.render_order(o, ctx.lang, ctx.game_map) for o in orders],
+            at,
+            self._warnings(ctx, position, power, orders),
+        )
+
+    async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
+        """Mark the caller ready; returns True if that made the phase adjudicate early."""
+        power = await self.table.player_power(game_id, user)
+        row, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        if ph.status != "open":
+            raise self.table.late_error(ctx, ph)
+        now = self.table.clock.now()
+        early = False
+        async with self.table.storage.tx() as tx:
+            await tx.set_ready(ph.id, power.value, now if ready else None)
+            await self.table.audit(
+                tx,
+                game_id,
+                now,
+                user,
+                "ready" if ready else "unready",
+                power=power.value,
+                phase=ph.name,
+            )
+            if ready and ctx.early and row.status == "active":
+                players = set(await self.table.players(tx, game_id))
+                need = set(to_order_powers(self.table.position_of(ph), ctx.game_map)) & players
+                done = {Power(p) for p in await tx.ready_powers(ph.id)}
+                if need and need <= done:
+                    early = True
+                    await tx.deadline_now(ph.id, now)
+                    await self.table.audit(
+                        tx, game_id, now, "clock", "early_adjudication", phase=ph.name
+                    )
+        if early:
+            await self.table.reschedule(game_id)
+            await self.scheduler.advance(game_id)
+            await self.outbox.deliver()
+        return early

@@ -1,0 +1,408 @@
+"""The phase machine: pending (reading) -> open (negotiation, writing) -> adjudicating -> done,
+each move one transaction with the events announcing it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from functools import partial
+from typing import Any
+
+from bot.core.advice import nothing_to_do, to_order_powers
+from bot.core.jsonio import position_from_json, position_to_json
+from bot.core.messages import render as render_message
+from bot.core.model import (
+    PhaseKind,
+    Position,
+    Season,
+)
+from bot.service import codec
+from bot.service.engine import Engine
+from bot.service.events import EventKind
+from bot.service.storage import Repository
+from bot.service.storage.rows import NewResult
+from bot.service.table import (
+    GameCtx,
+    PhaseState,
+    Table,
+    cached_rules,
+    dumps,
+    reminder_key,
+)
+from bot.service.votes import Votes
+
+log = logging.getLogger(__name__)
+
+
+Metrics = Callable[[dict[str, float]], None]
+
+
+def compute_phase(  # noqa: PLR0917 - internal helper
+    engine: Engine,
+    map_name: str,
+    rules_name: str,
+    position_doc: dict[str, Any],
+    orders_doc: list[dict[str, Any]],
+    lang: str,
+    render: bool = True,
+) -> dict[str, Any]:
+    """Adjudicate (and render) one phase, then skip phases with nothing to do.
+
+    Pure function of JSON-able arguments, so it can run in a thread or another process.
+    """
+    t0 = time.perf_counter()
+    game_map = engine.load_map(map_name)
+    rules = cached_rules(engine, rules_name)
+    position = position_from_json(position_doc)
+    orders = codec.orders_from_json(orders_doc)
+    outcome = engine.adjudicate(position, orders, rules, game_map)
+    t1 = time.perf_counter()
+    png = None
+    map_error = ""
+    if render:
+        # A map that cannot be drawn must never hold back the results.
+        try:
+            png = engine.render(game_map, position, orders, outcome, lang)
+        except Exception as exc:  # noqa: BLE001 - any renderer failure
+            map_error = f"{type(exc).__name__}: {exc}"
+    t2 = time.perf_counter()
+    skipped: list[dict[str, Any]] = []
+    nxt = outcome.position
+    while nothing_to_do(nxt, game_map) and len(skipped) < 5:
+        extra = engine.adjudicate(nxt, [], rules, game_map)
+        skipped.append(codec.outcome_to_json(extra))
+        nxt = extra.position
+    return {
+        "outcome": codec.outcome_to_json(outcome),
+        "skipped": skipped,
+        "next": position_to_json(nxt),
+        "png": png,
+        "map_error": map_error,
+        "adjudicate_seconds": t1 - t0,
+        "render_seconds": t2 - t1,
+    }
+
+
+class PhaseMachine:
+    """Moves a game's current phase along its timeline: opens it, starts the writing window,
+    sends reminders, closes and adjudicates it, and ends the game when it is over."""
+
+    def __init__(
+        self,
+        table: Table,
+        votes: Votes,
+        executor: Executor | None,
+        render: bool,
+        metrics: Metrics | None,
+    ) -> None:
+        self.table = table
+        self.votes = votes
+        self.executor = executor
+        self.render_maps = render
+        self.metrics = metrics  # called after each adjudication with its timings (seconds)
+
+    async def advance_locked(self, game_id: int) -> None:
+        row = await self.table.storage.game(game_id)
+        if row is None or row.status != "active":
+            return
+        ctx = await self.table.load_ctx(game_id)
+        ph = await self.table.current_phase(game_id)
+        if ph is None:
+            return
+        now = self.table.clock.now()
+        if ph.status == "pending" and ph.opens_at is not None and now >= ph.opens_at:
+            await self._open(game_id, ctx, ph, now)
+            ph = await self.table.current_phase(game_id)
+            if ph is None:
+                return
+        if ph.status == "open" and ph.deadline is not None:
+            if now >= ph.deadline:
+                await self.adjudicate(game_id, ctx, ph)
+                return
+            if ph.window == "negotiation" and ph.writing_at is not None and now >= ph.writing_at:
+                await self._to_writing(game_id, ctx, ph, now)
+            await self._remind(game_id, ctx, ph, now)
+        elif ph.status == "adjudicating":
+            await self.adjudicate(game_id, ctx, ph)
+
+    async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
+        times = ctx.clock.times(ph.phase)
+        # The clock runs from the adjudication (opens_at = its time + reading): a late step
+        # (a busy loop, a slow Discord) must not push the deadline back. Only an opening
+        # missed while the process was down starts from now, not to eat the players' window.
+        missed = ph.opens_at is None or ph.opens_at < self.table.started_at
+        start = now if missed else min(now, float(ph.opens_at or now))
+        writing_at = start + times.negotiation
+        deadline = writing_at + times.writing
+        window = "negotiation" if times.negotiation > 0 else "writing"
+        async with self.table.storage.tx() as tx:
+            if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
+                return
+            key = f"{game_id}:{ph.id}:{window}"
+            await self.table.emit(
+                tx,
+                f"{key}:window",
+                game_id,
+                EventKind.WINDOW_OPENED,
+                now,
+                {
+                    "window": window,
+                    "writing_at": writing_at,
+                    "deadline": deadline,
+                    "press_open": ctx.clock.press_open(ph.phase, window),
+                    "to_order": [
+                        p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
+                    ],
+                },
+                ph.id,
+            )
+            await self.table.set_press(
+                tx, game_id, ctx.clock.press_open(ph.phase, window), key, now, ph.id, window
+            )
+
+    async def _to_writing(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
+        async with self.table.storage.tx() as tx:
+            if not await tx.start_writing(ph.id):
+                return
+            key = f"{game_id}:{ph.id}:writing"
+            await self.table.emit(
+                tx,
+                f"{key}:window",
+                game_id,
+                EventKind.WINDOW_OPENED,
+                now,
+                {
+                    "window": "writing",
+                    "writing_at": ph.writing_at,
+                    "deadline": ph.deadline,
+                    "press_open": ctx.clock.press_open(ph.phase, "writing"),
+                },
+                ph.id,
+            )
+            await self.table.set_press(
+                tx, game_id, ctx.clock.press_open(ph.phase, "writing"), key, now, ph.id, "writing"
+            )
+
+    async def _remind(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
+        assert ph.deadline is not None
+        due = [
+            off
+            for off in ctx.clock.reminders
+            if ph.deadline - off <= now < ph.deadline and ph.deadline - off > (ph.opens_at or 0)
+        ]
+        if not due:
+            return
+        off = min(due)  # only the latest one due: a missed earlier reminder is not sent late
+        async with self.table.storage.tx() as tx:
+            standing = await self.table.standing(ph.id, tx)
+            players = await self.table.players(tx, game_id)
+            need = [
+                p
+                for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
+                if p in players and p not in standing
+            ]
+            for o in due:
+                key = reminder_key(game_id, ph.id, o, ph.deadline)
+                payload = {
+                    "deadline": ph.deadline,
+                    "seconds_left": ph.deadline - now,
+                    "offset": o,
+                    "powers": [p.value for p in need],
+                    "users": [players[p] for p in need],
+                }
+                if o == off and need:
+                    await self.table.emit(
+                        tx, key, game_id, EventKind.REMINDER_DUE, now, payload, ph.id
+                    )
+                else:  # nothing to remind: record it as handled, delivered at once
+                    kind = EventKind.REMINDER_DUE.value
+                    await tx.add_event(key, game_id, kind, dumps(payload), ph.id, now, now)
+
+    async def adjudicate(
+        self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool = False
+    ) -> None:
+        """Close the phase (orders frozen), adjudicate off the loop, commit results and the
+        next phase and their events in one transaction. Idempotent per phase row."""
+        if not await self._close(game_id, ctx, ph, force=force):
+            return
+        standing = await self.table.standing(ph.id)
+        orders_doc: list[dict[str, Any]] = []
+        for power in sorted(standing):
+            orders_doc.extend(json.loads(standing[power].orders_json))
+        t0 = time.perf_counter()
+        job = partial(
+            compute_phase,
+            self.table.engine,
+            ctx.variant,
+            ctx.rules_name,
+            json.loads(ph.position_json),
+            orders_doc,
+            ctx.lang,
+            self.render_maps,
+        )
+        if self.executor is not None:
+            result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+        else:
+            result = await asyncio.to_thread(job)
+        compute = time.perf_counter() - t0
+        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
+            return
+        if self.metrics is not None:
+            self.metrics(
+                {
+                    "adjudicate": result["adjudicate_seconds"],
+                    "render": result["render_seconds"],
+                    "compute": compute,
+                }
+            )
+
+    async def _close(self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool) -> bool:
+        """Freeze the orders (open -> adjudicating) if the deadline passed (or `force`);
+        True if the phase is now to be adjudicated."""
+        now = self.table.clock.now()
+        vote_state = await self.table.storage.votebook(game_id)
+        vote_open = vote_state is not None and '"open"' in vote_state
+        # Without a vote to decide, closing is redone harmlessly after a power cut.
+        async with self.table.storage.tx(durable=vote_open) as tx:
+            cur = await tx.phase(ph.id)
+            if cur is None:
+                return False
+            if cur.status == "open":
+                if not force and (cur.deadline is None or now < cur.deadline):
+                    return False
+                await tx.close_phase(ph.id, now)
+                # house IX(4): a passed vote is published instead of the adjudication.
+                return not (vote_open and await self.votes.close_due(tx, game_id, ctx, ph, now))
+            return cur.status == "adjudicating"
+
+    async def _commit(  # noqa: PLR0917 - the steps of one adjudication
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        result: dict[str, Any],
+        orders_doc: list[dict[str, Any]],
+        compute: float,
+    ) -> bool:
+        """Results, skipped phases, the next phase and their events, in one transaction;
+        False if another step already did it."""
+        nxt = position_from_json(result["next"])
+        done_at = self.table.clock.now()
+        async with self.table.storage.tx() as tx:
+            cur = await tx.phase(ph.id)
+            if cur is None or cur.status != "adjudicating":
+                return False
+            await tx.add_result(
+                NewResult(
+                    ph.id,
+                    dumps(result["outcome"]),
+                    dumps(orders_doc),
+                    result["png"],
+                    done_at,
+                    compute,
+                )
+            )
+            await tx.mark_phase_done(ph.id)
+            start = result["outcome"]["position"]
+            for skipped in result["skipped"]:
+                sid = await tx.add_phase(
+                    game_id, skipped["phase"], dumps(start), "skipped", "closed", None, done_at
+                )
+                start = skipped["position"]
+                await tx.add_result(NewResult(sid, dumps(skipped), "[]", None, done_at, 0.0))
+            over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
+            reading = ctx.clock.times(ph.phase).reading
+            nid = await tx.add_phase(
+                game_id,
+                str(nxt.phase),
+                dumps(result["next"]),
+                "final" if over_reason else "pending",
+                "closed" if over_reason else "reading",
+                done_at + reading,
+                done_at,
+            )
+            await tx.set_current_phase(game_id, nid)
+            await self.table.audit(
+                tx,
+                game_id,
+                done_at,
+                "clock",
+                "adjudicated",
+                phase=ph.name,
+                next=str(nxt.phase),
+                orders=len(orders_doc),
+            )
+            centers = {p.value: len(nxt.centers_of(p)) for p in nxt.powers() if nxt.centers_of(p)}
+            key = f"{game_id}:{ph.id}"
+            outcome = codec.outcome_from_json(result["outcome"])
+            await self.table.emit(
+                tx,
+                f"{key}:results",
+                game_id,
+                EventKind.RESULTS_READY,
+                done_at,
+                {
+                    "lines": self.table.result_lines(ctx, outcome),
+                    "next_phase": str(nxt.phase),
+                    "centers": centers,
+                    "reading_until": done_at + reading,
+                    "map_error": result["map_error"],
+                    "skipped": [s["phase"] for s in result["skipped"]],
+                },
+                ph.id,
+            )
+            if over_reason:
+                await self.table.finish(
+                    tx, game_id, done_at, over_reason, winner, centers, "clock", why
+                )
+            elif why:  # house: the GM may now declare a draw (after a warning)
+                await self.table.emit(
+                    tx,
+                    f"{key}:draw_available",
+                    game_id,
+                    EventKind.DRAW_AVAILABLE,
+                    done_at,
+                    {"reason": why},
+                    ph.id,
+                )
+            else:
+                await self.table.set_press(
+                    tx,
+                    game_id,
+                    ctx.clock.press_open(ph.phase, "reading"),
+                    f"{key}:reading",
+                    done_at,
+                    ph.id,
+                    "reading",
+                )
+        return True
+
+    async def _game_over(
+        self, tx: Repository, game_id: int, ctx: GameCtx, nxt: Position
+    ) -> tuple[str | None, str | None, str]:
+        """(end kind, winner, reason) at the end of a game year, by the rule set's end
+        conditions (bot.core.endgame): solo, the clock's last year, stalemate."""
+        if not (nxt.phase.kind is PhaseKind.MOVEMENT and nxt.phase.season is Season.SPRING):
+            return None, None, ""
+        from bot.core.endgame import EndKind, check_end, end_rules_for  # noqa: PLC0415
+
+        history = [
+            position_from_json(json.loads(position_json))
+            for phase, position_json in await tx.line_of_play(game_id)
+            if phase.startswith("S") and phase.endswith("M")
+        ]
+        history.append(nxt)
+        rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
+        state = check_end(history, rules, ctx.game_map)
+        why = (
+            render_message(state.message, ctx.lang, ctx.game_map) if state.message else state.reason
+        )
+        if state.kind is EndKind.DRAW_AVAILABLE:
+            return None, None, why
+        if not state.ended:
+            return None, None, ""
+        return state.kind.value, state.winner.value if state.winner else None, why

@@ -1,0 +1,185 @@
+"""The scheduler: recovery at start-up, due times, and the loop that runs them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from bot.service.errors import (
+    CorruptGameError,
+    ServiceError,
+)
+from bot.service.events import EventKind
+from bot.service.outbox import Outbox
+from bot.service.phase_machine import PhaseMachine
+from bot.service.queries import Queries
+from bot.service.table import (
+    Table,
+)
+from bot.service.unreadable import broken_key, unreadable_reason
+
+log = logging.getLogger(__name__)
+
+
+RETRY = 30.0  # seconds before a failed clock step of a game is tried again
+
+
+class Scheduler:
+    """Runs each game's clock: at every due time one step of the phase machine, then delivery."""
+
+    def __init__(
+        self, table: Table, machine: PhaseMachine, outbox: Outbox, queries: Queries
+    ) -> None:
+        self.table = table
+        self.machine = machine
+        self.outbox = outbox
+        self.queries = queries
+        self._task: asyncio.Task[None] | None = None
+        self._delivery_task: asyncio.Task[None] | None = None
+        self._pass_done = asyncio.Event()  # a background delivery pass ended
+        self.closed = False
+
+    def start(self) -> None:
+        """Start the scheduler task (deadlines, reminders, delivery)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    async def stop(self) -> None:
+        """Stop the scheduler task (at close)."""
+        self.closed = True
+        for task in (self._task, self._delivery_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        self._task = self._delivery_task = None
+
+    async def recover(self) -> None:
+        """At start-up: every running game is read once (an unreadable one is stopped) and
+        its clock scheduled."""
+        # Forming games too: their variant must load for them to start.
+        statuses = ("forming", "active", "paused")
+        for gid in await self.table.storage.game_ids(statuses=statuses):
+            try:
+                # status reads the settings and the game's own variant, players, current phase
+                # and position, and turns an unreadable one into `broken`.
+                st = await self.queries.status(gid)
+                if st.broken:
+                    await self.mark_broken(gid, st.broken)
+                    continue
+                await self.table.reschedule(gid)
+            except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
+                await self.mark_broken(gid, unreadable_reason(gid, exc))
+
+    async def mark_broken(self, game_id: int, why: str) -> None:
+        """Stop this game (its commands raise CorruptGameError), tell the operator (log) and
+        its GM (a game_broken event, once per reason); the other games run on."""
+        self.table.broken[game_id] = why
+        self.table.due.pop(game_id, None)
+        log.error("game %s is stopped, its data cannot be read: %s", game_id, why)
+        try:
+            async with self.table.storage.tx() as tx:
+                kind = EventKind.GAME_BROKEN
+                key = broken_key(game_id, why)
+                await self.table.emit(tx, key, game_id, kind, self.table.clock.now(), {"why": why})
+        except Exception as exc:  # noqa: BLE001 - best effort: the game is stopped anyway
+            log.error("game %s: cannot record the notice to its GM: %s", game_id, exc)
+        if await self.table.storage.has_pending_events():
+            self.outbox.retry_at = self.table.clock.now()
+
+    async def next_due(self, game_id: int) -> float | None:
+        """When this game's clock next has something to do (UTC seconds), if ever."""
+        return await self.table.next_due(game_id)
+
+    async def run_due(self) -> int:
+        """Do everything due now (windows, reminders, adjudications), then deliver events.
+        The scheduler calls this; tests and the demo call it after moving a fake clock."""
+        n = await self._run_clock()
+        await self.outbox.deliver()
+        return n
+
+    async def _run_clock(self) -> int:
+        now = self.table.clock.now()
+        due = [g for g, when in self.table.due.items() if when <= now]
+        if due:
+            await asyncio.gather(*(self.advance(g, deliver=False) for g in due))
+        return len(due)
+
+    def _kick_delivery(self) -> None:
+        """Deliver in a task of its own: a slow or absent Discord never holds the clock."""
+        self.outbox.retry_at = None  # (set again by a pass that fails)
+        if self._delivery_task is None or self._delivery_task.done():
+            self._delivery_task = asyncio.get_running_loop().create_task(self._deliver_task())
+        else:
+            self.outbox.look_again()
+
+    async def _deliver_task(self) -> None:
+        try:
+            await self.outbox.deliver()
+        except Exception:
+            log.exception("delivery pass failed")
+            self.outbox.retry_at = self.table.clock.now() + 5.0
+        finally:
+            self._pass_done.set()  # the scheduler's timer takes in a retry time
+
+    async def _loop(self) -> None:
+        poked = True  # at start, and whenever an operation woke the scheduler (new events)
+        while not self.closed:
+            poked = poked or self.table.wake.is_set()
+            self.table.wake.clear()
+            self._pass_done.clear()
+            try:
+                stepped = await self._run_clock()
+                retry = self.outbox.retry_at
+                if poked or stepped or (retry is not None and retry <= self.table.clock.now()):
+                    self._kick_delivery()
+                poked = False
+            except ServiceError as exc:
+                log.error("scheduler: %s", exc.message)
+            except Exception:
+                log.exception("scheduler step failed")
+            now = self.table.clock.now()
+            times = list(self.table.due.values())
+            if self.outbox.retry_at is not None:
+                times.append(self.outbox.retry_at)
+            nxt = min(times, default=None)
+            if nxt is not None and nxt <= now:
+                await asyncio.sleep(0)
+                continue
+            waiters: list[asyncio.Future[Any]] = [
+                asyncio.ensure_future(self.table.wake.wait()),
+                asyncio.ensure_future(self._pass_done.wait()),
+            ]
+            if nxt is not None:
+                waiters.append(asyncio.ensure_future(self.table.clock.sleep_until(nxt)))
+            try:
+                await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for w in waiters:
+                    w.cancel()
+
+    async def advance(self, game_id: int, *, deliver: bool = True) -> None:
+        """One step of a game's clock: open a window, send a reminder, or adjudicate."""
+        async with self.table.lock(game_id):
+            try:
+                await self.machine.advance_locked(game_id)
+            except CorruptGameError as exc:
+                await self.mark_broken(game_id, exc.message)
+                return
+            except Exception as exc:
+                # A bug or a missing file must not spin the scheduler: retry this game
+                # later; the other games go on.
+                log.exception("game %s: clock step failed; retrying in %ss", game_id, RETRY)
+                self.table.errors[game_id] = f"{type(exc).__name__}: {exc}"
+                self.table.due[game_id] = self.table.clock.now() + RETRY
+                self.table.wake.set()
+                return
+            self.table.errors.pop(game_id, None)
+            await self.table.reschedule(game_id)
+        # Deliver this game's events now rather than after every due game is done.
+        if deliver:
+            await self.outbox.deliver()
+        elif self._task is not None:
+            self._kick_delivery()

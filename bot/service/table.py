@@ -1,0 +1,355 @@
+"""The shared kernel of the table service (see `Table`) and its small pure helpers."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.jsonio import FormatError, position_from_json
+from bot.core.map import GameMap
+from bot.core.model import (
+    Location,
+    ModelError,
+    Phase,
+    Position,
+    Power,
+    UnitType,
+)
+from bot.core.names import NameTable
+from bot.core.outcome import Outcome
+from bot.core.outcome import describe as describe_result
+from bot.core.rules import RuleSet
+from bot.service.clock import Clock, ClockPreset
+from bot.service.engine import Engine
+from bot.service.errors import (
+    ConfigError,
+    CorruptGameError,
+    InvalidStateError,
+    LateSubmissionError,
+    NotFoundError,
+    PermissionDeniedError,
+    ServiceError,
+)
+from bot.service.events import EventKind
+from bot.service.storage import Repository, Storage
+from bot.service.storage.rows import GameRow, PhaseRow, SubmissionRow
+from bot.service.texts import t
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class GameCtx:
+    game_map: GameMap
+    rules: RuleSet
+    clock: ClockPreset
+    lang: str
+    variant: str
+    rules_name: str
+    early: bool
+    first_year: int
+
+
+@dataclass
+class PhaseState:
+    id: int
+    game_id: int
+    phase: Phase
+    position_json: str
+    status: str
+    window: str
+    opens_at: float | None
+    writing_at: float | None
+    deadline: float | None
+
+    @property
+    def name(self) -> str:
+        return str(self.phase)
+
+
+def parse_power(value: Power | str, game_map: GameMap) -> Power:
+    if isinstance(value, Power):
+        return value
+    try:
+        return game_map.parse_power(value)
+    except ModelError:
+        raise ServiceError.of("unknown_power", value=value) from None
+
+
+def dumps(doc: Any) -> str:
+    return json.dumps(doc, ensure_ascii=False, sort_keys=True)
+
+
+def reminder_key(game_id: int, phase_id: int, offset: float, deadline: float) -> str:
+    # The deadline is part of the key: after an extension the reminders come again.
+    return f"{game_id}:{phase_id}:reminder:{offset:g}:{deadline:.0f}"
+
+
+def unit_text(names: NameTable, utype: UnitType | None, loc: Location, lang: str) -> str:
+    """`A TOU`, `F STP/CS`: a unit in the game's nomenclature."""
+    where = names.abbreviation(loc.province, lang)
+    if loc.coast is not None:
+        where += "/" + names.coast_abbreviation(loc.coast, lang)
+    return f"{utype.value} {where}" if utype is not None else where
+
+
+_RULES: dict[tuple[Engine, str], RuleSet] = {}
+
+
+def cached_rules(engine: Engine, name: str) -> RuleSet:
+    """Rule sets by (engine, name), loaded once per process (also in pool workers)."""
+    key = (engine, name)
+    rules = _RULES.get(key)
+    if rules is None:
+        rules = _RULES[key] = engine.load_rules(name)
+    return rules
+
+
+class Table:
+    """What every part of the service shares: the storage, the clock, the engine, the
+    cached settings of each game, the per-game locks and the due times; and the small steps
+    they all take (read a game, its phase, its players; audit; emit an event)."""
+
+    def __init__(self, storage: Storage, clock: Clock, engine: Engine) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.engine = engine
+        self._ctx: dict[int, GameCtx] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.broken: dict[int, str] = {}  # games stopped: why their rows cannot be read
+        self.errors: dict[int, str] = {}  # last failed clock step per game (retried)
+        self.due: dict[int, float] = {}  # when each game's clock next has something to do
+        self.wake = asyncio.Event()  # set when `due` changed: the scheduler looks again
+        self.started_at = clock.now()  # openings due before this were missed while down
+
+    def lock(self, game_id: int) -> asyncio.Lock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = asyncio.Lock()
+        return lock
+
+    async def game_row(self, game_id: int) -> GameRow:
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise NotFoundError.of("no_game", game=game_id)
+        if game_id in self.broken:
+            why = self.broken[game_id]
+            raise CorruptGameError.of("game_unreadable", row.lang, game=game_id, why=why)
+        return row
+
+    async def load_ctx(self, game_id: int) -> GameCtx:
+        ctx = self._ctx.get(game_id)
+        if ctx is not None:
+            return ctx
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise NotFoundError.of("no_game", game=game_id)
+        try:
+            clock = ClockPreset.from_json(json.loads(row.clock_json))
+            options = json.loads(row.options_json)
+        except (ValueError, TypeError, KeyError, ConfigError) as exc:
+            raise CorruptGameError(f"game #{game_id}: stored settings unreadable ({exc})") from None
+        game_map = self.engine.load_map(row.variant)
+        rules = cached_rules(self.engine, row.rules)
+        early = bool(options.get("early_adjudication", clock.early_adjudication))
+        ctx = GameCtx(
+            game_map,
+            rules,
+            clock,
+            row.lang,
+            row.variant,
+            row.rules,
+            early,
+            int(options.get("first_year", game_map.start.phase.year)),
+        )
+        self._ctx[game_id] = ctx
+        return ctx
+
+    @staticmethod
+    def phase_from_row(row: PhaseRow) -> PhaseState:
+        try:
+            phase = Phase.parse(row.phase)
+        except ModelError as exc:
+            raise CorruptGameError(f"game #{row.game_id}: bad phase row ({exc})") from None
+        return PhaseState(
+            row.id,
+            row.game_id,
+            phase,
+            row.position_json,
+            row.status,
+            row.window,
+            row.opens_at,
+            row.writing_at,
+            row.deadline,
+        )
+
+    async def current_phase(self, game_id: int, tx: Repository | None = None) -> PhaseState | None:
+        row = await (tx or self.storage).current_phase(game_id)
+        return None if row is None else self.phase_from_row(row)
+
+    def position_of(self, ph: PhaseState) -> Position:
+        try:
+            ctx = self._ctx.get(ph.game_id)
+            return position_from_json(json.loads(ph.position_json), ctx.game_map if ctx else None)
+        except (ValueError, FormatError) as exc:
+            raise CorruptGameError(
+                f"game #{ph.game_id}: the stored position of {ph.name} is unreadable ({exc})"
+            ) from None
+
+    @staticmethod
+    async def players(tx: Repository, game_id: int) -> dict[Power, str]:
+        return {Power(p): u for p, u in (await tx.players(game_id)).items()}
+
+    async def player_power(self, game_id: int, user: str) -> Power:
+        power = await self.storage.power_of(game_id, user)
+        if power is None:
+            lang = await self.lang_of(game_id)
+            raise PermissionDeniedError.of("not_player", lang, game=game_id)
+        return Power(power)
+
+    async def lang_of(self, game_id: int) -> str:
+        """The game's language for an error message ("en" for a game that does not exist)."""
+        ctx = self._ctx.get(game_id)
+        if ctx is not None:
+            return ctx.lang
+        row = await self.storage.game(game_id)
+        return row.lang if row is not None else "en"
+
+    async def require_gm(self, game_id: int, user: str) -> GameRow:
+        row = await self.game_row(game_id)
+        if row.gm != user:
+            raise PermissionDeniedError.of("gm_only", row.lang, game=game_id)
+        return row
+
+    @staticmethod
+    async def audit(
+        tx: Repository, game_id: int, at: float, actor: str, action: str, **detail: Any
+    ) -> int:
+        return await tx.add_audit(game_id, at, actor, action, dumps(detail))
+
+    @staticmethod
+    async def emit(  # noqa: PLR0917 - internal helper
+        tx: Repository,
+        key: str,
+        game_id: int,
+        kind: EventKind,
+        at: float,
+        payload: dict[str, Any],
+        phase_id: int | None = None,
+    ) -> None:
+        await tx.add_event(key, game_id, kind.value, dumps(payload), phase_id, at)
+
+    async def set_press(  # noqa: PLR0917 - internal helper
+        self,
+        tx: Repository,
+        game_id: int,
+        press_open: bool,
+        key: str,
+        at: float,
+        phase_id: int | None,
+        window: str,
+    ) -> None:
+        row = await tx.game(game_id)
+        if row is not None and row.press_open != press_open:
+            await tx.set_press_open(game_id, press_open)
+            kind = EventKind.PRESS_UNLOCKED if press_open else EventKind.PRESS_LOCKED
+            await self.emit(
+                tx, f"{key}:{kind.value}", game_id, kind, at, {"window": window}, phase_id
+            )
+
+    async def standing(
+        self, phase_id: int, tx: Repository | None = None
+    ) -> dict[Power, SubmissionRow]:
+        """The latest accepted submission of each power in a phase (what stands)."""
+        rows = await (tx or self.storage).standing(phase_id)
+        return {Power(r.power): r for r in rows if json.loads(r.orders_json)}
+
+    async def open_phase_for_orders(self, game_id: int) -> tuple[GameRow, GameCtx, PhaseState]:
+        row = await self.game_row(game_id)
+        if row.status in ("forming", "over"):
+            key = "not_started" if row.status == "forming" else "game_over"
+            raise InvalidStateError.of(key, row.lang, game=game_id)
+        ctx = await self.load_ctx(game_id)
+        ph = await self.current_phase(game_id)
+        if ph is None:
+            raise InvalidStateError.of("no_phase_open", ctx.lang, game=game_id)
+        return row, ctx, ph
+
+    def late_error(self, ctx: GameCtx, ph: PhaseState) -> LateSubmissionError:
+        if ph.status == "pending":
+            return LateSubmissionError(t("not_open", ctx.lang, phase=ph.phase.describe(ctx.lang)))
+        return LateSubmissionError(t("late", ctx.lang, phase=ph.phase.describe(ctx.lang)))
+
+    def result_lines(self, ctx: GameCtx, outcome: Outcome) -> list[dict[str, Any]]:
+        return [
+            {
+                "power": r.power.value if r.power else None,
+                "order": self.engine.render_order(r.order, ctx.lang, ctx.game_map),
+                "succeeded": r.succeeded,
+                "reason": r.reason.value,
+                "detail": describe_result(r, ctx.lang, ctx.game_map),
+                "implied": r.implied,
+            }
+            for r in outcome.results
+        ]
+
+    async def finish(  # noqa: PLR0917 - internal helper
+        self,
+        tx: Repository,
+        game_id: int,
+        at: float,
+        reason: str,
+        winner: str | None,
+        centers: dict[str, int],
+        actor: str,
+        why: str = "",
+    ) -> None:
+        await tx.end_game(game_id, at, reason)
+        await self.audit(tx, game_id, at, actor, "game_over", reason=reason, winner=winner)
+        await self.emit(
+            tx,
+            f"{game_id}:over",
+            game_id,
+            EventKind.GAME_OVER,
+            at,
+            {"reason": reason, "winner": winner, "centers": centers, "explanation": why},
+        )
+        await self.set_press(tx, game_id, True, f"{game_id}:over", at, None, "over")
+
+    async def reminders_sent(self, game_id: int, phase_id: int) -> set[str]:
+        return await self.storage.event_keys(game_id, phase_id, EventKind.REMINDER_DUE.value)
+
+    async def next_due(self, game_id: int) -> float | None:
+        row = await self.storage.game(game_id)
+        if row is None or row.status != "active" or game_id in self.broken:
+            return None
+        ph = await self.current_phase(game_id)
+        if ph is None:
+            return None
+        if ph.status == "pending":
+            return ph.opens_at
+        if ph.status == "adjudicating":
+            return self.clock.now()
+        if ph.status != "open" or ph.deadline is None:
+            return None
+        times = [ph.deadline]
+        if ph.window == "negotiation" and ph.writing_at is not None:
+            times.append(ph.writing_at)
+        ctx = await self.load_ctx(game_id)
+        sent = await self.reminders_sent(game_id, ph.id)
+        for off in ctx.clock.reminders:
+            key = reminder_key(game_id, ph.id, off, ph.deadline)
+            if key not in sent and ph.deadline - off > (ph.opens_at or 0):
+                times.append(ph.deadline - off)
+        return min(times)
+
+    async def reschedule(self, game_id: int) -> None:
+        due = await self.next_due(game_id)
+        if due is None:
+            self.due.pop(game_id, None)
+        else:
+            self.due[game_id] = due
+        self.wake.set()
