@@ -23,7 +23,7 @@ STD_MAP = load_map("standard")
 
 
 def random_centres(rng: random.Random) -> dict[Power, int]:
-    counts = dict.fromkeys(Power, 0)
+    counts = dict.fromkeys(_SEVEN, 0)
     for _ in range(rng.randint(22, 34)):
         counts[rng.choice(list(_SEVEN))] += 1
     while max(counts.values()) >= 18:
@@ -38,7 +38,9 @@ def main() -> None:
     for name in sorted(SYSTEMS):
         t = time.perf_counter()
         for c in tables:
-            score(name, c, game_map=STD_MAP)
+            # Systems that rank eliminated powers by year get one (1905) and the end (1910).
+            gone = {p: 1905 for p, n in c.items() if n == 0}
+            score(name, c, game_map=STD_MAP, eliminated=gone, end_year=1910)
         dt = time.perf_counter() - t
         print(f"score {name:15s} {len(tables) / dt:10.0f} tables/s")
 
