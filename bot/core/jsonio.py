@@ -198,8 +198,9 @@ def outcome_to_json(outcome: Outcome, game_map: GameMap) -> dict[str, Any]:
             "outcome": r.verdict.value,
             "reason": r.reason.value,
         }
-        if r.detail:
-            item["detail"] = r.detail
+        detail = r.detail  # a property that renders a message: read it once
+        if detail:
+            item["detail"] = detail
         if r.implied:
             item["implied"] = True
         results.append(item)
