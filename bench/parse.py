@@ -20,12 +20,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, and tests.*
 from bot.core.jsonio import position_from_json
 from bot.core.map import load_map
 from bot.core.model import Position
 from bot.core.parser import OrderSyntaxError, parse_order, parse_order_grammar
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # for tests.*
 from tests.bot.core.test_parser import BOARDS, GOLDEN  # the golden file's boards
 
 STANDARD = load_map("standard")
