@@ -15,6 +15,8 @@ from renderer.orders import _angles
 from renderer.palette import (
     BUILD,
     CONVOY_DASH,
+    FAIL,
+    ILLEGAL_DASH,
     INK,
     RETREAT_DASH,
     RGB,
@@ -28,17 +30,20 @@ if TYPE_CHECKING:
 
 # The legend's key, in the order of _Ctx.key_sample: `[legend]` of the render catalogues.
 _KEY_ORDER = (
-    *("move", "support", "convoy", "hold", "failed", "dislodged"),
+    *("move", "support", "convoy", "hold", "failed", "illegal", "dislodged"),
     *("retreat_option", "build_remove"),
 )
+# The title, legend and key drawn this much larger than at the map's scale: readable in the
+# preview (about 7 px high at 550 px wide).
+LEGEND_SCALE = 1.35
 KEY_LABELS: Mapping[str, tuple[str, ...]] = {
     lang: tuple(catalogue.text("render", f"legend.{k}", lang) for k in _KEY_ORDER)
     for lang in languages()
 }
 
 
-def title_and_legend(ctx: _Ctx, lang: str) -> None:
-    s = ctx.s
+def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
+    s = ctx.s * LEGEND_SCALE
     title_font = ctx.r._font(17 * s)
     font = ctx.r._font(11 * s, bold=False)
     x0, y0 = 10 * s, 10 * s
@@ -50,6 +55,8 @@ def title_and_legend(ctx: _Ctx, lang: str) -> None:
     key_rows = (len(keys) + 1) // 2
     box_h = key_y + key_rows * line_h + 6 * s
     title = ctx.position.phase.describe(lang)
+    if game_over:
+        title = catalogue.text("render", "title.game_over", lang, phase=title)
     rows = []
     for p in powers:
         n_sc = sum(1 for o in ctx.position.centers.values() if o is p)
@@ -102,7 +109,7 @@ def title_and_legend(ctx: _Ctx, lang: str) -> None:
 def key_sample(ctx: _Ctx, k: int, x: float, y: float) -> None:
     """The k-th legend sample (KEY_LABELS order), drawn with the map's own primitives in a
     box 24 units wide starting at x, centred on y."""
-    s = ctx.s
+    s = ctx.s * LEGEND_SCALE
     ink = _dark((90, 110, 150), 0.3)
     a, b = (x, y), (x + 22 * s, y)
 
@@ -136,15 +143,17 @@ def key_sample(ctx: _Ctx, k: int, x: float, y: float) -> None:
         c = (x + 13 * s, y)
         pts = [(c[0] + rr * math.cos(t), c[1] + rr * math.sin(t)) for t in _angles(8, math.pi / 8)]
         ctx.draw.polygon(pts, outline=ink, width=max(2, round(1.8 * s)))
-    elif k == 4:  # failed
-        b = (x + 15 * s, y)
-        sample(_mix(ink, (255, 255, 255), 0.55), None, 2.4, "arrow", False)
-        ctx.cross((x + 21 * s, y), size=3.5 * s, track=False)
-    elif k == 5:  # dislodged
+    elif k == 4:  # failed: the order's colour, a red cross on the line
+        sample(_mix(ink, (255, 255, 255), 0.2), None, 2.4, "arrow", False)
+        ctx.cross((x + 10 * s, y), size=3.5 * s, track=False)
+    elif k == 5:  # illegal: red and dashed, crossed
+        sample(FAIL, ILLEGAL_DASH, 2.4, "arrow", False)
+        ctx.cross((x + 10 * s, y), size=3.5 * s, track=False)
+    elif k == 6:  # dislodged
         ctx.dislodged_mark((x + 11 * s, y), radius=5.2 * s, word=False)
-    elif k == 6:  # retreat option
+    elif k == 7:  # retreat option
         sample(ink, RETREAT_DASH, 1.2, "arrow", False)
-    elif k == 7:  # build / remove
+    elif k == 8:  # build / remove
         rr = 5.5 * s
         c = (x + 7 * s, y)
         ctx.draw.ellipse(

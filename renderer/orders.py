@@ -31,10 +31,13 @@ from renderer.palette import (
     BUILD,
     CONVOY_DASH,
     FAIL,
+    ILLEGAL_DASH,
     INK,
     RETREAT_DASH,
     RGB,
+    STROKE,
     SUPPORT_DASH,
+    UNIT_SCALE,
     _dark,
     _Draw,
     _luma,
@@ -43,6 +46,9 @@ from renderer.palette import (
 
 if TYPE_CHECKING:
     from renderer.render import Renderer
+
+# Results drawn as illegal (red, dashed): the order was never valid, unlike a bounce.
+ILLEGAL = frozenset({Reason.ILLEGAL, Reason.VOID})
 
 # The mark under a dislodged unit, in the game's language.
 DISLODGED: Mapping[str, str] = {
@@ -81,7 +87,13 @@ class _Ctx:
         self.s = s
         self.colours = colours
         self.position = position
-        self.radius = self.geo.unit_radius * s
+        # Units, centres and strokes a little larger than the geometry's style: the map is
+        # mostly seen as Discord's preview (~550 px wide, ~380 px on a phone).
+        self.radius = self.geo.unit_radius * s * UNIT_SCALE
+        # Where units stand: a failure mark is placed clear of them.
+        self.occupied = [self.at(u.location) for u in position.units.values()] + [
+            self.dislodged_point(d.unit.location) for d in position.dislodged
+        ]
 
     def at(self, loc: Location) -> Point:
         x, y = self.geo.anchor(loc)
@@ -97,7 +109,7 @@ class _Ctx:
     # --- board ---------------------------------------------------------------------------
 
     def centres(self) -> None:
-        rad = self.geo.sc_radius * self.s
+        rad = self.geo.sc_radius * self.s * UNIT_SCALE
         for pid in sorted(self.gm.supply_centers):
             shape = self.geo.provinces[pid]
             if shape.sc is None:
@@ -115,18 +127,19 @@ class _Ctx:
             self.draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=INK)
 
     def units(self) -> None:
-        for unit in self.position.units.values():
-            self.unit_icon(unit, self.at(unit.location))
+        # Dislodged units first: the unit that took the province is drawn over, not under.
         for d in self.position.dislodged:
             p = self.dislodged_point(d.unit.location)
             self.unit_icon(d.unit, p)
             self.dislodged_mark(p)
+        for unit in self.position.units.values():
+            self.unit_icon(unit, self.at(unit.location))
 
     def dislodged_point(self, loc: Location) -> Point:
         """A unit awaiting retreat is drawn beside the unit that took its place (up and to the
         right: labels sit under the anchors)."""
         x, y = self.at(loc)
-        return (x + self.radius * 1.6, y - self.radius * 1.25)
+        return (x + self.radius * 2.1, y - self.radius * 1.5)
 
     def unit_icon(self, unit: Unit, p: Point, *, ghost: bool = False) -> None:
         """Army: a disc with a bold A; fleet: a ship's hull with a bold F under a sail (the
@@ -237,7 +250,7 @@ class _Ctx:
         for o in orders:
             res = result_of.get(o)
             failed = res is not None and not res.succeeded
-            colour = self.order_colour(o, failed=failed)
+            colour = self.order_colour(o, failed=failed, res=res)
             if isinstance(o, SupportMove):
                 a = self.unit_point(o.target.location)
                 b = self.at(o.dest)
@@ -272,7 +285,8 @@ class _Ctx:
         for o in orders:
             res = result_of.get(o)
             failed = res is not None and not res.succeeded
-            colour = self.order_colour(o, failed=failed)
+            colour = self.order_colour(o, failed=failed, res=res)
+            illegal = res is not None and res.reason in ILLEGAL
             if isinstance(o, Move):
                 start = self.unit_point(o.unit.location)
                 end = self.at(o.dest)
@@ -293,7 +307,7 @@ class _Ctx:
                         pts[i],
                         pts[i + 1],
                         colour,
-                        dash=None,
+                        dash=ILLEGAL_DASH if illegal else None,
                         width=2.4,
                         head="arrow" if last else None,
                         failed=failed and last,
@@ -306,7 +320,7 @@ class _Ctx:
                 pts = [
                     (x + rr * math.cos(a), y + rr * math.sin(a)) for a in _angles(8, math.pi / 8)
                 ]
-                self.draw.polygon(pts, outline=colour, width=max(2, round(1.8 * self.s)))
+                self.draw.polygon(pts, outline=colour, width=max(2, round(1.8 * STROKE * self.s)))
                 if failed:
                     self.cross((x + rr * 0.7, y - rr * 0.7))
             elif isinstance(o, Retreat):
@@ -417,14 +431,20 @@ class _Ctx:
                     failed=False,
                 )
 
-    def order_colour(self, o: Order, *, failed: bool = False) -> RGB:
-        """The power's colour, darkened; a failed order's is faded towards white."""
+    def order_colour(
+        self, o: Order, *, failed: bool = False, res: OrderResult | None = None
+    ) -> RGB:
+        """The power's colour, darkened; a failed order's is faded a little towards white; an
+        illegal one is red."""
+        if res is not None and res.reason in ILLEGAL:
+            return FAIL
         power = o.power
         if power is None and isinstance(o, UnitOrder):
             unit = self.position.units.get(o.unit.province)
             power = unit.power if unit else None
         colour = _dark(self.colours[power], 0.45) if power else INK
-        return _mix(colour, (255, 255, 255), 0.55) if failed else colour
+        # Faded only a little: a failed move must stay visible at preview size (the ✕ says it).
+        return _mix(colour, (255, 255, 255), 0.2) if failed else colour
 
     def support_line(
         self, a: Point, b: Point, colour: RGB, *, failed: bool, shorten: float
@@ -470,20 +490,24 @@ class _Ctx:
         track_labels: bool = True,
     ) -> None:
         s = self.s
+        width *= STROKE
         dx, dy = b[0] - a[0], b[1] - a[1]
         length = math.hypot(dx, dy)
         if length < 1:
             return
         ux, uy = dx / length, dy / length
+        w = max(1, round(width * s))
+        hl = (6.0 + width * 1.8) * s if head == "arrow" else 0.0
         start_cut = self.radius * 0.9 if shorten_start else 0.0
         end_cut = self.radius * 0.9 if shorten is None else shorten
-        if length <= start_cut + end_cut + 4:
-            start_cut = end_cut = 0.0
+        # A short move (VIE-BOH) keeps a body twice its head: the cuts give way first.
+        room = length - 2.2 * hl
+        if start_cut + end_cut > room:
+            k = max(0.0, room) / (start_cut + end_cut)
+            start_cut, end_cut = start_cut * k, end_cut * k
         a = (a[0] + ux * start_cut, a[1] + uy * start_cut)
         b = (b[0] - ux * end_cut, b[1] - uy * end_cut)
         length = math.hypot(b[0] - a[0], b[1] - a[1])
-        w = max(1, round(width * s))
-        hl = (6.0 + width * 2.2) * s if head == "arrow" else 0.0
         if clip_labels:
             # Stop where the line would enter a label box near its end (NWG, NTH, BLA...).
             reach = hl + 6 * s
@@ -492,13 +516,14 @@ class _Ctx:
                 if span is None:
                     continue
                 t0, t1 = span
-                if t0 > 0 and t1 * length > length - reach and t0 * length > hl + 4 * s:
+                if t0 > 0 and t1 * length > length - reach and t0 * length > 2.2 * hl + 4 * s:
                     length = t0 * length
                     b = (a[0] + ux * length, a[1] + uy * length)
-        for box, pixels in zip(self.label_boxes, self.boxes_px, strict=True):
-            if track_labels and _enter_exit(a, b, box) is not None:
-                self.crossed.add(pixels)
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
+        # Labels the body crosses are pasted back over it; an arrow's head stays on top.
+        for box, pixels in zip(self.label_boxes, self.boxes_px, strict=True):
+            if track_labels and _enter_exit(a, body_end, box) is not None:
+                self.crossed.add(pixels)
         casing = (255, 255, 255)
         if dash is None:
             self.draw.line([a, body_end], fill=casing, width=w + max(2, round(1.4 * s)))
@@ -527,7 +552,28 @@ class _Ctx:
             # Drawn after the moves (see orders()), so it sits on top of the supported arrow.
             self.dots.append((b, (2.4 + width) * s, colour))
         if failed:
-            self.cross(b)
+            self.cross(self.mark_point(a, b))
+
+    def mark_point(self, a: Point, b: Point) -> Point:
+        """Where a failed line's ✕ goes: on the line, near its end, clear of units and labels
+        (a mark on a unit or a name hides what failed)."""
+        c = self.radius * 0.6 + 2 * self.s
+        for t in (0.72, 0.55, 0.88, 0.4, 1.0, 0.25):
+            p = (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t)
+            if not self._covers(p, c):
+                return p
+        return (a[0] + (b[0] - a[0]) * 0.72, a[1] + (b[1] - a[1]) * 0.72)
+
+    def _covers(self, p: Point, c: float) -> bool:
+        """Whether a mark of half-size c at p would touch a unit or a province label."""
+        clear = c + self.radius * 1.2
+        if any(math.hypot(p[0] - q[0], p[1] - q[1]) < clear for q in self.occupied):
+            return True
+        x, y = p
+        return any(
+            x - c < x1 and x + c > x0 and y - c < y1 and y + c > y0
+            for x0, y0, x1, y1 in self.boxes_px
+        )
 
     def cross(
         self, p: Point, size: float | None = None, colour: RGB = FAIL, *, track: bool = True

@@ -37,7 +37,13 @@ INK: RGB = (25, 25, 30)
 SUPPORT_DASH = (2.2, 3.0)
 CONVOY_DASH = (8.0, 3.0)
 RETREAT_DASH = (3.0, 4.0)
+ILLEGAL_DASH = (5.0, 3.5)  # an illegal order (the unit held): red and dashed, unlike a bounce
 BUILD: RGB = (60, 160, 60)
+
+# Sized for Discord's inline preview (the picture downscaled to ~550 px, ~380 px on a phone):
+# order strokes and units are drawn this much larger than the geometry's base sizes.
+STROKE = 1.45
+UNIT_SCALE = 1.15
 
 
 def _mix(c: RGB, other: RGB, t: float) -> RGB:

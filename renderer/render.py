@@ -120,6 +120,7 @@ class Renderer:
         palette: str = "default",
         width: int | None = None,
         visible: Collection[str] | None = None,
+        game_over: bool = False,
     ) -> Image.Image:
         """The picture as a palette image. `visible`: the provinces whose units the viewer can
         see (hidden-movement variants); None shows every unit."""
@@ -150,11 +151,10 @@ class Renderer:
             if prov is not None and prov.kind is not ProvinceKind.SEA:
                 fill = LAND
                 owner = position.centers.get(pid)
-                unit = position.units.get(pid)
+                # Only owned centres are tinted (an "occupied" tint was unexplained), less pale
+                # than before so that England's and France's blues stay apart.
                 if owner is not None:
-                    fill = _mix(colours[owner], (255, 255, 255), 0.38)
-                elif unit is not None and not prov.supply_center:
-                    fill = _mix(colours[unit.power], LAND, 0.72)
+                    fill = _mix(colours[owner], (255, 255, 255), 0.25)
             pal.colours[i] = fill
         n = len(self.pids)
         pal.colours[n] = IMPASSABLE
@@ -172,7 +172,7 @@ class Renderer:
             img.paste(st.index.crop(box), box[:2], st.label_mask.crop(box))
         for word_box, paint_word in ctx.words:
             draw.panel(word_box, paint_word)
-        title_and_legend(ctx, lang)
+        title_and_legend(ctx, lang, game_over=game_over)
         img.putpalette(pal.flat())
         return img
 
@@ -187,6 +187,7 @@ class Renderer:
         palette: str = "default",
         width: int | None = None,
         visible: Collection[str] | None = None,
+        game_over: bool = False,
     ) -> bytes:
         img = self.image(
             position,
@@ -197,6 +198,7 @@ class Renderer:
             palette=palette,
             width=width,
             visible=visible,
+            game_over=game_over,
         )
         buf = io.BytesIO()
         img.save(buf, format="PNG", compress_level=self.compress_level)
@@ -249,8 +251,10 @@ def render(
     palette: str = "default",
     width: int = 1600,
     visible: Collection[str] | None = None,
+    game_over: bool = False,
 ) -> bytes:
-    """PNG bytes of a position, with its orders and, after adjudication, their results."""
+    """PNG bytes of a position, with its orders and, after adjudication, their results;
+    `game_over`: the final map (its title says so)."""
     r = default_renderer(game_map)
     if geometry is not None and geometry is not r.geometry:
         r = Renderer(game_map, geometry, width=width)
@@ -263,6 +267,7 @@ def render(
         palette=palette,
         width=width,
         visible=visible,
+        game_over=game_over,
     )
 
 
