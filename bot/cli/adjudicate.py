@@ -40,8 +40,10 @@ from bot.core.orders import (
     UnitOrder,
     Waive,
 )
+from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
 from bot.core.rules import RuleSet
+from bot.core.stab import hidden_movement
 
 
 def register(subparsers: Any) -> None:
@@ -210,6 +212,10 @@ class Engine:
     # --- adjudication --------------------------------------------------------------------
 
     def run(self, doc: object) -> dict[str, Any]:
+        return self.run_phase(doc)[0]
+
+    def run_phase(self, doc: object) -> tuple[dict[str, Any], Position, Outcome]:
+        """The output document, with the position and outcome it came from."""
         position, orders, unparsed = self.read(doc)
         outcome, decisions = self._run_phase(position, orders, self.rules, self.game_map)
         out = outcome_to_json(outcome, self.game_map)
@@ -227,7 +233,7 @@ class Engine:
         notes = [d.text for d in decisions if not d.dropped]
         if notes:
             out["notes"] = notes
-        return out
+        return out, position, outcome
 
     def run_line(self, line: str) -> dict[str, Any]:
         """One --jsonl line: its output document, or {"error": ...}."""
@@ -244,7 +250,12 @@ class Engine:
 
 
 def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:
-    return Engine(load_rules(rules_name), load_map(map_name))
+    rules = load_rules(rules_name)
+    if hidden_movement(rules):  # Stab!: placement, conditional retreats, the reports
+        from bot.cli.stab import StabEngine  # noqa: PLC0415 - it subclasses Engine
+
+        return StabEngine(rules, load_map(map_name))
+    return Engine(rules, load_map(map_name))
 
 
 def _answer(engine: Engine, number: int, raw: str | bytes) -> dict[str, Any]:
