@@ -21,6 +21,7 @@ from bot.service import codec, intake
 from bot.service.errors import (
     LateSubmissionError,
 )
+from bot.service.labels import strip_labels
 from bot.service.outbox import Outbox
 from bot.service.scheduler import Scheduler
 from bot.service.storage import Repository
@@ -217,6 +218,11 @@ class Orders:
         if kind == "clear":
             return [], [], [], []
         intake.check_size(text, ctx.lang)
+        text, other_phase = strip_labels(text, position.phase)
+        if other_phase is not None:
+            phase = position.phase.describe(ctx.lang)
+            wrong = t("labelled_other_phase", ctx.lang, label=other_phase, phase=phase)
+            return [], [wrong], [], []
         # Reading is pure and CPU-bound: off the event loop.
         read = await asyncio.to_thread(
             intake.read_set,

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.model import Power
+from bot.core.model import Phase, Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier, PermissionDeniedError
+from bot.service.engine import CoreEngine
+from bot.service.labels import strip_labels
 from tests.bot.service.conftest import SEVEN, seven_player_game
 from tests.standard import STANDARD
 
@@ -243,3 +245,46 @@ async def test_a_board_edit_in_french_and_only_by_the_gm(opener):
     assert info.value.message == "il n'y a pas de A PAR sur la carte"
     with pytest.raises(PermissionDeniedError):
         await svc.edit_board(gid, "user-france", "retirer A MAR")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # house II(2): '"SED 01SA" = 1901 SPRING MOVE AUSTRIA' (here France)
+        "SED 01SF\nA PAR - BUR\nF BRE - MAO",
+        "S1901M\nA PAR - BUR\nF BRE - MAO",
+        # house II(1) B: 'All orders will be considered preliminary unless marked "Final"'
+        "A PAR - BUR\nF BRE - MAO\nFinal",
+        "SED 01SF; A PAR - BUR; F BRE - MAO; FINAL",
+    ],
+)
+async def test_a_phase_label_and_a_final_marker_are_understood(opener, text):
+    svc = await opener(engine=CoreEngine())
+    gid = await seven_player_game(svc, rules="house")
+    reply = await svc.submit(gid, "user-france", text)
+    assert reply.accepted, reply.errors
+    assert reply.orders == ["A PAR - BUR", "F BRE - MAO"]
+
+
+@pytest.mark.parametrize("label", ["SED 02UE", "SED 01FF", "F1902M", "W1901A"])
+async def test_a_set_labelled_for_another_phase_is_refused(opener, label):
+    # house II(2): "The GM is not required to accept order sets that do not meet these
+    # requirements" - a set for another phase is refused, not moved to that phase.
+    svc = await opener(engine=CoreEngine())
+    gid = await seven_player_game(svc, rules="house")
+    await svc.submit(gid, "user-france", "A PAR H")
+    reply = await svc.submit(gid, "user-france", f"{label}\nA PAR - BUR")
+    assert not reply.accepted
+    assert label in reply.errors[0]
+    assert "another phase" in reply.errors[0]
+    assert (await svc.my_orders(gid, "user-france")).orders == ["A PAR H"]  # the old set stands
+
+
+def test_winter_and_summer_labels_name_the_retreats_and_adjustments():
+    # house II(2): '"SED 02UE" = 1902 SUMMER RETREAT ENGLAND', '"SED 04WG" = 1904 WINTER
+    # RETREAT & ADJUSTMENT GERMANY'
+    assert strip_labels("SED 02UE\nA PAR H", Phase.parse("S1902R")) == ("A PAR H", None)
+    assert strip_labels("SED 04WG\nA PAR H", Phase.parse("F1904R")) == ("A PAR H", None)
+    assert strip_labels("SED 04WG\nA PAR H", Phase.parse("W1904A")) == ("A PAR H", None)
+    assert strip_labels("SED 04WG\nA PAR H", Phase.parse("F1904M"))[1] == "SED 04WG"
+    assert strip_labels("A PAR H; F BRE H", Phase.parse("S1901M")) == ("A PAR H; F BRE H", None)
