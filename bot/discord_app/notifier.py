@@ -92,6 +92,7 @@ class DiscordNotifier:
             EventKind.DRAW_AVAILABLE: self._draw_available,
             EventKind.ORDERS_MISSED: self._missed,
             EventKind.BOARD_EDITED: self._edited,
+            EventKind.ABBREVIATIONS_AGREED: self._abbreviations,
             EventKind.GAME_OVER: self._over,
             EventKind.GAME_BROKEN: self._broken,
         }
@@ -489,6 +490,15 @@ class DiscordNotifier:
         if not await self.dm(game.gm, text, event.key):
             only_gm = discord.AllowedMentions(users=[discord.Object(int(game.gm))])
             await self.post(game.meta.get("channel"), [text], event.key, mentions=only_gm)
+
+    async def _abbreviations(self, event: Event, game: GameStatus) -> None:
+        """gm-order-correction I(1): an agreed list is "made public to all players"."""
+        p: dict[str, Any] = event.payload
+        found: dict[str, str] = p.get("abbreviations", {})
+        listed = ", ".join(f"`{a}` = {loc}" for a, loc in sorted(found.items())) or "—"
+        power = power_name(p.get("power", ""), game.lang, game.variant)
+        text = t("event.abbreviations", game.lang, power=power, list=listed)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _edited(self, event: Event, game: GameStatus) -> None:
         phase = phase_name(event.phase or "", game.lang)

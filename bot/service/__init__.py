@@ -107,7 +107,9 @@ GM / tournament director (PermissionDeniedError for anyone else; all audited)
     its length), edit_board(game_id, gm, "remove A PAR" | "place F BRE France" |
     "centre BEL Germany|none") [house VIII(2)/(3)], declare_draw(game_id, gm) -> survivors
     [house IX(2): only while the draw_available warning stands], missed_orders(game_id, gm)
-    -> list[MissedOrders] (NMR per player and power, rolled-back phases left out; EDC D).
+    -> list[MissedOrders] (NMR per player and power, rolled-back phases left out; EDC D),
+    set_abbreviations(game_id, gm, power, "wmed = WES; ...") -> {ABBR: location}
+    [gm-order-correction I(1): kept in meta "abbreviations", expanded in that player's sets].
     rollback undoes only the last adjudication, and only before the next phase's first
     order (EDC E, stabbeurfou 4.E.6).
 
@@ -119,6 +121,7 @@ game_started, window_opened, reminder_due, results_ready [payload lines/centers/
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
 deadline_changed, phase_rolled_back, player_replaced, vote_opened, vote_closed [payload
 record, text], draw_available [house IX(2)], board_edited [payload edit, phase],
+abbreviations_agreed [payload power, abbreviations],
 orders_missed [for the GM: powers, users without orders at the adjudication],
 game_broken [payload why: a stored row cannot be read; for the GM],
 game_over [payload reason: "solo" | "year limit" | "stalemate" | "draw" | "concession" |

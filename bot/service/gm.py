@@ -11,6 +11,8 @@ from bot.core.messages import render as render_message
 from bot.core.model import (
     Power,
 )
+from bot.service.abbreviations import META_KEY as ABBREVIATIONS
+from bot.service.abbreviations import parse_list
 from bot.service.board import apply_edit
 from bot.service.errors import (
     InvalidStateError,
@@ -255,6 +257,45 @@ class GmTools:
                 },
             )
         await self.outbox.deliver()
+
+    async def set_abbreviations(
+        self, game_id: int, gm: str, power: Power | str, text: str
+    ) -> dict[str, str]:
+        """gm-order-correction I(1): the abbreviation list agreed with a player (empty text:
+        none), at the outset or before a replacement's first orders; published at once."""
+        row = await self.table.require_gm(game_id, gm)
+        game_map = self.table.engine.load_map(row.variant)
+        chosen = parse_power(power, game_map)
+        found = parse_list(text, game_map, row.lang)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                phases = await tx.phase_summaries(game_id)
+                started = any(s.status in ("done", "skipped") for s in phases)
+                user = await tx.user_of(game_id, chosen.value)
+                sent = any(
+                    h.submission.power == chosen.value and h.submission.user_id == user
+                    for h in await tx.submissions_of_game(game_id)
+                )
+                if started and sent:
+                    name = named(game_map, chosen)
+                    raise InvalidStateError.of("abbr_too_late", row.lang, power=name)
+                game = await tx.game(game_id)
+                meta = json.loads(game.meta_json or "{}") if game else {}
+                lists = meta.setdefault(ABBREVIATIONS, {})
+                lists[chosen.value] = found
+                await tx.set_meta_json(game_id, dumps(meta))
+                await self._gm_event(
+                    tx,
+                    game_id,
+                    now,
+                    gm,
+                    "abbreviations",
+                    EventKind.ABBREVIATIONS_AGREED,
+                    {"power": chosen.value, "abbreviations": found},
+                )
+        await self.outbox.deliver()
+        return found
 
     async def edit_board(self, game_id: int, gm: str, text: str) -> None:
         """house VIII(2)/(3): remove or place a unit, set a centre's owner in the current

@@ -18,6 +18,8 @@ from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
 from bot.service import codec, intake
+from bot.service.abbreviations import META_KEY as ABBREVIATIONS
+from bot.service.abbreviations import expand
 from bot.service.errors import (
     LateSubmissionError,
 )
@@ -143,7 +145,11 @@ class Orders:
         lang = ctx.lang
         position = self.table.position_of(ph)
         describe = ph.phase.describe(lang)
-        orders, errors, refused_strict, voided = await self._read(ctx, position, power, text, kind)
+        mine = await self._abbreviations(game_id, power)
+        reading = expand(text, mine) if mine else text
+        orders, errors, refused_strict, voided = await self._read(
+            ctx, position, power, reading, kind
+        )
         accepted = not errors and not refused_strict
         mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
         if mode is Combine.REFUSE and accepted:
@@ -210,6 +216,13 @@ class Orders:
         return SubmitReply(
             accepted, game_id, ph.name, power, readings, errors, warnings, message, now, sid
         )
+
+    async def _abbreviations(self, game_id: int, power: Power) -> dict[str, str]:
+        """The player's own abbreviations agreed with the GM (gm-order-correction I(1))."""
+        row = await self.table.storage.game(game_id)
+        meta = json.loads(row.meta_json or "{}") if row else {}
+        found: dict[str, str] = meta.get(ABBREVIATIONS, {}).get(power.value, {})
+        return found
 
     async def _read(
         self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str

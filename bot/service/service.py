@@ -324,6 +324,11 @@ class TableService:
     async def adjudicate_now(self, game_id: int, gm: str) -> None:
         await self.gm.adjudicate_now(game_id, gm)
 
+    async def set_abbreviations(
+        self, game_id: int, gm: str, power: Power | str, text: str
+    ) -> dict[str, str]:
+        return await self.gm.set_abbreviations(game_id, gm, power, text)
+
     async def edit_board(self, game_id: int, gm: str, text: str) -> None:
         await self.gm.edit_board(game_id, gm, text)
 

@@ -99,6 +99,29 @@ class GmCog(
         await self.bot.service.edit_board(found.id, user_key(interaction.user), change)
         await send(interaction, [t("gm.edited", found.lang, edit=" ".join(change.split()))])
 
+    @app_commands.command(
+        name="abbreviations", description="A player's own abbreviations, agreed with the GM"
+    )
+    @app_commands.describe(
+        power="Power", entries="wmed = WES; lon2 = LON (empty: none)", game="Game number (#)"
+    )
+    async def abbreviations(
+        self,
+        interaction: discord.Interaction,
+        power: str,
+        entries: str = "",
+        game: int | None = None,
+    ) -> None:
+        found = await self._gm_game(interaction, game, ("forming", *RUNNING))
+        chosen = parse_power(power, found.lang, found.variant)
+        assert chosen is not None
+        agreed = await self.bot.service.set_abbreviations(
+            found.id, user_key(interaction.user), chosen, entries
+        )
+        listed = ", ".join(f"`{a}` = {loc}" for a, loc in sorted(agreed.items())) or "—"
+        name = power_name(chosen, found.lang, found.variant)
+        await send(interaction, [t("gm.abbreviations_set", found.lang, power=name, list=listed)])
+
     @app_commands.command(name="draw", description="Declare a draw of all survivors")
     @app_commands.describe(game="Game number (#)")
     async def draw(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -196,6 +219,7 @@ class GmCog(
 
     @replace.autocomplete("power")
     @enter.autocomplete("power")
+    @abbreviations.autocomplete("power")
     async def _powers(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -213,6 +237,7 @@ class GmCog(
     @extend.autocomplete("game")
     @deadline.autocomplete("game")
     @draw.autocomplete("game")
+    @abbreviations.autocomplete("game")
     @edit.autocomplete("game")
     @missed.autocomplete("game")
     @adjudicate.autocomplete("game")

@@ -176,3 +176,18 @@ async def test_gm_edits_the_board_and_the_table_is_told(table: Table) -> None:
         lambda: "corrected the board" in table_text(table), what="board edit notice"
     )
     assert "`remove A PAR`" in table_text(table)
+
+
+async def test_gm_publishes_a_players_abbreviations(table: Table) -> None:
+    game_id = await table.create_started_game()
+    reply = await table.command(
+        table.gm, "gm abbreviations", {"power": "FRANCE", "entries": "ch = ENG"}
+    )
+    assert reply.ephemeral
+    assert "`CH` = ENG" in reply.content
+    await table.fake.wait_for(
+        lambda: "Abbreviations agreed by the GM for France: `CH` = ENG" in table_text(table),
+        what="published list",
+    )
+    status = await table.service.status(game_id)
+    assert status.meta["abbreviations"] == {Power.FRANCE.value: {"CH": "ENG"}}

@@ -33,6 +33,7 @@ WRITES = [
     ("set_deadline", (2e9,)),
     ("declare_draw", ()),
     ("edit_board", ("remove A PAR",)),
+    ("set_abbreviations", (Power.FRANCE, "wmed = WES")),
     ("replace_player", (Power.FRANCE, "stranger")),
     ("end_game", ()),
 ]

@@ -288,3 +288,49 @@ def test_winter_and_summer_labels_name_the_retreats_and_adjustments():
     assert strip_labels("SED 04WG\nA PAR H", Phase.parse("W1904A")) == ("A PAR H", None)
     assert strip_labels("SED 04WG\nA PAR H", Phase.parse("F1904M"))[1] == "SED 04WG"
     assert strip_labels("A PAR H; F BRE H", Phase.parse("S1901M")) == ("A PAR H; F BRE H", None)
+
+
+async def test_a_players_own_abbreviations_agreed_with_the_gm_are_read_and_published(opener):
+    # gm-order-correction I(1): "a player may submit an individual list of preferred
+    # abbreviations with the GM ... Once any additional abbreviations list is agreed between
+    # the player and the GM it will be made public to all players at the outset of the game."
+    notes = MemoryNotifier()
+    svc = await opener(notifier=notes, engine=CoreEngine())
+    gid = await seven_player_game(svc, rules="world-masters")
+    agreed = await svc.set_abbreviations(gid, "gm", "france", "ch = ENG; pic.y = PIC")
+    assert agreed == {"CH": "ENG", "PIC.Y": "PIC"}
+    published = [e.payload for e in notes.events if e.kind is EventKind.ABBREVIATIONS_AGREED]
+    assert published == [{"power": Power.FRANCE.value, "abbreviations": agreed}]
+    reply = await svc.submit(gid, "user-france", "F BRE - ch; A PAR - Pic.y")
+    assert reply.accepted, reply.errors
+    assert reply.orders == ["F BRE - ENG", "A PAR - PIC"]
+    # another player's list is theirs only
+    other = await svc.submit(gid, "user-england", "F LON - ch")
+    assert not other.accepted
+
+
+@pytest.mark.parametrize(
+    ("entries", "why"),
+    [("lon = LON", "cannot be an abbreviation"), ("s = PAR", "cannot read"),
+     ("zz = XYZ", "names no province"), ("wmed WES", "cannot read")],
+)  # fmt: skip
+async def test_a_bad_abbreviation_list_is_refused_whole(opener, entries, why):
+    svc = await opener()
+    gid = await seven_player_game(svc)
+    with pytest.raises(InvalidStateError, match=why):
+        await svc.set_abbreviations(gid, "gm", "france", f"wmed = WES; {entries}")
+    row = await svc.table.storage.game(gid)
+    assert "abbreviations" not in row.meta_json
+
+
+async def test_abbreviations_are_agreed_at_the_outset_or_before_a_replacements_first_orders(
+    opener,
+):
+    svc = await opener()
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR H")
+    await svc.adjudicate_now(gid, "gm")
+    with pytest.raises(InvalidStateError, match="can no longer change"):
+        await svc.set_abbreviations(gid, "gm", "france", "wmed = WES")
+    await svc.replace_player(gid, "gm", Power.FRANCE, "newcomer")
+    assert await svc.set_abbreviations(gid, "gm", "france", "wmed = WES") == {"WMED": "WES"}
