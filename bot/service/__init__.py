@@ -176,6 +176,7 @@ from bot.service.service import (
     SubmitReply,
     TableService,
 )
+from bot.service.settings import GameSettings, parse_times
 
 __all__ = [
     "AuditEntry",
@@ -184,6 +185,7 @@ __all__ = [
     "Event",
     "EventKind",
     "FakeClock",
+    "GameSettings",
     "GameStatus",
     "InvalidStateError",
     "LateSubmissionError",
@@ -207,4 +209,5 @@ __all__ = [
     "VoteRefusedError",
     "clock_names",
     "load_clock",
+    "parse_times",
 ]

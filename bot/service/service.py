@@ -41,6 +41,7 @@ from bot.service.outbox import Outbox
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
 from bot.service.scheduler import Scheduler
+from bot.service.settings import GameSettings, game_settings
 from bot.service.storage import SqliteStorage, Storage
 from bot.service.table import Table
 from bot.service.values import (
@@ -251,6 +252,9 @@ class TableService:
 
     async def position(self, game_id: int, phase_id: int | None = None) -> Position:
         return await self.queries.position(game_id, phase_id)
+
+    async def game_settings(self, game_id: int) -> GameSettings:
+        return await game_settings(self.table, game_id)
 
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         return await self.queries.audit_log(game_id, viewer)

@@ -50,6 +50,7 @@ READS = {
     "phases",
     "position",
     "audit_log",
+    "game_settings",
     "votes",
 }
 
