@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.cli import main
@@ -112,8 +113,6 @@ async def test_discord_unreachable_is_one_line_per_attempt_and_backs_off(capsys)
 
 
 async def test_a_refused_token_is_not_retried() -> None:
-    import discord
-
     calls: list[int] = []
 
     async def start() -> None:
