@@ -226,4 +226,6 @@ def settings_lines(s: GameSettings, game_id: int) -> list[str]:
     else:
         lines.append(t("game.settings_no_limit", lang))
     lines.append(t("game.settings_early" if s.early else "game.settings_no_early", lang))
+    if s.palette == "colorblind":
+        lines.append(t("game.settings_colorblind", lang))
     return lines

@@ -292,9 +292,7 @@ class Orders:
             self._warnings(ctx, position, power, orders),
         )
 
-    async def orders_map(
-        self, game_id: int, user: str, *, palette: str = "default"
-    ) -> bytes | None:
+    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
         """PNG of the caller's standing orders on the current board (bot.service.order_map),
         None if it has none or the picture fails (the orders are saved either way)."""
         power = await self.table.player_power(game_id, user)
@@ -304,6 +302,9 @@ class Orders:
             return None
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
         position = self.table.position_of(ph)
+        if not palette:  # the game's (`/game create palette:`), else the default
+            row = await self.table.game_row(game_id)
+            palette = str(json.loads(row.meta_json).get("palette") or "default")
         try:
             # Rendering is CPU-bound (~0.1 s): off the event loop.
             return await asyncio.to_thread(

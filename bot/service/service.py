@@ -275,9 +275,7 @@ class TableService:
     async def my_orders(self, game_id: int, user: str) -> OrdersView:
         return await self.orders.my_orders(game_id, user)
 
-    async def orders_map(
-        self, game_id: int, user: str, *, palette: str = "default"
-    ) -> bytes | None:
+    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
         return await self.orders.orders_map(game_id, user, palette=palette)
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:

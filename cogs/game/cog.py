@@ -37,6 +37,13 @@ LANGUAGES = [
 ]
 
 
+# The map palettes (renderer.PALETTES) a GM may choose.
+PALETTES = [
+    app_commands.Choice(name="Default colours", value="default"),
+    app_commands.Choice(name="Colour-blind friendly", value="colorblind"),
+]
+
+
 def _overrides(times: str, years: int | None, lang: str) -> dict[str, Any]:
     """The clock overrides of /game create's `times` and `years` (a refusal in `lang`)."""
     try:
@@ -75,8 +82,9 @@ class GameCog(
         variant="Variant: the board and its powers (standard, sandard)",
         times="Custom clock, e.g. negotiation: 10m writing: 2m reading: 3m retreats: 2m",
         scoring="Scoring system (default: the rules')",
+        palette="Map colours (colour-blind: the game's maps and the players' order maps)",
     )
-    @app_commands.choices(language=LANGUAGES)
+    @app_commands.choices(language=LANGUAGES, palette=PALETTES)
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
@@ -90,6 +98,7 @@ class GameCog(
         variant: str = "standard",
         times: str = "",
         scoring: str = "",
+        palette: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
         overrides = _overrides(times, years, lang)
@@ -102,6 +111,7 @@ class GameCog(
             "press": [press.id] if press else [],
             "spectators": [],
             **({"scoring": scoring} if scoring else {}),
+            **({"palette": palette.value} if palette else {}),
         }
         game = await self.bot.service.create_game(
             user_key(interaction.user),

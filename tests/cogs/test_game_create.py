@@ -35,3 +35,12 @@ async def test_a_bad_clock_text_is_refused_and_creates_nothing(table: Table) -> 
     assert reply.ephemeral
     assert "did you mean 'negotiation'?" in reply.content
     assert await table.service.list_games() == []
+
+
+async def test_a_colour_blind_table_gets_colour_blind_maps(table: Table) -> None:
+    reply = await table.command(
+        table.gm, "game create", {"name": "Lyon", "clock": "edc2023", "palette": "colorblind"}
+    )
+    assert "colour-blind" in reply.content
+    [game] = await table.service.list_games()
+    assert game.meta["palette"] == "colorblind"

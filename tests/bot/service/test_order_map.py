@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
+from bot.core.jsonio import position_to_json
 from bot.core.map import load_map
 from bot.core.outcome import Reason
 from bot.core.parser import parse_orders
 from bot.core.presets import load_rules
-from bot.service import order_map
+from bot.service import ConfigError, order_map
 from bot.service.engine import CoreEngine
-from tests.bot.service.conftest import seven_player_game
+from bot.service.phase_machine import compute_phase
+from tests.bot.service.conftest import SEVEN, seven_player_game
 
 MAP = load_map("standard")
 
@@ -87,3 +90,38 @@ def test_only_impossible_orders_get_a_failed_result():
     orders = list(parse_orders(text, lang="en", power=france, position=start, game_map=MAP).orders)
     results = order_map.warned(start, MAP, load_rules("datc"), orders)
     assert [(r.order, r.reason) for r in results] == [(orders[0], Reason.ILLEGAL)]
+
+
+async def test_a_colour_blind_game_draws_its_order_maps_in_that_palette(opener):
+    svc = await opener(engine=CoreEngine())
+    plain = await seven_player_game(svc)
+    await svc.submit(plain, "user-france", "A PAR - BUR")
+    default = await svc.orders_map(plain, "user-france")
+    status = await svc.create_game("gm", name="cb", clock="edc2023", meta={"palette": "colorblind"})
+    for user, power in zip(SEVEN, MAP.powers, strict=True):
+        await svc.join(status.id, user, power)
+    await svc.start_game(status.id, "gm")
+    await svc.run_due()
+    await svc.submit(status.id, "user-france", "A PAR - BUR")
+    colour_blind = await svc.orders_map(status.id, "user-france")
+    assert default is not None
+    assert colour_blind is not None
+    assert colour_blind != default
+    assert await svc.orders_map(plain, "user-france", palette="colorblind") == colour_blind
+    assert (await svc.game_settings(status.id)).palette == "colorblind"
+
+
+async def test_an_unknown_palette_creates_no_game(opener):
+    svc = await opener()
+    with pytest.raises(ConfigError, match="unknown map palette"):
+        await svc.create_game("gm", name="t", meta={"palette": "sepia"})
+
+
+def test_a_phase_map_is_drawn_in_the_games_palette():
+    start = position_to_json(MAP.start)
+    args = (CoreEngine(), "standard", "datc", start, [], "en", True)
+    default = compute_phase(*args)["png"]
+    colour_blind = compute_phase(*args, "colorblind")["png"]
+    assert default is not None
+    assert colour_blind is not None
+    assert colour_blind != default
