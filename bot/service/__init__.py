@@ -187,6 +187,7 @@ from bot.service.service import (
     SubmitReply,
     TableService,
 )
+from bot.service.settings import GameSettings, parse_times
 
 __all__ = [
     "AuditEntry",
@@ -195,6 +196,7 @@ __all__ = [
     "Event",
     "EventKind",
     "FakeClock",
+    "GameSettings",
     "GameStatus",
     "InvalidStateError",
     "LateSubmissionError",
@@ -218,4 +220,5 @@ __all__ = [
     "VoteRefusedError",
     "clock_names",
     "load_clock",
+    "parse_times",
 ]

@@ -137,6 +137,8 @@ class SimpleEngine:
         orders: list[Order],
         outcome: Outcome,
         lang: str,
+        *,
+        palette: str = "default",
     ) -> bytes | None:
         return PNG
 

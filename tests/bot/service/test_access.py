@@ -46,6 +46,7 @@ READS = {
     "list_games",
     "games_of",
     "my_orders",
+    "orders_map",
     "phase_orders",
     "history",
     "results",
@@ -54,6 +55,7 @@ READS = {
     "position",
     "audit_log",
     "missed_orders",
+    "game_settings",
     "votes",
 }
 
