@@ -41,7 +41,8 @@ from bot.service.outbox import Outbox
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
 from bot.service.scheduler import Scheduler
-from bot.service.storage import SqliteStorage, Storage
+from bot.service.storage import Storage
+from bot.service.storage.opening import open_storage
 from bot.service.table import Table
 from bot.service.values import (
     AuditEntry,
@@ -142,7 +143,7 @@ class TableService:
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
-        store = storage or await SqliteStorage.open(path, init=init_db)
+        store = storage or await open_storage(path, init=init_db)
         svc = cls(
             store,
             clock=clock,
