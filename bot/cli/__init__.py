@@ -21,6 +21,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "score",
     "run",
     "tournament",
+    "db",
 )
 
 
