@@ -51,6 +51,7 @@ _UNAVAILABLE: tuple[type[BaseException], ...] = (
     asyncpg.exceptions.ReadOnlySQLTransactionError,
     asyncpg.exceptions.OperatorInterventionError,
     asyncpg.exceptions.InterfaceError,
+    asyncpg.exceptions.InternalClientError,  # e.g. a connection the server just killed
 )
 
 
@@ -95,11 +96,14 @@ def translate(sql: str) -> str:
 
 
 @contextmanager
-def storage_errors(where: str) -> Iterator[None]:
+def storage_errors(store: PgStore) -> Iterator[None]:
+    """A failure of the server or the link: the player's "not saved", and the connection is
+    dropped (whatever state it is in) so that the next request opens a new one."""
     try:
         yield
     except _UNAVAILABLE as exc:
-        log.error("database %s: %s (%s): nothing was saved", where, exc, type(exc).__name__)
+        log.error("database %s: %s (%s): nothing was saved", store.where, exc, type(exc).__name__)
+        store.conn.terminate()
         raise StoreUnavailableError.of("store_unavailable") from exc
 
 
@@ -129,20 +133,41 @@ class PgTx:
 class PgStore:
     """One connection; reads outside a transaction under the same lock as transactions."""
 
-    def __init__(self, conn: asyncpg.Connection, where: str) -> None:
+    def __init__(
+        self, conn: asyncpg.Connection, dsn: str, server_settings: dict[str, str] | None
+    ) -> None:
         self.conn = conn  # tests and maintenance only
-        self.where = where
+        self.dsn = dsn
+        self.server_settings = server_settings
+        self.where = redacted(dsn)
         self.lock = asyncio.Lock()
+        self.closed = False
+
+    async def connection(self) -> asyncpg.Connection:
+        """The connection; a lost one (server restart, network) is replaced on next use, its
+        schema lock taken again (the request that saw it fail was answered "not saved")."""
+        if self.conn.is_closed() and not self.closed:
+            log.warning("database %s: connection lost; reconnecting", self.where)
+            conn = await asyncpg.connect(self.dsn, server_settings=self.server_settings, timeout=10)
+            try:
+                await _lock_schema(conn, self.where)
+            except BaseException:
+                conn.terminate()
+                raise
+            self.conn = conn
+        return self.conn
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
         async with self.lock:
-            with storage_errors(self.where):
-                return await self.conn.fetchrow(translate(sql), *params)
+            with storage_errors(self):
+                conn = await self.connection()
+                return await conn.fetchrow(translate(sql), *params)
 
     async def fetchall(self, sql: str, params: Iterable[Any] = ()) -> list[Any]:
         async with self.lock:
-            with storage_errors(self.where):
-                return list(await self.conn.fetch(translate(sql), *params))
+            with storage_errors(self):
+                conn = await self.connection()
+                return list(await conn.fetch(translate(sql), *params))
 
 
 class PgRepo(SqliteRepo):
@@ -225,7 +250,7 @@ class PgStorage(PgRepo):
                 f"cannot connect to PostgreSQL at {where} ({exc}); check the server is "
                 "running and PARLEY_DB (or --db)"
             ) from None
-        store = PgStore(conn, where)
+        store = PgStore(conn, dsn, server_settings)
         try:
             await _check_schema(conn, where)
             await _lock_schema(conn, where)
@@ -245,14 +270,16 @@ class PgStorage(PgRepo):
         """One transaction; `durable=False`: synchronous_commit off (a crash of the server
         may undo it, never one of Parley)."""
         async with self.store.lock:
-            with storage_errors(self.store.where):
-                async with self.store.conn.transaction():
+            with storage_errors(self.store):
+                conn = await self.store.connection()
+                async with conn.transaction():
                     if not durable:
-                        await self.store.conn.execute("SET LOCAL synchronous_commit = off")
-                    yield PgRepo(PgTx(self.store.conn))
+                        await conn.execute("SET LOCAL synchronous_commit = off")
+                    yield PgRepo(PgTx(conn))
 
     async def close(self) -> None:
         async with self.store.lock:
+            self.store.closed = True
             if not self.store.conn.is_closed():
                 await self.store.conn.close()
 

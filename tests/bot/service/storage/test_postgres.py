@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import StoreError, TableService
+from bot.service import StoreError, StoreUnavailableError, TableService
 from bot.service.storage import SqliteStorage, postgres
 from bot.service.storage import connection as sqlite_conn
 from bot.service.storage.opening import open_storage
 from bot.service.storage.postgres import PgStorage, redacted, translate
-from tests.bot.service.conftest import SimpleEngine
+from tests.bot.service.conftest import SimpleEngine, seven_player_game
 from tests.bot.service.pg import connect, dsn, fresh_schema, settings
 
 
@@ -86,3 +86,25 @@ async def test_the_target_names_the_backend(tmp_path, monkeypatch: pytest.Monkey
     assert isinstance(lite, SqliteStorage)
     assert lite.path == tmp_path / "x.db"
     await lite.close()
+
+
+async def test_a_lost_connection_saves_nothing_then_the_next_request_reconnects() -> None:
+    async with fresh_schema() as schema:
+        pg = await PgStorage.open(dsn(), server_settings=settings(schema))
+        svc = await TableService.open(storage=pg, engine=SimpleEngine(), run=False)
+        try:
+            gid = await seven_player_game(svc)
+            admin = await connect()  # as a server restart would
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = $1",
+                schema,
+            )
+            await admin.close()
+            with pytest.raises(StoreUnavailableError):
+                await svc.submit(gid, "user-france", "A PAR H")
+            await svc.submit(gid, "user-france", "A PAR - BUR")
+            texts = [s.text for s in await svc.history(gid, "user-france")]
+        finally:
+            await svc.close()
+    assert texts == ["A PAR - BUR"]
