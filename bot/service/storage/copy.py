@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bot.service.errors import StoreError
 from bot.service.storage.postgres import PgStorage
 from bot.service.storage.sqlite import SqliteStorage
@@ -126,7 +128,14 @@ async def _copy(
             )
             records = [tuple(r) for r in rows]
             if records:
-                await conn.copy_records_to_table(table, records=records, columns=cols)
+                try:
+                    await conn.copy_records_to_table(table, records=records, columns=cols)
+                except (asyncpg.PostgresError, ValueError, TypeError) as exc:
+                    # A source row PostgreSQL's types refuse (SQLite stores anything).
+                    raise CopyError(
+                        f"{table}: a row cannot be copied ({exc}); repair it in the source; "
+                        "nothing was copied"
+                    ) from None
             quoted = ", ".join(f'"{c}"' for c in cols)
             back = [tuple(r) for r in await conn.fetch(f"SELECT {quoted} FROM {table}")]  # noqa: S608
             if check is not None:

@@ -4,6 +4,7 @@ same; a copy that does not verify, or into a database that is not empty, writes 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,23 @@ async def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         assert "copied and verified" in out.out
         assert "games                       2 rows" in out.out
     assert main(["db", "copy", "--from", "postgresql://x/y", "--to", str(db)]) == 2
+
+
+async def test_a_source_row_postgresql_refuses_is_named_and_nothing_is_copied(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "parley.db"
+    await _played(db)
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE phases SET deadline = 'soon' WHERE id = 2")
+    con.close()
+    async with fresh_schema() as schema:
+        with pytest.raises(CopyError, match="phases: a row cannot be copied"):
+            await copy_sqlite_to_postgres(db, dsn(), server_settings=settings(schema))
+        admin = await connect()
+        try:
+            games = await admin.fetchval(f"SELECT count(*) FROM {schema}.games")
+        finally:
+            await admin.close()
+    assert games == 0
