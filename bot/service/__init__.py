@@ -179,6 +179,7 @@ from bot.service.service import (
     SubmitReply,
     TableService,
 )
+from bot.service.settings import GameSettings, parse_times
 
 __all__ = [
     "AuditEntry",
@@ -187,6 +188,7 @@ __all__ = [
     "Event",
     "EventKind",
     "FakeClock",
+    "GameSettings",
     "GameStatus",
     "InvalidStateError",
     "LateSubmissionError",
@@ -210,4 +212,5 @@ __all__ = [
     "VoteRefusedError",
     "clock_names",
     "load_clock",
+    "parse_times",
 ]

@@ -8,6 +8,7 @@ import logging
 
 from bot.core import advice
 from bot.core.advice import order_key, to_order_powers
+from bot.core.messages import render as render_message
 from bot.core.model import (
     Location,
     Position,
@@ -17,7 +18,7 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
-from bot.service import codec, intake
+from bot.service import codec, intake, order_map
 from bot.service.errors import (
     LateSubmissionError,
 )
@@ -62,7 +63,17 @@ class Orders:
     ) -> list[str]:
         """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
         items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
-        return [self._word(ctx, item) for item in items]
+        return [
+            self._impossible(ctx, item)
+            if isinstance(item, advice.Impossible)
+            else self._word(ctx, item)
+            for item in items
+        ]
+
+    def _impossible(self, ctx: GameCtx, item: advice.Impossible) -> str:
+        order = self.table.engine.render_order(item.order, ctx.lang, ctx.game_map)
+        why = render_message(item.why, ctx.lang, ctx.game_map)
+        return t("impossible", ctx.lang, order=order, why=why)
 
     def _word(self, ctx: GameCtx, item: advice.Advice) -> str:
         lang = ctx.lang
@@ -280,6 +291,35 @@ class Orders:
             at,
             self._warnings(ctx, position, power, orders),
         )
+
+    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
+        """PNG of the caller's standing orders on the current board (bot.service.order_map),
+        None if it has none or the picture fails (the orders are saved either way)."""
+        power = await self.table.player_power(game_id, user)
+        _, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        standing = await self.table.standing(ph.id)
+        if power not in standing:
+            return None
+        orders = codec.orders_from_json(json.loads(standing[power].orders_json))
+        position = self.table.position_of(ph)
+        if not palette:  # the game's (`/game create palette:`), else the default
+            row = await self.table.game_row(game_id)
+            palette = str(json.loads(row.meta_json).get("palette") or "default")
+        try:
+            # Rendering is CPU-bound (~0.1 s): off the event loop.
+            return await asyncio.to_thread(
+                order_map.draw,
+                position,
+                ctx.game_map,
+                ctx.rules,
+                power,
+                orders,
+                lang=ctx.lang,
+                palette=palette,
+            )
+        except Exception:  # a picture never costs a player the reply
+            log.exception("orders map of game %s for %s failed", game_id, power)
+            return None
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         """Mark the caller ready; returns True if that made the phase adjudicate early."""

@@ -49,6 +49,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     orders_doc: list[dict[str, Any]],
     lang: str,
     render: bool = True,
+    palette: str = "default",
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
@@ -66,7 +67,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     if render:
         # A map that cannot be drawn must never hold back the results.
         try:
-            png = engine.render(game_map, position, orders, outcome, lang)
+            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
         except Exception as exc:  # noqa: BLE001 - any renderer failure
             map_error = f"{type(exc).__name__}: {exc}"
     t2 = time.perf_counter()
@@ -233,6 +234,8 @@ class PhaseMachine:
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
+        row = await self.table.game_row(game_id)
+        palette = str(json.loads(row.meta_json).get("palette") or "default")
         t0 = time.perf_counter()
         job = partial(
             compute_phase,
@@ -243,6 +246,7 @@ class PhaseMachine:
             orders_doc,
             ctx.lang,
             self.render_maps,
+            palette,
         )
         if self.executor is not None:
             result = await asyncio.get_running_loop().run_in_executor(self.executor, job)

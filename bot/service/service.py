@@ -41,6 +41,7 @@ from bot.service.outbox import Outbox
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
 from bot.service.scheduler import Scheduler
+from bot.service.settings import GameSettings, game_settings
 from bot.service.storage import Storage
 from bot.service.storage.opening import open_storage
 from bot.service.table import Table
@@ -253,6 +254,9 @@ class TableService:
     async def position(self, game_id: int, phase_id: int | None = None) -> Position:
         return await self.queries.position(game_id, phase_id)
 
+    async def game_settings(self, game_id: int) -> GameSettings:
+        return await game_settings(self.table, game_id)
+
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         return await self.queries.audit_log(game_id, viewer)
 
@@ -271,6 +275,9 @@ class TableService:
 
     async def my_orders(self, game_id: int, user: str) -> OrdersView:
         return await self.orders.my_orders(game_id, user)
+
+    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
+        return await self.orders.orders_map(game_id, user, palette=palette)
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         return await self.orders.set_ready(game_id, user, ready)

@@ -141,6 +141,8 @@ class SimpleEngine:
         orders: list[Order],
         outcome: Outcome,
         lang: str,
+        *,
+        palette: str = "default",
     ) -> bytes | None:
         return PNG
 

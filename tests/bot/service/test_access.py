@@ -42,6 +42,7 @@ READS = {
     "list_games",
     "games_of",
     "my_orders",
+    "orders_map",
     "phase_orders",
     "history",
     "results",
@@ -49,6 +50,7 @@ READS = {
     "phases",
     "position",
     "audit_log",
+    "game_settings",
     "votes",
 }
 
