@@ -22,6 +22,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "score",
     "run",
     "tournament",
+    "db",
 )
 
 

@@ -32,7 +32,10 @@ def register(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--db", help="SQLite database file (default: $PARLEY_DB or ./parley.db)")
+    p.add_argument(
+        "--db",
+        help="SQLite database file, or postgresql://... (default: $PARLEY_DB or ./parley.db)",
+    )
     p.add_argument(
         "--init-db",
         action="store_true",

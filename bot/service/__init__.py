@@ -17,13 +17,16 @@ Rooms (one module per concern; `TableService` in service.py is a thin facade ove
     gm.py             pause, resume, extend, adjudicate_now, rollback, replace_player, end_game
     storage/          the only SQL: `Storage`/`Repository` protocols (base.py) returning frozen
                       rows (rows.py), the SQLite implementation (sqlite.py), the connection,
-                      file checks and migrations (connection.py, dbfile.py, migrations/)
+                      file checks and migrations (connection.py, dbfile.py, migrations/);
+                      PostgreSQL (postgres.py, migrations_pg/), the choice (opening.py),
+                      `parley db copy` (copy.py)
 
 Opening
     svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
                                   executor=None, render=True, run=True, init_db=False,
                                   metrics=None, storage=None)
-        path: SQLite file (default `$PARLEY_DB` or ./parley.db); migrated at start-up.
+        path: SQLite file, or a postgresql:// URL (default `$PARLEY_DB` or ./parley.db);
+        migrated at start-up.
         Raises StoreError (corrupt/foreign/newer database, an existing empty file unless
         `init_db`, a file held by another Parley [`<db>.lock`], a file that cannot be
         written: nothing is written to it) or ConfigError (missing map, rule or clock

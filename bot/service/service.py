@@ -43,7 +43,8 @@ from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
 from bot.service.scheduler import Scheduler
 from bot.service.settings import GameSettings, game_settings
-from bot.service.storage import SqliteStorage, Storage
+from bot.service.storage import Storage
+from bot.service.storage.opening import open_storage
 from bot.service.table import Table
 from bot.service.values import (
     AuditEntry,
@@ -145,7 +146,7 @@ class TableService:
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
-        store = storage or await SqliteStorage.open(path, init=init_db)
+        store = storage or await open_storage(path, init=init_db)
         svc = cls(
             store,
             clock=clock,

@@ -107,4 +107,8 @@ def crash(svc: Any) -> None:
         if task is not None:
             task.cancel()
     scheduler._task = scheduler._delivery_task = None
-    svc.storage.store.release_file_lock()
+    store = svc.storage.store
+    if hasattr(store, "release_file_lock"):
+        store.release_file_lock()
+    else:  # PostgreSQL: the server sees the connection drop, as at a process death
+        store.conn.terminate()
