@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PIL import ImageDraw
 
@@ -42,8 +42,39 @@ KEY_LABELS: Mapping[str, tuple[str, ...]] = {
 }
 
 
+def _covers_a_place(ctx: _Ctx, box: tuple[float, float, float, float]) -> bool:
+    """Would the legend box hide a unit, a centre or a label (NAO's fleet, on the standard
+    map)? Every place counts, occupied or not, so the layout does not move with the game."""
+    x0, y0, x1, y1 = box
+    m = ctx.r.geometry.unit_radius * ctx.s
+    for shape in ctx.r.geometry.provinces.values():
+        points = [shape.anchor, shape.label, *shape.coasts.values()]
+        if shape.sc is not None:
+            points.append(shape.sc)
+        for px, py in points:
+            x, y = px * ctx.s, py * ctx.s
+            if x0 - m <= x <= x1 + m and y0 - m <= y <= y1 + m:
+                return True
+    return False
+
+
 def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
-    s = ctx.s * LEGEND_SCALE
+    # As large as the preview wants, but never over a place: shrink until it fits.
+    scale = LEGEND_SCALE
+    while scale > 0.85 and _covers_a_place(ctx, _box(ctx, lang, scale, game_over=game_over)):
+        scale -= 0.05
+    _draw_legend(ctx, lang, scale, game_over=game_over)
+
+
+def _box(
+    ctx: _Ctx, lang: str, scale: float, *, game_over: bool
+) -> tuple[float, float, float, float]:
+    x0, y0, w, h = _layout(ctx, lang, scale, game_over=game_over)[:4]
+    return (x0, y0, x0 + w, y0 + h)
+
+
+def _layout(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> tuple[Any, ...]:
+    s = ctx.s * scale
     title_font = ctx.r._font(17 * s)
     font = ctx.r._font(11 * s, bold=False)
     x0, y0 = 10 * s, 10 * s
@@ -67,6 +98,13 @@ def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
         title_font.getlength(title) + 18 * s,
         max(font.getlength(n) + font.getlength(c) for _, n, c in rows) + 44 * s,
         2 * (max(font.getlength(k) for k in keys) + 44 * s),
+    )
+    return (x0, y0, box_w, box_h, s, title_font, font, line_h, keys, key_y, key_rows, title, rows)
+
+
+def _draw_legend(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> None:
+    x0, y0, box_w, box_h, s, title_font, font, line_h, keys, key_y, key_rows, title, rows = _layout(
+        ctx, lang, scale, game_over=game_over
     )
     col_w = box_w / 2
 
@@ -103,13 +141,13 @@ def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
     for k in range(len(keys)):
         cx = x0 + (k // key_rows) * col_w + 6 * s
         cy = y0 + key_y + (k % key_rows) * line_h + 7 * s
-        key_sample(ctx, k, cx, cy)
+        key_sample(ctx, k, cx, cy, scale)
 
 
-def key_sample(ctx: _Ctx, k: int, x: float, y: float) -> None:
+def key_sample(ctx: _Ctx, k: int, x: float, y: float, scale: float = LEGEND_SCALE) -> None:
     """The k-th legend sample (KEY_LABELS order), drawn with the map's own primitives in a
     box 24 units wide starting at x, centred on y."""
-    s = ctx.s * LEGEND_SCALE
+    s = ctx.s * scale
     ink = _dark((90, 110, 150), 0.3)
     a, b = (x, y), (x + 22 * s, y)
 

@@ -502,7 +502,7 @@ class _Ctx:
         end_cut = self.radius * 0.9 if shorten is None else shorten
         # A short move (VIE-BOH) keeps a body twice its head: the cuts give way first.
         room = length - 2.2 * hl
-        if start_cut + end_cut > room:
+        if start_cut + end_cut > max(room, 0.0):
             k = max(0.0, room) / (start_cut + end_cut)
             start_cut, end_cut = start_cut * k, end_cut * k
         a = (a[0] + ux * start_cut, a[1] + uy * start_cut)

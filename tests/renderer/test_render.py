@@ -249,3 +249,21 @@ def test_a_hidden_unit_does_not_tint_its_province(rend: Renderer) -> None:
     sight = set(GM.provinces) - {"BUR"}
     assert _differs(rend.render(pos), rend.render(GM.start))
     assert not _differs(rend.render(pos, visible=sight), rend.render(GM.start, visible=sight))
+
+
+@pytest.mark.parametrize(("width", "lang"), [(550, "en"), (1600, "en"), (1600, "fr")])
+def test_the_legend_never_hides_a_unit(width: int, lang: str) -> None:
+    # The legend sits over the North Atlantic: it shrinks rather than cover NAO's fleet.
+    r = Renderer(GM, width=width)
+    fleet = Unit(Power.ENGLAND, UnitType.FLEET, Location("NAO"))
+    empty = Position(GM.start.phase, {}, {})
+    with_fleet = Position(GM.start.phase, {"NAO": fleet}, {})
+    diff = ImageChops.difference(
+        _img(r.render(with_fleet, lang=lang)), _img(r.render(empty, lang=lang))
+    )
+    x, y = r.geometry.provinces["NAO"].anchor
+    s = width / r.geometry.width
+    around = diff.crop(
+        (round((x - 8) * s), round((y - 8) * s), round((x + 8) * s), round((y + 8) * s))
+    )
+    assert around.getbbox() is not None  # the fleet is drawn where it stands
