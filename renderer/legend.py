@@ -59,30 +59,34 @@ def _covers_a_place(ctx: _Ctx, box: tuple[float, float, float, float]) -> bool:
 
 
 def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
-    # As large as the preview wants, but never over a place: shrink until it fits.
-    scale = LEGEND_SCALE
-    while scale > 0.85 and _covers_a_place(ctx, _box(ctx, lang, scale, game_over=game_over)):
-        scale -= 0.05
-    _draw_legend(ctx, lang, scale, game_over=game_over)
+    # As large as the preview wants, but never over a place: the powers in one column or two,
+    # whichever fits at the larger size, shrinking until it fits.
+    best = (0.0, 1)
+    for cols in (1, 2):
+        scale = LEGEND_SCALE
+        while scale > 0.85 and _covers_a_place(ctx, _box(ctx, lang, scale, cols, game_over)):
+            scale -= 0.05
+        best = max(best, (scale, -cols))
+    _draw_legend(ctx, lang, best[0], -best[1], game_over=game_over)
 
 
 def _box(
-    ctx: _Ctx, lang: str, scale: float, *, game_over: bool
+    ctx: _Ctx, lang: str, scale: float, cols: int, game_over: bool
 ) -> tuple[float, float, float, float]:
-    x0, y0, w, h = _layout(ctx, lang, scale, game_over=game_over)[:4]
+    x0, y0, w, h = _layout(ctx, lang, scale, cols, game_over=game_over)[:4]
     return (x0, y0, x0 + w, y0 + h)
 
 
-def _layout(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> tuple[Any, ...]:
+def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> tuple[Any, ...]:
     s = ctx.s * scale
     title_font = ctx.r._font(17 * s)
     font = ctx.r._font(11 * s, bold=False)
     x0, y0 = 10 * s, 10 * s
     powers = list(ctx.gm.powers)
     line_h = 15 * s
-    box_w = 215 * s
     keys = KEY_LABELS.get(lang) or KEY_LABELS[DEFAULT_LANG]
-    key_y = (34 + line_h / s * len(powers) + 6) * s  # the key's first row, from the top
+    power_rows = -(-len(powers) // cols)
+    key_y = (34 + line_h / s * power_rows + 6) * s  # the key's first row, from the top
     key_rows = (len(keys) + 1) // 2
     box_h = key_y + key_rows * line_h + 6 * s
     title = ctx.position.phase.describe(lang)
@@ -94,19 +98,24 @@ def _layout(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> tuple[Any
         n_u = sum(1 for u in ctx.position.units.values() if u.power is p)
         rows.append((p, ctx.gm.power_name(p, lang), legend_counts(n_sc, n_u, lang)))
     box_w = max(
-        box_w,
+        215 * s,
         title_font.getlength(title) + 18 * s,
-        max(font.getlength(n) + font.getlength(c) for _, n, c in rows) + 44 * s,
+        cols * (max(font.getlength(n) + font.getlength(c) for _, n, c in rows) + 44 * s),
         2 * (max(font.getlength(k) for k in keys) + 44 * s),
     )
     return (x0, y0, box_w, box_h, s, title_font, font, line_h, keys, key_y, key_rows, title, rows)
 
 
-def _draw_legend(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> None:
+def _draw_legend(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> None:
     x0, y0, box_w, box_h, s, title_font, font, line_h, keys, key_y, key_rows, title, rows = _layout(
-        ctx, lang, scale, game_over=game_over
+        ctx, lang, scale, cols, game_over=game_over
     )
     col_w = box_w / 2
+    power_w = box_w / cols
+    power_rows = -(-len(rows) // cols)
+
+    def row_at(k: int) -> tuple[float, float]:  # (x, y) of power row k inside the box
+        return (k // power_rows) * power_w, 32 * s + (k % power_rows) * line_h
 
     def paint(d: ImageDraw.ImageDraw) -> None:
         d.rounded_rectangle(
@@ -117,11 +126,10 @@ def _draw_legend(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> None
             width=max(1, round(s)),
         )
         d.text((8 * s, 6 * s), title, font=title_font, fill=INK)
-        y = 32 * s
-        for _, name, counts in rows:
-            d.text((24 * s, y), name, font=font, fill=INK)
-            d.text((box_w - 10 * s, y), counts, font=font, fill=INK, anchor="ra")
-            y += line_h
+        for k, (_, name, counts) in enumerate(rows):
+            x, y = row_at(k)
+            d.text((x + 24 * s, y), name, font=font, fill=INK)
+            d.text((x + power_w - 10 * s, y), counts, font=font, fill=INK, anchor="ra")
         d.line((8 * s, key_y - 4 * s, box_w - 8 * s, key_y - 4 * s), fill=(190, 185, 170))
         for k, text in enumerate(keys):
             tx = (k // key_rows) * col_w + 36 * s
@@ -132,9 +140,9 @@ def _draw_legend(ctx: _Ctx, lang: str, scale: float, *, game_over: bool) -> None
     # Swatches after the panel, in the exact power colours.
     sw = 9 * s
     for k, (p, _, _) in enumerate(rows):
-        y = y0 + 32 * s + k * line_h
+        x, y = row_at(k)
         ctx.draw.rectangle(
-            (x0 + 8 * s, y + 2 * s, x0 + 8 * s + sw, y + 2 * s + sw),
+            (x0 + x + 8 * s, y0 + y + 2 * s, x0 + x + 8 * s + sw, y0 + y + 2 * s + sw),
             fill=ctx.colours[p],
             outline=INK,
         )
