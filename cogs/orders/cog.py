@@ -21,6 +21,7 @@ from bot.discord_app.interactions import (
     think,
     user_key,
 )
+from bot.discord_app.replies import reply
 from bot.i18n import t
 from bot.service import GameStatus
 
@@ -28,11 +29,6 @@ log = logging.getLogger("parley.discord")
 
 GAME_PREFIX = re.compile(r"^\s*#(\d+)\s*[:\n ]?")
 NO_PINGS = discord.AllowedMentions.none()
-
-
-async def _reply(channel: discord.abc.Messageable, lines: list[str]) -> None:
-    for part in chunks(lines):
-        await channel.send(part, allowed_mentions=NO_PINGS)  # echoes user text: no mentions
 
 
 class GamePicker(
@@ -144,7 +140,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         prefix = GAME_PREFIX.match(text)
         if prefix:
             lines = await self.submit_lines(int(prefix.group(1)), user, text[prefix.end() :])
-            await _reply(message.channel, lines)
+            await reply(message.channel, lines, message.id)
             return
         games = [
             g
@@ -153,10 +149,11 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         ]
         if not games:
             log.info("refused DM orders from %s: not a player in a running game", user)
-            await _reply(message.channel, [t("game.not_in_any", "en")])
+            await reply(message.channel, [t("game.not_in_any", "en")], message.id)
             return
         if len(games) == 1:
-            await _reply(message.channel, await self.submit_lines(games[0].id, user, text))
+            lines = await self.submit_lines(games[0].id, user, text)
+            await reply(message.channel, lines, message.id)
             return
         self.pending[message.id] = (user, text)
         view = GamePicker.menu(message.id, games)
