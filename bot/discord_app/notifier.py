@@ -40,6 +40,7 @@ from bot.discord_app.format import (
     stamp,
     window_name,
 )
+from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, urgency
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
 from bot.service.access import BOT
@@ -75,6 +76,9 @@ class DiscordNotifier:
     def __init__(self, bot: Parley) -> None:
         self.bot = bot
         self._dm_channels: dict[str, int] = {}
+        # One queue per channel: posts to a channel keep their order across games' lanes,
+        # and a slow channel (a feed following every game) delays only itself.
+        self._queues: dict[int, asyncio.Lock] = {}
         self.handlers = {
             EventKind.GAME_STARTED: self._started,
             EventKind.WINDOW_OPENED: self._window,
@@ -145,8 +149,10 @@ class DiscordNotifier:
                 **extra,
             )
 
+        queue = self._queues.setdefault(int(channel_id), asyncio.Lock())  # FIFO
         try:
-            await self._once(event, f"{channel_id}{_sub(event, key)}", channel, parts, send)
+            async with queue:
+                await self._once(event, f"{channel_id}{_sub(event, key)}", channel, parts, send)
         except (discord.Forbidden, discord.NotFound) as exc:
             # Retrying cannot fix a deleted channel or missing rights: say so in the log.
             log.error("cannot post in channel %s (%s): %s", channel_id, key, exc)
@@ -231,7 +237,19 @@ class DiscordNotifier:
         event: Event | None = None,
     ) -> bool:
         """DM a user (with the `view`'s buttons, if any); False if their DMs are closed.
-        With the `event`, exactly once per user and `key`."""
+        With the `event`, exactly once per user and `key`. DMs wait behind table posts."""
+        with urgency(DM):
+            return await self._dm(user, text, key, view=view, event=event)
+
+    async def _dm(
+        self,
+        user: str,
+        text: str,
+        key: str,
+        *,
+        view: discord.ui.View | None,
+        event: Event | None,
+    ) -> bool:
         try:
             channel_id = self._dm_channels.get(user)
             if channel_id is None:
@@ -262,15 +280,23 @@ class DiscordNotifier:
         await self.post(game.meta.get("channel"), [text], key, mentions=only_them, event=event)
 
     @staticmethod
-    async def each_channel(jobs: Sequence[Callable[[], Awaitable[None]]]) -> None:
-        """Each channel's post is its own unit: one failing does not stop the others (nor
-        re-post them on the retry: they are recorded); the first failure is raised after."""
-        failure: BaseException | None = None
-        for job in jobs:
-            try:
+    async def each_channel(
+        jobs: Sequence[Callable[[], Awaitable[None]]], *, first: int = TABLE
+    ) -> None:
+        """Each channel's post is its own unit, side by side (a slow channel delays only
+        itself): one failing does not stop the others (nor re-post them on the retry: they
+        are recorded); the first failure is raised after. The first job (the table
+        channel) goes at priority `first`, the others (spectators, feeds) after it."""
+
+        async def run(level: int, job: Callable[[], Awaitable[None]]) -> None:
+            with urgency(level):
                 await job()
-            except Exception as exc:  # noqa: BLE001 - re-raised below, after the others
-                failure = failure or exc
+
+        found = await asyncio.gather(
+            *(run(first if i == 0 else FEED, job) for i, job in enumerate(jobs)),
+            return_exceptions=True,
+        )
+        failure = next((r for r in found if isinstance(r, BaseException)), None)
         if failure is not None:
             raise failure
 
@@ -373,7 +399,8 @@ class DiscordNotifier:
             [
                 partial(self.post, c, lines, event.key, png=event.png, event=event)
                 for c in self._public(game)
-            ]
+            ],
+            first=RESULTS,
         )
 
     async def _press(self, event: Event, game: GameStatus) -> None:
