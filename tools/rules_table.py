@@ -56,6 +56,7 @@ ISSUES: dict[str, tuple[str, str]] = {
     "late_orders_accepted": ("seed", "orders accepted after the deadline"),
     "unreadable_orders": ("seed", "an unreadable line: refuse-set, or void-line (keep the rest)"),
     "expedited_removal": ("seed", "expedited removal of powers with no centre"),
+    "hidden_movement": ("seed", "Stab!: placement, reports instead of public results"),
     "non_dias_draws": ("seed", "draws may leave out survivors"),
     "solo_centers": ("seed", "centres for a solo win"),
     "votes.draws": ("[votes]", "a draw may be proposed"),

@@ -14,8 +14,7 @@ import argparse
 import io
 import json
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -24,24 +23,16 @@ from bot.core.jsonio import FormatError, occupy_error, outcome_to_json, position
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
     ModelError,
-    PhaseKind,
     Position,
     Power,
-    UnitType,
 )
 from bot.core.orders import (
-    Build,
-    Convoy,
-    Move,
     Order,
-    Retreat,
-    SupportHold,
-    SupportMove,
-    UnitOrder,
-    Waive,
 )
+from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
 from bot.core.rules import RuleSet
+from bot.core.stab import hidden_movement
 
 
 def register(subparsers: Any) -> None:
@@ -75,69 +66,27 @@ class InputError(ValueError):
     """A document the user can fix: the message says what is wrong and where."""
 
 
-ParseOrder = Callable[..., Order]
-
-
 class Engine:
     """Map, rules and parser loaded once; `run(doc)` adjudicates one input document."""
 
     def __init__(self, rules: RuleSet, game_map: GameMap) -> None:
         # Imported here so that `parley --help` works while these modules are being written.
+        from bot.core.fastparse import BulkReader  # noqa: PLC0415
         from bot.core.interpret import adjudicate_interpreted  # noqa: PLC0415
-        from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415
+        from bot.core.parser import OrderSyntaxError  # noqa: PLC0415
 
         self.rules = rules
         self.game_map = game_map
         self._run_phase = adjudicate_interpreted
-        self._parse_order: ParseOrder = parse_order
         self._syntax_error: type[Exception] = OrderSyntaxError
-        # (text, power, retreat phase?) -> the order as read without the board, when the board
-        # can only add the ordered unit's owner (every type and coast written): bulk runs
-        # repeat the same texts thousands of times, and the parser is the slow part.
+        # Each distinct order text is read once (bulk runs repeat the same texts thousands
+        # of times) and completed with each phase's board: parse_order's result exactly.
         self._centers = game_map.supply_centers
-        self._bare: dict[tuple[str, Power, bool], Order | None] = {}
+        self._reader = BulkReader(game_map, size=_CACHE_SIZE)
 
     def parse(self, text: str, power: Power, position: Position) -> Order:
-        """`parse_order(text, power=power, position=position)`, with a cache for the common case."""
-        retreat = position.phase.kind is PhaseKind.RETREAT
-        key = (text, power, retreat)
-        if key not in self._bare:
-            if len(self._bare) >= _CACHE_SIZE:
-                self._bare.clear()
-            self._bare[key] = self._bare_order(text, power, retreat)
-        bare = self._bare[key]
-        if bare is None:
-            return self._parse_order(text, power=power, position=position, game_map=self.game_map)
-        if isinstance(bare, UnitOrder) and bare.unit.power is None:
-            pid = bare.unit.province
-            d = position.dislodged_in(pid) if retreat else None
-            board = d.unit if d is not None else position.units.get(pid)
-            if board is not None:
-                return replace(bare, unit=replace(bare.unit, power=board.power))
-        return bare
-
-    def _bare_order(self, text: str, power: Power, retreat: bool) -> Order | None:
-        """The order as the parser completes it on any board, or None if the board matters."""
-        try:
-            order = self._parse_order(text, power=power, game_map=self.game_map)
-        except self._syntax_error:
-            return None
-        if isinstance(order, Build | Waive):
-            return order
-        if not isinstance(order, UnitOrder):
-            return None
-        ref = order.unit
-        if ref.type is None or (
-            ref.type is UnitType.FLEET
-            and ref.location.coast is None
-            and self.game_map.provinces[ref.province].coasts
-        ):
-            return None  # the board gives the type or the fleet's coast
-        if isinstance(order, SupportHold | SupportMove | Convoy) and order.target.type is None:
-            return None
-        if retreat and isinstance(order, Move):  # the parser reads a move as a retreat there
-            return Retreat(order.power, unit=ref, dest=order.dest, source=order.source)
-        return order
+        """`parse_order(text, power=power, position=position)`, each distinct text read once."""
+        return self._reader.parse(text, power=power, position=position)
 
     # --- input -------------------------------------------------------------------------
 
@@ -210,6 +159,10 @@ class Engine:
     # --- adjudication --------------------------------------------------------------------
 
     def run(self, doc: object) -> dict[str, Any]:
+        return self.run_phase(doc)[0]
+
+    def run_phase(self, doc: object) -> tuple[dict[str, Any], Position, Outcome]:
+        """The output document, with the position and outcome it came from."""
         position, orders, unparsed = self.read(doc)
         outcome, decisions = self._run_phase(position, orders, self.rules, self.game_map)
         out = outcome_to_json(outcome, self.game_map)
@@ -227,7 +180,7 @@ class Engine:
         notes = [d.text for d in decisions if not d.dropped]
         if notes:
             out["notes"] = notes
-        return out
+        return out, position, outcome
 
     def run_line(self, line: str) -> dict[str, Any]:
         """One --jsonl line: its output document, or {"error": ...}."""
@@ -244,7 +197,12 @@ class Engine:
 
 
 def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:
-    return Engine(load_rules(rules_name), load_map(map_name))
+    rules = load_rules(rules_name)
+    if hidden_movement(rules):  # Stab!: placement, conditional retreats, the reports
+        from bot.cli.stab import StabEngine  # noqa: PLC0415 - it subclasses Engine
+
+        return StabEngine(rules, load_map(map_name))
+    return Engine(rules, load_map(map_name))
 
 
 def _answer(engine: Engine, number: int, raw: str | bytes) -> dict[str, Any]:

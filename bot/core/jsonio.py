@@ -7,6 +7,7 @@ Power names are case-insensitive on input and upper case on output.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -38,6 +39,10 @@ def _power(name: object, where: str, game_map: GameMap | None) -> Power:
         raise FormatError(f"{where}: unknown power {name!r}") from None
 
 
+# Units are immutable and the same few hundred recur in every position of a bulk run (issue 18).
+_unit = functools.lru_cache(maxsize=4096)(Unit.parse)
+
+
 def position_from_json(doc: object, game_map: GameMap | None = None) -> Position:
     """Parse and check a POSITION document; every problem is a FormatError naming its place."""
     if not isinstance(doc, Mapping):
@@ -58,7 +63,7 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
             raise FormatError(f"position.units.{pname}: expected a list")
         for text in texts:
             try:
-                units.append(Unit.parse(power, str(text)))
+                units.append(_unit(power, str(text)))
             except ModelError as exc:
                 raise FormatError(f"position.units.{pname}: {exc}") from None
     centers: dict[str, Power] = {}
@@ -193,8 +198,9 @@ def outcome_to_json(outcome: Outcome, game_map: GameMap) -> dict[str, Any]:
             "outcome": r.verdict.value,
             "reason": r.reason.value,
         }
-        if r.detail:
-            item["detail"] = r.detail
+        detail = r.detail  # a property that renders a message: read it once
+        if detail:
+            item["detail"] = detail
         if r.implied:
             item["implied"] = True
         results.append(item)

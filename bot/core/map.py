@@ -70,6 +70,9 @@ class PowerInfo:
     adjectives: Mapping[str, tuple[str, ...]]
     colour: RGB
     colour_blind: RGB  # the colour-blind palette (Okabe-Ito on the standard map)
+    # The spaces coloured as the power's on the board (Stab! rule 1 starts units there);
+    # empty when the file gives none: then its home centres.
+    home_spaces: frozenset[str] = frozenset()
 
     def name(self, lang: str = DEFAULT_LANG) -> str:
         names = self.names.get(lang) or self.names.get(DEFAULT_LANG) or (self.id.title(),)
@@ -280,6 +283,12 @@ def parse_map(raw: Mapping[str, Any], name: str = "map") -> GameMap:
         if pid not in provinces:
             raise _fail(f"map {name}: {where} names unknown province {pid!r}")
 
+    for info in infos:
+        for pid in sorted(info.home_spaces):
+            check_prov(pid, f"home_spaces of {info.id}")
+            if provinces[pid].kind is ProvinceKind.SEA:
+                raise _fail(f"map {name}: home space {pid} of {info.id} is a sea")
+
     army: dict[str, set[str]] = {}
     for src, dsts in raw.get("army_adjacency", {}).items():
         check_prov(src, "army_adjacency")
@@ -366,7 +375,8 @@ def _colour(text: object) -> RGB:
 
 
 def _parse_power(d: Mapping[str, Any]) -> PowerInfo:
-    """`{"id", "names": {lang: [...]}, "adjectives": {lang: [...]}, "colour", "colour_blind"}`."""
+    """`{"id", "names": {lang: [...]}, "adjectives": {lang: [...]}, "colour", "colour_blind",
+    "home_spaces": [...]}`."""
     pid = Power(d["id"])
 
     def forms(key: str) -> dict[str, tuple[str, ...]]:
@@ -381,7 +391,12 @@ def _parse_power(d: Mapping[str, Any]) -> PowerInfo:
         raise ValueError(f"{pid} has no name in {DEFAULT_LANG}")
     colour = _colour(d["colour"])
     return PowerInfo(
-        pid, names, forms("adjectives"), colour, _colour(d.get("colour_blind", d["colour"]))
+        pid,
+        names,
+        forms("adjectives"),
+        colour,
+        _colour(d.get("colour_blind", d["colour"])),
+        frozenset(str(x) for x in d.get("home_spaces", ())),
     )
 
 

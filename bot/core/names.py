@@ -118,6 +118,13 @@ class NameTable:
         for e in self._entries:
             for i in range(len(e.words) - 1):
                 self._next_words.setdefault(e.words[i], set()).add(e.words[i + 1])
+        # Full names by their first letter: a prefix ("West Med", "midatl") shares it, so the
+        # prefix search reads one bucket, not every name (issue 18: errors read it many times).
+        self._by_initial: dict[str, list[_Entry]] = {}
+        for e in self._entries:
+            if e.is_name and _key(e.words):
+                self._by_initial.setdefault(_key(e.words)[0], []).append(e)
+        self._choices: dict[str, dict[str, str]] = {}  # suggest()'s candidates, per language
 
     def joins(self, left: str, right: str) -> bool:
         """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
@@ -161,10 +168,9 @@ class NameTable:
 
     def lookup(self, text: str | Sequence[str], lang: str = "en") -> str | None:
         """Like `resolve` but None instead of an error (and no suggestion search)."""
-        try:
-            return self.resolve(text, lang, suggest=False)
-        except NameLookupError:
-            return None
+        words = split_words(" ".join([text] if isinstance(text, str) else text))
+        found = self._search(words, self.own(lang)) if words else None
+        return found if isinstance(found, str) else None  # no error built: errors call it often
 
     def resolve(self, text: str | Sequence[str], lang: str = "en", *, suggest: bool = True) -> str:
         """The province id a player meant; NameLookupError if unknown or ambiguous."""
@@ -174,18 +180,27 @@ class NameTable:
         lang = self.own(lang)
         if not words:
             raise NameLookupError(catalogue.text("core", "names.missing", lang), word=shown)
+        found = self._search(words, lang)
+        if isinstance(found, str):
+            return found
+        if found:
+            raise self._ambiguous(shown, found, lang)
+        raise self._unknown(shown, _key(words) if suggest else "", lang)
+
+    def _search(self, words: Sequence[str], lang: str) -> str | set[str] | None:
+        """The province of folded `words`; the candidates if ambiguous; None if unknown."""
         key = _key(words)
         for look in self._looks(lang):
             found = self._exact[look].get(key, set())
             if len(found) == 1:
                 return next(iter(found))
             if len(found) > 1:  # pragma: no cover - the data test forbids it
-                raise self._ambiguous(shown, found, lang)
+                return found
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
-            for e in self._entries:
-                if e.is_name and _is_prefix(words, key, e.words):
+            for e in self._by_initial.get(key[0], ()):
+                if _is_prefix(words, key, e.words):
                     every.add(e.pid)
                     if e.lang == lang:
                         mine.add(e.pid)
@@ -194,8 +209,8 @@ class NameTable:
             if len(mine) == 1:
                 return next(iter(mine))
             if every:
-                raise self._ambiguous(shown, mine or every, lang)
-        raise self._unknown(shown, key if suggest else "", lang)
+                return mine or every
+        return None
 
     def _ambiguous(self, shown: str, pids: set[str], lang: str) -> NameLookupError:
         names = sorted(self.full_name(p, lang) for p in pids)
@@ -208,11 +223,14 @@ class NameTable:
 
     def suggest(self, key: str, lang: str) -> str | None:
         """The full name of the province closest to `key` (folded), if any is close."""
-        choices: dict[str, str] = {}
-        for look in self._looks(lang):
-            for k, pids in self._exact[look].items():
-                if len(pids) == 1:
-                    choices.setdefault(k, next(iter(pids)))
+        choices = self._choices.get(self.own(lang))
+        if choices is None:
+            choices = {}
+            for look in self._looks(lang):
+                for k, pids in self._exact[look].items():
+                    if len(pids) == 1:
+                        choices.setdefault(k, next(iter(pids)))
+            self._choices[self.own(lang)] = choices
         best = difflib.get_close_matches(key, list(choices), n=1, cutoff=0.75)
         if not best and len(key) <= _SHORT:
             # A short code is too short for a ratio: "PRA" is 0.67 from "PAR". Two swapped

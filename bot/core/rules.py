@@ -172,6 +172,8 @@ class RuleSet:
     late_orders_accepted: bool = False  # house VII(3) B: orders accepted until adjudication
     unreadable_orders: UnreadableOrders = UnreadableOrders.REFUSE_SET
     expedited_removal: bool = False  # Stabbeurfou 3: remove powers with no centre in the fall
+    # Stab!: free placement, public/private reports instead of results (stab rules 1-6).
+    hidden_movement: bool = False
     non_dias_draws: bool = False  # house / stabbeurfou votes
     solo_centers: int | None = None  # None: more than half of the map's centres
     votes: VoteRules = VoteRules()

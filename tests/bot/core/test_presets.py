@@ -21,10 +21,10 @@ from bot.core.rules import (
 )
 from tests.standard import adjudicate, interpret, parse_order
 
-PRESETS = ["datc", "edc2023", "house", "stabbeurfou", "world-masters"]
+PRESETS = ["datc", "edc2023", "house", "stab", "stabbeurfou", "world-masters"]
 
 
-def test_the_five_presets_exist():
+def test_the_six_presets_exist():
     assert list_presets() == PRESETS
 
 

@@ -16,6 +16,7 @@ from bot.core.notation import notation_lines
 from bot.core.parser import parse_orders
 from bot.core.rules import DATC
 from bot.core.scoring import score
+from bot.paths import data_dir
 from tests.variants import TRI_PATH, tri
 
 NORTH, EAST, WEST = Power("NORTH"), Power("EAST"), Power("WEST")
@@ -139,3 +140,13 @@ def test_free_placement_is_a_start_in_winter_with_centres_and_no_units() -> None
         "WHI": "A WHI",
         "NOR": "A NOR",
     }
+
+
+def test_home_spaces_are_variant_data_and_checked() -> None:
+    # Stab! rule 1 starts units in the coloured home regions: the map file says which.
+    gm = load_map("standard")
+    assert gm.power_info[Power.ENGLAND].home_spaces == {"CLY", "EDI", "LON", "LVP", "WAL", "YOR"}
+    raw = json.loads((data_dir() / "maps" / "standard.json").read_text(encoding="utf-8"))
+    raw["powers"][0]["home_spaces"].append("ADR")
+    with pytest.raises(MapError, match="home space ADR of AUSTRIA is a sea"):
+        parse_map(raw, "standard")

@@ -1,0 +1,161 @@
+"""The batch path against MILA's engine: `parley adjudicate --jsonl` per movement phase, input
+parsing and output writing included, beside MILA's `Game.process()` on the same phases, in one
+run.
+
+    python3 bench/batch.py [--phases N] [--units U] [--seed S]
+
+The phases are bench/adjudicate.py's seeded random positions and legal orders (~28 units, many
+supports and convoys), written as --jsonl lines in canonical notation. Parley: the lines through
+`run_jsonl` (JSON read, orders parsed, adjudicated, JSON written), each line's CPU time, best of
+three passes (a fresh engine each: its parse cache starts empty).
+MILA: `diplomacy` 1.1.2 from the package index, installed on first run in its own environment
+(bench/.venv-mila, ignored by git); each phase's game is set up untimed and only `process()` is
+timed (CPU time, second of two passes), so MILA's figure leaves out its order parsing
+(`set_orders`), as in issue 18.
+Target (issue 18): Parley's time per phase <= MILA's / 8.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench.adjudicate import random_orders, random_position
+from bot.cli.adjudicate import make_engine, run_jsonl
+from bot.core.adjudicator.mapindex import map_index
+from bot.core.jsonio import position_to_json
+from bot.core.map import load_map
+
+VENV = Path(__file__).resolve().parent / ".venv-mila"
+MILA_VERSION = "1.1.2"
+
+# Runs in MILA's environment: reads the phases, prints the seconds of each process().
+MILA_SCRIPT = """
+import json, sys, time
+from diplomacy import Game
+phases = json.load(open(sys.argv[1]))
+times = []
+for reps in range(2):  # the first pass warms up; the second is kept
+    times = []
+    for ph in phases:
+        game = Game()
+        game.clear_units()
+        for power in game.powers:
+            game.set_centers(power, [], reset=True)
+        for power, units in ph["units"].items():
+            game.set_units(power, units, reset=True)
+        for power, centers in ph["centers"].items():
+            game.set_centers(power, centers, reset=True)
+        for power, orders in ph["orders"].items():
+            game.set_orders(power, orders)
+        t0 = time.process_time()
+        game.process()
+        times.append(time.process_time() - t0)
+print(json.dumps(times))
+"""
+
+
+def mila_python() -> Path:
+    """MILA's interpreter, installing `diplomacy` in its own venv on first use."""
+    python = VENV / "bin" / "python"
+    if not python.exists():
+        print(f"installing diplomacy {MILA_VERSION} in {VENV} (first run only)...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run(
+            [str(python), "-m", "pip", "install", "-q", f"diplomacy=={MILA_VERSION}"],
+            check=True,
+            stderr=subprocess.DEVNULL,
+        )
+    return python
+
+
+def phases(n: int, units: int, seed: int) -> tuple[list[str], list[dict[str, object]]]:
+    """The --jsonl lines, and the same phases as MILA takes them."""
+    gm = load_map("standard")
+    idx = map_index(gm)
+    rng = random.Random(seed)
+    lines, mila = [], []
+    for _ in range(n):
+        pos = random_position(rng, gm, units)
+        orders: dict[str, list[str]] = {}
+        for o in random_orders(rng, pos, idx):
+            assert o.power is not None
+            orders.setdefault(str(o.power), []).append(o.canonical())
+        doc = position_to_json(pos)
+        lines.append(json.dumps({"position": doc, "orders": orders}))
+        mila.append({"units": doc["units"], "centers": doc["centers"], "orders": orders})
+    return lines, mila
+
+
+def _stamped(lines: list[str], stamps: list[float]) -> Iterator[str]:
+    """The lines, the CPU clock read as each is taken (and once after the last)."""
+    for line in lines:
+        stamps.append(time.process_time())
+        yield line
+    stamps.append(time.process_time())
+
+
+def parley_times(lines: list[str]) -> tuple[list[float], int]:
+    """CPU seconds of each line through `run_jsonl` (the best of three passes per line), and
+    the output's size: the lines are handed to it one by one and the clock read between."""
+    engine = make_engine("datc")
+    run_jsonl(engine, lines[:50], io.StringIO())  # warm-up: parser tables, map index
+    best = [float("inf")] * len(lines)
+    size = 0
+    for _ in range(3):
+        engine = make_engine("datc")  # a fresh engine: no parse cache carried over
+        stamps: list[float] = []
+
+        out = io.StringIO()
+        errors = run_jsonl(engine, _stamped(lines, stamps), out)
+        assert errors == 0, f"{errors} error lines"
+        best = [min(b, t1 - t0) for b, t0, t1 in zip(best, stamps, stamps[1:], strict=False)]
+        size = len(out.getvalue())
+    return best, size
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--phases", type=int, default=2000)
+    ap.add_argument("--units", type=int, default=28)
+    ap.add_argument("--seed", type=int, default=1901)
+    args = ap.parse_args()
+    lines, mila = phases(args.phases, args.units, args.seed)
+    n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined]
+    python = mila_python()
+    parley, size = parley_times(lines)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
+        json.dump(mila, fh)
+    try:
+        done = subprocess.run(
+            [str(python), "-c", MILA_SCRIPT, fh.name], check=True, capture_output=True, text=True
+        )
+    finally:
+        Path(fh.name).unlink()
+    mila_times: list[float] = json.loads(done.stdout)
+    print(f"{args.phases} movement phases, {n_orders / args.phases:.1f} orders each")
+    print("CPU time per phase (the machine is shared)      mean    median")
+    for label, times in (
+        ("parley adjudicate --jsonl (JSON in, parse, JSON out)", parley),
+        (f"MILA diplomacy {MILA_VERSION} process() alone", mila_times),
+    ):
+        mean, median = statistics.mean(times) * 1e6, statistics.median(times) * 1e6
+        print(f"{label:52s} {mean:7,.0f} us {median:7,.0f} us")
+    ratio = statistics.mean(mila_times) / statistics.mean(parley)
+    ratio_median = statistics.median(mila_times) / statistics.median(parley)
+    print(f"ratio MILA / parley: {ratio:.1f}x (medians {ratio_median:.1f}x; target >= 8x)")
+    print(f"output: {size / args.phases / 1024:.1f} KiB per phase")
+
+
+if __name__ == "__main__":
+    main()

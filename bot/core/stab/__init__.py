@@ -1,0 +1,16 @@
+"""Stab!, the hidden-movement variant (seeds/stab-hidden-movement-variant.txt).
+
+Pure: placement (rule 1, `placement`), the public and private reports of each phase (rules 2,
+3, 5 and 6, `report`), conditional retreats (rule 4, `retreats`). The service calls, per phase,
+`movement_report` / `retreat_report` / `adjustment_report`, then `visible_provinces(viewer)`
+for what a viewer's map may show.
+"""
+
+from __future__ import annotations
+
+from bot.core.rules import RuleSet
+
+
+def hidden_movement(rules: RuleSet) -> bool:
+    """Is this game played under Stab!? (the preset's `hidden_movement` key, never its name)."""
+    return rules.hidden_movement
