@@ -10,7 +10,8 @@ Prints orders lost and acknowledgements missing (both must be 0), the spread of 
 after the start (each table's deadline minus its start; goal < 0.1 s), deadline -> results per
 table (p50 / max; goals: first <= 0.5 s, last within 1 s of the floor or of the CPU bound), the
 floor (the bot's requests from the deadline to the last table's results / 50 per s), the CPU
-bound (adjudication + rendering of every table, from the service's metrics) and, with --feed,
+bound (the process's CPU time from the deadline to the last results: the service, the bot
+and the fake Discord, which share this process) and, with --feed,
 when the shared feed got the last table's results (it may lag: it delays only itself).
 """
 
@@ -50,7 +51,6 @@ async def tick(clock: FakeClock, offset: list[float]) -> None:
 
 async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    compute: list[float] = []
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
             guild = fake.add_guild("Round", ["lobby", "feed"])
@@ -62,7 +62,6 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                 Path(tmp) / "round.db",
                 clock=clock,
                 run=False,
-                metrics=lambda m: compute.append(m["compute"]),
             )
             game_map = svc.engine.load_map("standard")
             tables: dict[int, int] = {}
@@ -98,13 +97,17 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                 await asyncio.sleep(0.05)
             startup = time.perf_counter() - t0
 
-            # Skip to LEAD seconds before the deadline; the orders come in from there.
+            # Skip to LEAD seconds before the deadline, time standing still while what fell
+            # due meanwhile (the writing window, reminders) goes out and most players (70%)
+            # send their orders; the last LEAD seconds then run in real time.
             gids = list(tables.values())
             deadline = (await svc.status(gids[0])).deadline or 0.0
-            offset[0] += deadline - LEAD - clock.now()
-            t_deadline = time.perf_counter() + LEAD
+            ticker.cancel()
+            clock.set(deadline - LEAD)
             sent: list[tuple[FakeUser, str]] = []  # (user, DM message id)
             last_text: dict[tuple[int, str], str] = {}
+            nonces: set[str | None] = set()
+            scanned = [0]  # messages whose nonce is in `nonces`
 
             async def order(gid: int, power: str, user: FakeUser, when: float) -> None:
                 await asyncio.sleep(max(0.0, when - time.perf_counter()))
@@ -116,14 +119,24 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                 sent.append((user, str(payload["id"])))
                 last_text[gid, power] = text
 
-            jobs = []
-            for gid, seats in users.items():
-                for power, user in seats.items():
-                    late = rng.random() < 0.3
-                    when = t_deadline - rng.uniform(0.2, 3.0) if late else time.perf_counter()
-                    jobs.append(order(gid, power, user, when + (0.0 if late else rng.random())))
-                    if rng.random() < 0.2:  # a correction 1 s before the deadline
-                        jobs.append(order(gid, power, user, t_deadline - 1.0))
+            def acks_missing() -> int:
+                nonces.update(m.nonce for m in fake.state.messages[scanned[0] :])
+                scanned[0] = len(fake.state.messages)
+                return sum(1 for _, mid in sent if nonce("reply", mid, 0) not in nonces)
+
+            seats = [(g, p, u) for g, by in users.items() for p, u in by.items()]
+            late = [seat for seat in seats if rng.random() < 0.3]
+            await asyncio.gather(*(order(*seat, 0.0) for seat in seats if seat not in late))
+            for _ in range(1200):  # (a minute at most)
+                if not acks_missing() and not await svc.table.storage.has_pending_events():
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(5.0)  # the channel buckets refill
+            offset[0] = deadline - LEAD - time.time()
+            ticker = asyncio.create_task(tick(clock, offset))
+            t_deadline = time.perf_counter() + LEAD
+            jobs = [order(*seat, t_deadline - rng.uniform(0.2, 3.0)) for seat in late]
+            jobs += [order(*seat, t_deadline - 1.0) for seat in seats if rng.random() < 0.2]
             requests_before = len(fake.state.requests)
 
             posted: dict[int, float] = {}
@@ -142,10 +155,22 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                     done.set()
 
             fake.state.listeners.append(seen)
+            cpu: list[float] = []
+
+            async def cpu_at_deadline() -> None:
+                await asyncio.sleep(max(0.0, t_deadline - time.perf_counter()))
+                cpu.append(time.process_time())
+
+            watch = asyncio.create_task(cpu_at_deadline())
             await asyncio.gather(*jobs)
             await asyncio.wait_for(done.wait(), 600)
             at_last = max(posted.values())
-            await asyncio.sleep(1.0)  # late acknowledgements
+            await watch
+            busy = time.process_time() - cpu[0]  # all the process did: service, bot, fake
+            for _ in range(600):  # the acknowledgements still queued (30 s at most)
+                if not acks_missing():
+                    break
+                await asyncio.sleep(0.05)
             # The bot's requests from the deadline to the last table's results.
             start = t_deadline_mono(t_deadline)
             requests = [
@@ -153,15 +178,15 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                 for r in fake.state.requests[requests_before:]
                 if "/interactions/" not in r.path and start <= r.at <= start + at_last
             ]
-            nonces = {m.nonce for m in fake.state.messages if m.nonce}
-            acks_missing = sum(1 for _, mid in sent if nonce("reply", mid, 0) not in nonces)
+            missing = acks_missing()
             lost = 0
             for gid in gids:
                 phases = [p for p in await svc.phases(gid) if p.phase == "S1901M"]
                 res = await svc.table.storage.result(gid, phases[0].id)
                 ordered = {o.get("power") for o in json.loads(res.orders_json)} if res else set()
                 lost += sum(1 for (g, p) in last_text if g == gid and p not in ordered)
-            limited = len(fake.rest.limits.limited) if fake.rest.limits else 0
+            scopes = [scope for scope, _ in fake.rest.limits.limited] if fake.rest.limits else []
+            limited = f"{scopes.count('global')} global, {scopes.count('user')} per channel"
             await bot.close()
             await task
             ticker.cancel()
@@ -172,14 +197,14 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
         "feed": feed,
         "orders": len(sent),
         "lost": lost,
-        "acks_missing": acks_missing,
+        "acks_missing": missing,
         "spread": max(spans) - min(spans),
         "startup": startup,
         "first": lat[0],
         "p50": statistics.median(lat),
         "max": lat[-1],
         "floor": len(requests) / GLOBAL,
-        "cpu": sum(compute),
+        "cpu": busy,
         "feed_last": max(feed_posts) if feed_posts else None,
         "limited": limited,
     }

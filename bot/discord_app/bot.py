@@ -18,7 +18,7 @@ from discord.ext import commands
 
 from bot.discord_app.interactions import describe_refusal, locale_lang, send
 from bot.discord_app.notifier import DiscordNotifier
-from bot.discord_app.pacing import Pacer, paced
+from bot.discord_app.pacing import Pacer, trace
 from bot.i18n import t
 from bot.i18n.translator import ParleyTranslator
 from bot.service import TableService
@@ -48,6 +48,9 @@ class DiscordBot(commands.Bot):
         sync_commands: bool = True,
         **options: Any,
     ) -> None:
+        self.pacer = Pacer()
+        # Every REST call waits its turn under the global limit (see `pacing`).
+        options.setdefault("http_trace", trace(self.pacer))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(message_content=message_content),
@@ -56,9 +59,6 @@ class DiscordBot(commands.Bot):
             **options,
         )
         self.service = service
-        self.pacer = Pacer()
-        # Every REST call waits its turn under the global limit (see `pacing`).
-        self.http.request = paced(self.http.request, self.pacer)  # type: ignore[method-assign,assignment]
         self.notifier = DiscordNotifier(self)
         self.extensions_to_load = tuple(extensions)
         self.sync_commands = sync_commands

@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import io
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from functools import partial
@@ -40,7 +39,7 @@ from bot.discord_app.format import (
     stamp,
     window_name,
 )
-from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, urgency
+from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, sent_count, urgency
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
 from bot.service.access import BOT
@@ -59,7 +58,6 @@ CANNOT_DM = 50007
 # A retry looks for an unrecorded post from this long before its delivery began (clock skew).
 LOOKBACK = timedelta(seconds=10)
 HISTORY = 100  # messages searched after that point
-SLOW_SEND = 1.0  # s: discord.py waits this long before posting again after a 5xx
 # Errors that pass: Discord down or slow. discord.py already retried 500/502/504 (not 503).
 TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
 
@@ -184,10 +182,10 @@ class DiscordNotifier:
                 await deliveries.posted(event.id, dest, start, found, last=start == len(parts) - 1)
                 start += 1
         for i in range(start, len(parts)):
-            t0 = time.monotonic()
-            msg = await send(i)
+            with sent_count() as sent:
+                msg = await send(i)
             kept = str(msg.id)
-            if time.monotonic() - t0 >= SLOW_SEND:
+            if sent[0] > 1:  # (not a wait for a turn: only a retry may have posted twice)
                 kept = await self._drop_repeat(channel, parts[i], msg, record.after)
             await deliveries.posted(event.id, dest, i, kept, last=i == len(parts) - 1)
 
@@ -198,7 +196,7 @@ class DiscordNotifier:
         msg: discord.Message,
         since: str | None,
     ) -> str:
-        """A slow send may be discord.py posting again after a 5xx whose message Discord had
+        """A send made twice may be discord.py posting again after a 5xx whose message Discord had
         created: keep the first of the two, delete the repeat. Returns the id kept."""
         first = await self._unrecorded(channel, text, since)
         if first is None or int(first) >= msg.id:

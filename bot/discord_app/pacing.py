@@ -14,13 +14,29 @@ import contextlib
 import heapq
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from typing import Any
+from types import SimpleNamespace
+
+import aiohttp
 
 RESULTS, TABLE, FEED, DM = 0, 1, 2, 3
-RATE = 45  # of Discord's 50/s: a margin for requests outside the bot's notifier
+RATE = 40  # of Discord's 50/s: a margin for jitter between here and Discord
 priority: ContextVar[int] = ContextVar("priority", default=TABLE)
+# Requests sent on the wire by the current task, when counted (see `sent_count`).
+_sent: ContextVar[list[int] | None] = ContextVar("sent", default=None)
+
+
+@contextlib.contextmanager
+def sent_count() -> Iterator[list[int]]:
+    """Counts the HTTP requests made inside the block: more than one for one call means
+    discord.py sent it again (after a 5xx or a 429)."""
+    counter = [0]
+    token = _sent.set(counter)
+    try:
+        yield counter
+    finally:
+        _sent.reset(token)
 
 
 @contextlib.contextmanager
@@ -79,13 +95,23 @@ class Pacer:
                 future.set_result(None)
 
 
-def paced(request: Callable[..., Awaitable[Any]], pacer: Pacer) -> Callable[..., Awaitable[Any]]:
-    """discord.py's `HTTPClient.request`, paced (interaction responses pass freely)."""
+def trace(pacer: Pacer) -> aiohttp.TraceConfig:
+    """An aiohttp trace that holds every request to Discord's API until the pacer gives it
+    a turn: at the wire, after discord.py's own per-route waits, retries included (paced
+    before those waits, requests released together by a bucket would arrive in a burst)."""
 
-    async def wrapper(route: Any, **kwargs: Any) -> Any:
-        path = str(getattr(route, "path", ""))
-        if not path.startswith(("/interactions/", "/webhooks/")):
+    async def on_start(
+        _session: aiohttp.ClientSession,
+        _context: SimpleNamespace,
+        params: aiohttp.TraceRequestStartParams,
+    ) -> None:
+        counter = _sent.get()
+        if counter is not None:
+            counter[0] += 1
+        path = params.url.path
+        if "/api/" in path and "/interactions/" not in path and "/webhooks/" not in path:
             await pacer.slot()
-        return await request(route, **kwargs)
 
-    return wrapper
+    config = aiohttp.TraceConfig()
+    config.on_request_start.append(on_start)
+    return config

@@ -104,6 +104,11 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
+        # Tables due together are computed a few at a time, in turn (in threads, one: the
+        # GIL), not all interleaved: the first table's results are ready after its own
+        # work, not after everyone's (issue 19).
+        workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
+        self._computing = asyncio.Semaphore(max(1, int(workers)))
 
     async def advance_locked(self, game_id: int) -> None:
         row = await self.table.storage.game(game_id)
@@ -233,7 +238,6 @@ class PhaseMachine:
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
-        t0 = time.perf_counter()
         job = partial(
             compute_phase,
             self.table.engine,
@@ -244,10 +248,12 @@ class PhaseMachine:
             ctx.lang,
             self.render_maps,
         )
-        if self.executor is not None:
-            result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-        else:
-            result = await asyncio.to_thread(job)
+        async with self._computing:
+            t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)
+            if self.executor is not None:
+                result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+            else:
+                result = await asyncio.to_thread(job)
         compute = time.perf_counter() - t0
         if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
             return

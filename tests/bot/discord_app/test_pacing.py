@@ -5,7 +5,11 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.discord_app.pacing import DM, FEED, RESULTS, Pacer, paced, urgency
+import aiohttp
+import yarl
+from multidict import CIMultiDict
+
+from bot.discord_app.pacing import DM, FEED, RESULTS, Pacer, trace, urgency
 
 
 async def test_at_most_rate_starts_per_window() -> None:
@@ -40,21 +44,16 @@ async def test_waiters_are_served_by_priority() -> None:
 
 async def test_interaction_responses_are_not_paced() -> None:
     pacer = Pacer(rate=1, per=10.0)
-    calls: list[str] = []
+    on_start = trace(pacer).on_request_start[0]
 
-    class Route:
-        def __init__(self, path: str) -> None:
-            self.path = path
+    async def request(path: str) -> None:
+        url = yarl.URL(f"http://127.0.0.1/api/v10{path}")
+        await on_start(None, None, aiohttp.TraceRequestStartParams("POST", url, CIMultiDict()))
 
-    async def request(route: Route, **_: object) -> None:
-        calls.append(route.path)
-
-    send = paced(request, pacer)
-    await send(Route("/channels/{channel_id}/messages"))
-    await asyncio.wait_for(send(Route("/interactions/{interaction_id}/{token}/callback")), 1)
-    await asyncio.wait_for(send(Route("/webhooks/{id}/{token}")), 1)
-    assert len(calls) == 3
-    blocked = asyncio.create_task(send(Route("/channels/{channel_id}/messages")))
+    await request("/channels/1/messages")
+    await asyncio.wait_for(request("/interactions/1/token/callback"), 1)
+    await asyncio.wait_for(request("/webhooks/1/token"), 1)
+    blocked = asyncio.create_task(request("/channels/2/messages"))
     await asyncio.sleep(0.05)
     assert not blocked.done()  # a second channel post waits for the window
     blocked.cancel()

@@ -4,8 +4,10 @@ table's results as soon as that table is adjudicated, and the clock never waits 
 from __future__ import annotations
 
 import asyncio
+import itertools
+import time
 
-from bot.service import EventKind
+from bot.service import EventKind, phase_machine
 from bot.service.events import Event
 from tests.bot.service.conftest import SEVEN, seven_player_game
 from tests.bot.service.test_delivery_clock import until
@@ -114,3 +116,28 @@ async def test_games_started_together_keep_identical_deadlines(opener, clock) ->
 
     await until(announced, "the four start announcements")
     assert asyncio.get_running_loop().time() - t0 < 0.5
+
+
+async def test_tables_due_together_are_computed_in_turn(opener, clock, monkeypatch) -> None:
+    """All interleaved (threads under the GIL), every table would finish with the last."""
+    svc = await opener(notifier=Recorder())
+    ids = [await seven_player_game(svc) for _ in range(3)]
+    plain = phase_machine.compute_phase
+    spans: list[tuple[float, float]] = []
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        time.sleep(0.05)  # a slow table
+        result = plain(*args, **kwargs)
+        spans.append((start, time.perf_counter()))
+        return result
+
+    monkeypatch.setattr(phase_machine, "compute_phase", timed)
+    clock.set((await svc.status(ids[0])).deadline)
+    await svc.run_due()
+    assert len(spans) == 3
+    spans.sort()
+    for (_, end), (start, _) in itertools.pairwise(spans):
+        assert start >= end  # one at a time, in turn
+    phases = [(await svc.status(g)).phase for g in ids]
+    assert phases == ["F1901M"] * 3
