@@ -108,7 +108,9 @@ class DiscordNotifier:
             raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc
         except discord.HTTPException:
             raise  # unexpected (a 4xx): retried too, but logged as an error
-        except Exception:
+        except Exception as exc:
+            if self.bot.is_closed():  # the bot closed under a post (shutdown): not a bug
+                raise TransientDeliveryError(f"bot closed: {type(exc).__name__}") from exc
             # A bug in a message: retrying would hold back every later event of this game.
             log.exception("cannot announce %s; dropped", event.key)
 
