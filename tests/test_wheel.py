@@ -73,6 +73,7 @@ def test_wheel_carries_every_run_time_file(wheel):
     ]
     assert missing == []
     assert "bot/service/storage/migrations/0001_init.sql" in names
+    assert "bot/service/storage/migrations_pg/0001_init.sql" in names
     assert "parley_data/fonts/DejaVuSans-Bold.ttf" in names
     assert not [n for n in names if n.startswith(("tests/", "data/", "bench/", "tools/"))]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.metadata
+import os
 import sys
 from collections.abc import Sequence
 
@@ -21,6 +22,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "score",
     "run",
     "tournament",
+    "db",
 )
 
 
@@ -54,7 +56,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
-    return int(args.func(args))
+    try:
+        status = int(args.func(args))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # `parley ... | head`: the reader left; no traceback. Further writes (and the flush at
+        # exit) go to /dev/null, as the Python documentation advises.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a command killed by a closed pipe
+    return status
 
 
 if __name__ == "__main__":

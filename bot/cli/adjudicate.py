@@ -19,7 +19,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.jsonio import FormatError, occupy_error, outcome_to_json, position_from_json
+from bot.core.jsonio import (
+    FormatError,
+    occupy_error,
+    outcome_to_json,
+    position_from_json,
+    unknown_key,
+)
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
     ModelError,
@@ -112,6 +118,11 @@ class Engine:
                     ' {"position": POSITION, "orders": {"FRANCE": ["A PAR - BUR"], ...}}'
                 )
             raise InputError('missing "position"')
+        # Other fields pass (a corpus record's own, "orders_raw"...) beside "orders"; without
+        # it, a key such as "ordres" is the player's orders, not a silent all-hold.
+        bad = None if "orders" in doc else unknown_key(doc, ("position", "orders"), "input")
+        if bad is not None:
+            raise InputError(bad)
         try:
             position = position_from_json(doc["position"])
         except FormatError as exc:

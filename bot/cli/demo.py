@@ -182,6 +182,11 @@ class FolderNotifier:
         self.over: dict[str, Any] | None = None
         self._last: tuple[Path, list[str]] | None = None  # the latest results: file, lines
 
+    @property
+    def last_phase(self) -> str | None:
+        """The last phase with results (`S1907M`), from its file's name."""
+        return self._last[0].stem.split("_")[-1] if self._last else None
+
     async def notify(self, event: Any) -> None:
         from bot.service import EventKind  # noqa: PLC0415
 
@@ -346,28 +351,39 @@ def summary(
 ) -> str:
     """What the game came to and where its files are, for the console."""
     game_map = notifier.game_map
+    seconds = f"{elapsed:.1f}".replace(".", catalogue.meta(lang).decimal)
+
+    def say(key: str, **kw: Any) -> str:
+        return _word(key, lang).format(**kw)
+
     lines = [
-        f"Parley demo: {notifier.count} phases played and adjudicated offline in"
-        f" {elapsed:.1f} s (variant {game_map.name}, {len(game_map.powers)} powers, rules"
-        f" {rules}, EDC clock run fast)."
+        say(
+            "summary_head",
+            n=notifier.count,
+            seconds=seconds,
+            variant=game_map.name,
+            powers=len(game_map.powers),
+            rules=rules,
+        )
     ]
     over = notifier.over or {}
     winner = over.get("winner")
     if winner:
-        lines.append(f"Winner: {game_map.power_name(Power.of(winner), lang)}.")
+        lines.append(say("summary_winner", power=game_map.power_name(Power.of(winner), lang)))
     elif over:
-        why = over.get("explanation") or over.get("reason") or "the game ended"
-        lines.append(f"Game over, no winner: {why}.")
-    lines.append(f"Centres: {centre_list(centers, lang, game_map)}")
+        last = notifier.last_phase or "W1901A"
+        why = _why_over(over, lang, last, game_map) or str(over.get("reason") or "")
+        lines.append(say("summary_no_winner", why=why))
+    lines.append(say("summary_centres", centres=centre_list(centers, lang, game_map)))
     txt = sorted(p.name for p in notifier.written if p.suffix == ".txt")
     png = sorted(p.name for p in notifier.written if p.suffix == ".png")
-    lines.append(f"Files in {out}/")
+    lines.append(say("summary_files", folder=out))
     if txt:
-        lines.append(f"  {_span(txt):34s} results of each phase")
+        lines.append(f"  {_span(txt):34s} {say('summary_results')}")
     if png:
-        lines.append(f"  {_span(png):34s} map of each phase (the final board: {png[-1]})")
-    lines.append(f"  {'events.log':34s} every announcement, times in UTC")
-    lines.append(f"  {'parley-demo.db':34s} the game's SQLite database")
+        lines.append(f"  {_span(png):34s} {say('summary_maps', last=png[-1])}")
+    lines.append(f"  {'events.log':34s} {say('summary_log')}")
+    lines.append(f"  {'parley-demo.db':34s} {say('summary_db')}")
     return "\n".join(lines)
 
 

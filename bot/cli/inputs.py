@@ -13,7 +13,8 @@ class InputFileError(ValueError):
 
 def _decode(data: bytes, where: str) -> str:
     try:
-        return data.decode("utf-8")
+        # utf-8-sig: a byte-order mark (Windows editors save one) is read, not an error.
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         bad = data[exc.start : exc.start + 1].hex()
         raise InputFileError(

@@ -3,11 +3,11 @@
     parley parse [--lang en|fr] [--position FILE] [--power NAME] [--rules NAME] [--json]
                  [TEXT ...]
 
-Each TEXT argument is one order; without TEXT, an order set is read from standard input (one
-order per line or `;`-separated). Exit status: 0 if every order was read, 1 if some had errors,
-2 for a bad position file or an unknown power. With `--rules` (and `--position`), the preset's
-submission checks run too: a set the preset refuses at entry (Stabbeurfou) prints each reason
-as `refused (NAME): ...` and exits 1.
+Each TEXT argument is one order (or several, `;`-separated); without TEXT, an order set is
+read from standard input (one order per line or `;`-separated). Exit status: 0 if every order
+was read, 1 if some could not be, 2 for a bad position file or an unknown power. With
+`--rules` (and `--position`), the preset's submission checks run too: a set the preset
+refuses at entry (Stabbeurfou) prints each reason as `refused (NAME): ...` and exits 1.
 """
 
 from __future__ import annotations
@@ -102,7 +102,9 @@ def run(args: argparse.Namespace) -> int:
 
     if args.text:
         result = ParseResult([], [])
-        for text in args.text:
+        # `;` separates orders in an argument as on standard input.
+        texts = [piece.strip() for arg in args.text for piece in arg.split(";")]
+        for text in [t for t in texts if t]:
             try:
                 order = parse_order(
                     text, lang=args.lang, power=power, position=position, game_map=game_map

@@ -10,6 +10,7 @@ list); failed orders are drawn differently. Draw the position the orders were gi
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Mapping
@@ -21,7 +22,7 @@ from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
-from bot.core.orders import Order
+from bot.core.orders import Build, Hold, Order, UnitOrder, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
 
 # Narrower pictures cannot hold the title and legend; wider ones take gigabytes to draw.
@@ -61,7 +62,9 @@ def register(subparsers: Any) -> None:
         default=1600,
         help=f"picture width in pixels ({MIN_WIDTH}-{MAX_WIDTH}, default 1600)",
     )
-    p.add_argument("-o", "--output", required=True, metavar="OUT.png", help="PNG file to write")
+    p.add_argument(
+        "-o", "--output", required=True, metavar="OUT.png", help="PNG (or .jpg) file to write"
+    )
     p.set_defaults(func=run)
 
 
@@ -83,7 +86,18 @@ def _parse(text: str, power: Power, position: Position, gm: GameMap, lang: str) 
         raise RenderInputError(f"order {text!r} of {power.value}: {exc.message}") from None
 
 
-def read_orders(doc: object, position: Position, gm: GameMap, lang: str = "en") -> list[Order]:
+class Unreadable(list[tuple[Power, str, str]]):
+    """(power, text, why) of the orders that could not be read: reported and marked on the
+    map (their unit, if the text names one of the power's, holds crossed out), not fatal."""
+
+
+def read_orders(
+    doc: object,
+    position: Position,
+    gm: GameMap,
+    lang: str = "en",
+    skipped: Unreadable | None = None,
+) -> list[Order]:
     if isinstance(doc, Mapping) and "orders" in doc and isinstance(doc["orders"], Mapping):
         doc = doc["orders"]
     if not isinstance(doc, Mapping):
@@ -96,11 +110,34 @@ def read_orders(doc: object, position: Position, gm: GameMap, lang: str = "en") 
             raise RenderInputError(f"orders: unknown power {name!r}") from None
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise RenderInputError(f"orders.{name}: expected a list of order strings")
-        out.extend(_parse(str(t), power, position, gm, lang) for t in texts)
+        for text in texts:
+            try:
+                out.append(_parse(str(text), power, position, gm, lang))
+            except RenderInputError as exc:
+                if skipped is None:
+                    raise
+                skipped.append((power, str(text), str(exc)))
     return out
 
 
-def read_results(doc: object, position: Position, gm: GameMap) -> list[OrderResult]:
+def marks(position: Position, skipped: Unreadable) -> list[OrderResult]:
+    """A crossed-out hold for each unreadable order whose first words name one of its power's
+    units (`F Mao - Spa` names no French unit in MAO: only reported)."""
+    out: list[OrderResult] = []
+    for power, text, _ in skipped:
+        words = text.replace("-", " ").split()
+        for pid in (w.upper().split("/")[0] for w in words[:2]):
+            unit = position.units.get(pid)
+            if unit is not None and unit.power is power:
+                hold = Hold(power, UnitRef.of(unit), source=text)
+                out.append(OrderResult(power, hold, Verdict.FAILS, Reason.ILLEGAL))
+                break
+    return out
+
+
+def read_results(
+    doc: object, position: Position, gm: GameMap, skipped: Unreadable | None = None
+) -> list[OrderResult]:
     if isinstance(doc, Mapping):
         doc = doc.get("results")
     if not isinstance(doc, list):
@@ -115,13 +152,27 @@ def read_results(doc: object, position: Position, gm: GameMap) -> list[OrderResu
             reason = Reason(str(r.get("reason", "")))
         except (ModelError, ValueError):
             raise RenderInputError(f"results[{i}]: bad power, outcome or reason") from None
-        order = _parse(str(r["order"]), power, position, gm, "en")
+        try:
+            order = _parse(str(r["order"]), power, position, gm, "en")
+        except RenderInputError:
+            if reason is Reason.ILLEGAL and verdict is Verdict.FAILS and skipped is not None:
+                # `parley adjudicate` reports an order it could not read as illegal.
+                skipped.append((power, str(r["order"]), str(r.get("detail", "not understood"))))
+                continue
+            raise  # a result that does not fit the position: the wrong file
+        if isinstance(order, UnitOrder) and not isinstance(order, Build):
+            here = {*position.units, *(d.unit.province for d in position.dislodged)}
+            if order.unit.province not in here:
+                raise RenderInputError(
+                    f"results[{i}]: {r['order']!r}: no unit in {order.unit.province} in this"
+                    " position (results of another phase?)"
+                )
         out.append(OrderResult(power, order, verdict, reason, implied=bool(r.get("implied"))))
     return out
 
 
 def load_inputs(
-    args: argparse.Namespace, gm: GameMap
+    args: argparse.Namespace, gm: GameMap, skipped: Unreadable | None = None
 ) -> tuple[Position, list[Order] | None, list[OrderResult] | None]:
     doc = _read_json(args.position, "position")
     orders_doc = None
@@ -135,14 +186,27 @@ def load_inputs(
     if args.orders:
         orders_doc = _read_json(args.orders, "orders")
     # Order files use the canonical English notation of docs/formats.md, whatever --lang says.
-    orders = read_orders(orders_doc, position, gm) if orders_doc is not None else None
+    orders = (
+        read_orders(orders_doc, position, gm, "en", skipped) if orders_doc is not None else None
+    )
     results = None
     if args.results:
-        results = read_results(_read_json(args.results, "results"), position, gm)
+        results = read_results(_read_json(args.results, "results"), position, gm, skipped)
         if orders is None:
             # Default holds the engine supplied are not drawn.
             orders = [r.order for r in results if not r.implied]
     return position, orders, results
+
+
+def _format(path: str) -> str | None:
+    """The picture format an output name asks for: PNG (also with no suffix), JPEG, or None
+    for another format (never a PNG under a .jpg or .gif name)."""
+    suffix = Path(path).suffix.lower()
+    if suffix in ("", ".png"):
+        return "PNG"
+    if suffix in (".jpg", ".jpeg"):
+        return "JPEG"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -155,18 +219,43 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    fmt = _format(args.output)
+    if fmt is None:
+        print(
+            f"parley render: cannot write {args.output}: name a .png or .jpg file",
+            file=sys.stderr,
+        )
+        return 2
+    skipped = Unreadable()
     try:
         gm = load_map(args.map)
-        position, orders, results = load_inputs(args, gm)
+        position, orders, results = load_inputs(args, gm, skipped)
         view: Power | str | None = None
         if args.view:
             view = "public" if args.view.lower() == "public" else gm.parse_power(args.view)
     except (RenderInputError, MapError, ModelError) as exc:
         print(f"parley render: {exc}", file=sys.stderr)
         return 2
-    png = Renderer(gm, width=args.width).render(
+    # The same order read from the input and from its results is reported once.
+    seen: dict[tuple[Power, str], str] = {}
+    for power, text, why in skipped:
+        seen.setdefault((power, text), why)
+    skipped = Unreadable((p, t, w) for (p, t), w in seen.items())
+    for power, text, why in skipped:
+        print(f"parley render: not drawn ({power.value}): {text!r}: {why}", file=sys.stderr)
+    if skipped and (results is not None or view is None):  # a view filters unjudged orders
+        marked = marks(position, skipped)
+        orders = [*(orders or []), *(m.order for m in marked)]
+        results = [*(results or []), *marked] if results is not None or marked else results
+    img = Renderer(gm, width=args.width).image(
         position, orders, results, lang=args.lang, view=view, palette=args.palette
     )
+    buf = io.BytesIO()
+    if fmt == "JPEG":
+        img.convert("RGB").save(buf, format="JPEG", quality=90)
+    else:
+        img.save(buf, format="PNG", compress_level=1)
+    png = buf.getvalue()
     try:
         Path(args.output).write_bytes(png)
     except OSError as exc:

@@ -2,7 +2,9 @@
 
 Needs `DISCORD_TOKEN` (the bot token of your Discord application; see the README). The
 database is `$PARLEY_DB`, or `parley.db` in the working directory, or `--db FILE`; a missing
-file is created, an existing empty one is refused unless `--init-db`.
+file is created, an existing empty one is refused unless `--init-db`. Without a network, or
+while Discord is down, it says so in one line and tries again (5 s, doubling to 5 minutes);
+a refused token stops it (exit 2).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import logging
 import os
 import sys
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 MISSING_CREDENTIAL_HELP = (
@@ -29,7 +32,10 @@ def register(subparsers: Any) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    p.add_argument("--db", help="SQLite database file (default: $PARLEY_DB or ./parley.db)")
+    p.add_argument(
+        "--db",
+        help="SQLite database file, or postgresql://... (default: $PARLEY_DB or ./parley.db)",
+    )
     p.add_argument(
         "--init-db",
         action="store_true",
@@ -61,6 +67,55 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
 
+# Backoff between attempts to reach Discord: doubling from 5 s, at most 5 minutes.
+FIRST_DELAY, MAX_DELAY = 5.0, 300.0
+
+
+def _unreachable(exc: BaseException) -> bool:
+    """No network, DNS, or Discord down (5xx, no gateway): worth retrying. A refused token or
+    a missing intent is not (the operator must act)."""
+    import aiohttp  # noqa: PLC0415
+    import discord  # noqa: PLC0415
+
+    if isinstance(exc, discord.LoginFailure | discord.PrivilegedIntentsRequired):
+        return False
+    return isinstance(
+        exc,
+        OSError
+        | TimeoutError
+        | aiohttp.ClientError
+        | discord.GatewayNotFound
+        | discord.DiscordServerError,
+    )
+
+
+async def with_retries(
+    start: Callable[[], Awaitable[None]],
+    *,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    first: float = FIRST_DELAY,
+    most: float = MAX_DELAY,
+) -> None:
+    """Run `start` until it returns; while Discord cannot be reached, one line on stderr per
+    attempt and a wait that doubles (a daemon outlives a network outage)."""
+    delay = first
+    while True:
+        try:
+            await start()
+            return
+        except Exception as exc:
+            if not _unreachable(exc):
+                raise
+            why = str(exc) or type(exc).__name__
+            print(
+                f"parley run: cannot reach Discord ({why}); retrying in {delay:g} s",
+                file=sys.stderr,
+                flush=True,
+            )
+        await sleep(delay)
+        delay = min(delay * 2, most)
+
+
 async def _serve(args: argparse.Namespace, token: str) -> int:
     # Imported here: `parley parse` and friends need neither discord nor the service.
     import discord  # noqa: PLC0415
@@ -74,8 +129,22 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
         print(f"parley run: {exc.message}", file=sys.stderr)
         return 2
     bot = ParleyBot(service, message_content=args.message_content, sync_commands=not args.no_sync)
+
+    async def start() -> None:
+        nonlocal bot
+        if bot.is_closed():  # a fresh client after a failed attempt
+            bot = ParleyBot(
+                service, message_content=args.message_content, sync_commands=not args.no_sync
+            )
+        try:
+            await bot.start(token)
+        except BaseException:
+            if not bot.is_closed():
+                await bot.close()
+            raise
+
     try:
-        await bot.start(token)
+        await with_retries(start)
     except discord.LoginFailure:
         print("parley run: Discord refused the token (DISCORD_TOKEN).", file=sys.stderr)
         return 2

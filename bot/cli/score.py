@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_input
+from bot.core.jsonio import unknown_key
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Power
 from bot.core.scoring import SYSTEMS, ScoringError, score
@@ -62,6 +63,9 @@ def _years(raw: Any, game_map: GameMap) -> dict[Power, int]:
     return out
 
 
+SCORE_KEYS = ("centers", "total_centers", "draw", "survivors", "eliminated", "end_year")
+
+
 def _read(text: str) -> dict[str, Any]:
     try:
         doc = json.loads(text)
@@ -69,6 +73,8 @@ def _read(text: str) -> dict[str, Any]:
         raise _InputError(f"not valid JSON: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("centers"), dict):
         raise _InputError('expected an object with "centers": {"FRANCE": 7, ...}')
+    if (bad := unknown_key(doc, SCORE_KEYS, "input")) is not None:
+        raise _InputError(bad)
     return doc
 
 

@@ -4,14 +4,18 @@ as written. Pure: the service words each item in the game's language.
 `advise(position, game_map, rules, power, orders)` gives, in this order: units (or dislodged
 units) without an order, builds left unused or removals missing (the power balance of an
 adjustment), fleets built without the coast they need, orders for units that are not the
-power's, and units given several orders (what the rule set does with them).
+power's, units given several orders (what the rule set does with them), and movement orders
+the adjudicator will rule illegal (`F Bre - Spa`: the unit holds instead).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.core.adjudicator.legality import MovementCheck
+from bot.core.adjudicator.mapindex import map_index
 from bot.core.map import GameMap
+from bot.core.messages import Message
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitOrder, UnitRef, Waive
 from bot.core.rules import DuplicateOrders, RuleSet
@@ -67,8 +71,24 @@ class SeveralOrders:
     then: DuplicateOrders
 
 
+@dataclass(frozen=True, slots=True)
+class Impossible:
+    """A movement order the unit cannot carry out (a move it cannot make, a support of a
+    place it cannot reach): ruled illegal at the deadline, the unit holds."""
+
+    order: UnitOrder
+    why: Message
+
+
 Advice = (
-    NoOrder | NoRetreat | BuildsUnused | RemovalsMissing | NeedsCoast | NotYours | SeveralOrders
+    NoOrder
+    | NoRetreat
+    | BuildsUnused
+    | RemovalsMissing
+    | NeedsCoast
+    | NotYours
+    | SeveralOrders
+    | Impossible
 )
 
 
@@ -125,6 +145,23 @@ def advise(
         if key is not None and not isinstance(o, Build) and key not in mine:
             out.append(NotYours(o, key))
     out += several_orders(rules, orders)
+    if kind is PhaseKind.MOVEMENT:
+        out += impossible(position, game_map, rules, [o for o in orders if order_key(o) in mine])
+    return out
+
+
+def impossible(
+    position: Position, game_map: GameMap, rules: RuleSet, orders: list[Order]
+) -> list[Impossible]:
+    """Movement orders the legality step (DATC 4.E.1) rules illegal. Each order is checked on
+    its own: a unit's second order is SeveralOrders' business, not an illegal one."""
+    idx = map_index(game_map)
+    out: list[Impossible] = []
+    for o in orders:
+        if not isinstance(o, UnitOrder):
+            continue
+        check = MovementCheck(position, idx, rules).run([o])
+        out += [Impossible(o, why) for _, _, why in check.entries[:1] if why is not None]
     return out
 
 

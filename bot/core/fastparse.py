@@ -25,6 +25,19 @@ from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import Location, Position, Power, UnitType
 from bot.core.names import NameTable, fold_word, split_words
+from bot.core.order_lexicon import (
+    _LIST_MARKER_RE,
+    _PHRASES,
+    _WORD_KINDS,
+    MAX_ORDER_LENGTH,
+    OrderSyntaxError,
+    _clean,
+    _lex,
+    _messages,
+    _split_place,
+)
+from bot.core.order_lexicon import _phrases as _grammar_phrases
+from bot.core.order_transform import _complete, _Ctx, _location, _place_location
 from bot.core.orders import (
     Build,
     Convoy,
@@ -38,23 +51,7 @@ from bot.core.orders import (
     UnitRef,
     Waive,
 )
-from bot.core.parser import (
-    _LIST_MARKER_RE,
-    _PHRASES,
-    _WORD_KINDS,
-    MAX_ORDER_LENGTH,
-    OrderSyntaxError,
-    _clean,
-    _complete,
-    _Ctx,
-    _lex,
-    _location,
-    _messages,
-    _place_location,
-    _split_place,
-    parse_order,
-)
-from bot.core.parser import _phrases as _grammar_phrases
+from bot.core.parser import parse_order
 
 # A chunk between spaces that is not one plain word: words and the symbols - / ( ).
 _PIECE_RE = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")

@@ -622,10 +622,32 @@ def submission_problems(
         problems += [
             msg("refusal.order", order=o, why=why) for o, _, why in check.entries if why is not None
         ]
+        if rules.support_requires_coast:
+            refused = {id(o) for o, _, why in check.entries if why is not None}
+            problems += _coastless_supports(position, orders, idx, refused)
     elif kind is PhaseKind.RETREAT:
         problems += _retreat_problems(position, orders)
     else:
         problems += _adjustment_problems(position, orders, rules, idx)
+    return problems
+
+
+def _coastless_supports(
+    position: Position, orders: Sequence[Order], idx: MapIndex, refused: set[int]
+) -> list[Message]:
+    """stabbeurfou 4.B.4: 'requires to specify coast in supported move when two coasts are
+    possible' - refused at entry, not voided at the deadline; with one coast the system
+    guesses it (F MAO S F GAS - SPA is accepted)."""
+    problems: list[Message] = []
+    for o in orders:
+        if not isinstance(o, SupportMove) or o.dest.coast is not None or id(o) in refused:
+            continue
+        mover = position.units.get(o.target.location.province)
+        if mover is None or mover.type is not UnitType.FLEET:
+            continue
+        if len(idx.fleet_reach.get(mover.location, {}).get(o.dest.province, ())) > 1:
+            why = msg("void.name_coast", place=Location(o.dest.province))
+            problems.append(msg("refusal.order", order=o, why=why))
     return problems
 
 

@@ -7,6 +7,7 @@ Power names are case-insensitive on input and upper case on output.
 
 from __future__ import annotations
 
+import difflib
 import functools
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -39,6 +40,22 @@ def _power(name: object, where: str, game_map: GameMap | None) -> Power:
         raise FormatError(f"{where}: unknown power {name!r}") from None
 
 
+POSITION_KEYS = ("phase", "units", "centers", "dislodged")
+
+
+def unknown_key(doc: Mapping[str, Any], known: Iterable[str], where: str) -> str | None:
+    """The error for the first key of `doc` not in `known` (a typo, or a translated key such
+    as `"ordres"`, would otherwise be silently ignored: all units holding), else None."""
+    allowed = list(known)
+    for key in doc:
+        if key not in allowed:
+            close = difflib.get_close_matches(str(key).casefold(), allowed, n=1, cutoff=0.6)
+            if close:
+                return f"{where}: unknown key {key!r} (did you mean {close[0]!r}?)"
+            return f"{where}: unknown key {key!r} (known keys: {', '.join(allowed)})"
+    return None
+
+
 # Units are immutable and the same few hundred recur in every position of a bulk run (issue 18).
 _unit = functools.lru_cache(maxsize=4096)(Unit.parse)
 
@@ -47,6 +64,8 @@ def position_from_json(doc: object, game_map: GameMap | None = None) -> Position
     """Parse and check a POSITION document; every problem is a FormatError naming its place."""
     if not isinstance(doc, Mapping):
         raise FormatError("position: expected a JSON object")
+    if (bad := unknown_key(doc, POSITION_KEYS, "position")) is not None:
+        raise FormatError(bad)
     if "phase" not in doc:
         raise FormatError('position: missing "phase" (e.g. "S1901M")')
     try:

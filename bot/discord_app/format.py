@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from bot.core import catalogue as texts
 from bot.core.map import MapError, load_map
 from bot.core.model import ModelError, Phase, Power
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
 from bot.i18n import DEFAULT_LANG, catalogue, t
-from bot.service import GameStatus, SubmitReply
+from bot.service import GameSettings, GameStatus, SubmitReply
 
 MESSAGE_LIMIT = 2000  # Discord's limit on a message's content
 
@@ -181,3 +182,50 @@ def status_lines(game: GameStatus, lang: str) -> list[str]:
 
 
 WINDOWS = ("negotiation", "writing", "reading")
+
+
+def duration(seconds: float) -> str:
+    """`1h30m`, `2m`, `45s`, `0` (the clock text's own units, read alike in en and fr)."""
+    if seconds <= 0:
+        return "0"
+    whole = round(seconds)
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if whole >= size:
+            parts.append(f"{whole // size}{unit}")
+            whole %= size
+    return "".join(parts)
+
+
+def settings_lines(s: GameSettings, game_id: int) -> list[str]:
+    """The summary of a new game's settings, posted to its table."""
+    lang = s.lang
+    lines = [
+        t("game.settings_head", lang, name=s.name, id=game_id),
+        t(
+            "game.settings_board",
+            lang,
+            variant=s.variant,
+            rules=s.rules,
+            scoring=s.scoring,
+            lang=texts.meta(lang).name,
+        ),
+        t(
+            "game.settings_clock",
+            lang,
+            clock=s.clock,
+            negotiation=duration(s.negotiation),
+            writing=duration(s.writing),
+            reading=duration(s.reading),
+            retreats=duration(s.retreats),
+            adjustments=duration(s.adjustments),
+        ),
+    ]
+    if s.years:
+        lines.append(t("game.settings_years", lang, years=s.years))
+    else:
+        lines.append(t("game.settings_no_limit", lang))
+    lines.append(t("game.settings_early" if s.early else "game.settings_no_early", lang))
+    if s.palette == "colorblind":
+        lines.append(t("game.settings_colorblind", lang))
+    return lines

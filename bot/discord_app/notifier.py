@@ -92,6 +92,9 @@ class DiscordNotifier:
             EventKind.VOTE_OPENED: self._vote,
             EventKind.VOTE_CLOSED: self._vote,
             EventKind.DRAW_AVAILABLE: self._draw_available,
+            EventKind.ORDERS_MISSED: self._missed,
+            EventKind.BOARD_EDITED: self._edited,
+            EventKind.ABBREVIATIONS_AGREED: self._abbreviations,
             EventKind.GAME_OVER: self._over,
             EventKind.GAME_BROKEN: self._broken,
         }
@@ -514,6 +517,33 @@ class DiscordNotifier:
         if not await self.dm(game.gm, text, event.key):
             only_gm = discord.AllowedMentions(users=[discord.Object(int(game.gm))])
             await self.post(game.meta.get("channel"), [text], event.key, mentions=only_gm)
+
+    async def _abbreviations(self, event: Event, game: GameStatus) -> None:
+        """gm-order-correction I(1): an agreed list is "made public to all players"."""
+        p: dict[str, Any] = event.payload
+        found: dict[str, str] = p.get("abbreviations", {})
+        listed = ", ".join(f"`{a}` = {loc}" for a, loc in sorted(found.items())) or "—"
+        power = power_name(p.get("power", ""), game.lang, game.variant)
+        text = t("event.abbreviations", game.lang, power=power, list=listed)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
+
+    async def _edited(self, event: Event, game: GameStatus) -> None:
+        phase = phase_name(event.phase or "", game.lang)
+        edit = str(event.payload.get("edit", ""))
+        text = t("event.board_edited", game.lang, phase=phase, edit=edit)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event)
+
+    async def _missed(self, event: Event, game: GameStatus) -> None:
+        """For the GM, by DM (house VII(6): the GM follows up an NMR); nothing in the channel,
+        the results already show who did not order."""
+        p: dict[str, Any] = event.payload
+        who = ", ".join(
+            f"{power_name(power, game.lang, game.variant)} ({mention(user)})"
+            for power, user in zip(p.get("powers", []), p.get("users", []), strict=False)
+        )
+        phase = phase_name(event.phase or "", game.lang)
+        text = t("event.orders_missed", game.lang, gm=mention(game.gm), phase=phase, who=who)
+        await self.dm(game.gm, text, event.key, event=event)
 
     async def _over(self, event: Event, game: GameStatus) -> None:
         lang, p = game.lang, event.payload

@@ -17,13 +17,16 @@ Rooms (one module per concern; `TableService` in service.py is a thin facade ove
     gm.py             pause, resume, extend, adjudicate_now, rollback, replace_player, end_game
     storage/          the only SQL: `Storage`/`Repository` protocols (base.py) returning frozen
                       rows (rows.py), the SQLite implementation (sqlite.py), the connection,
-                      file checks and migrations (connection.py, dbfile.py, migrations/)
+                      file checks and migrations (connection.py, dbfile.py, migrations/);
+                      PostgreSQL (postgres.py, migrations_pg/), the choice (opening.py),
+                      `parley db copy` (copy.py)
 
 Opening
     svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
                                   executor=None, render=True, run=True, init_db=False,
                                   metrics=None, storage=None)
-        path: SQLite file (default `$PARLEY_DB` or ./parley.db); migrated at start-up.
+        path: SQLite file, or a postgresql:// URL (default `$PARLEY_DB` or ./parley.db);
+        migrated at start-up.
         Raises StoreError (corrupt/foreign/newer database, an existing empty file unless
         `init_db`, a file held by another Parley [`<db>.lock`], a file that cannot be
         written: nothing is written to it) or ConfigError (missing map, rule or clock
@@ -102,7 +105,16 @@ GM / tournament director (PermissionDeniedError for anyone else; all audited)
     pause(game_id, gm), resume(game_id, gm), extend(game_id, gm, seconds) -> deadline,
     adjudicate_now(game_id, gm), rollback(game_id, gm) -> phase reopened,
     replace_player(game_id, gm, power, user), submit_for(game_id, gm, power, text),
-    end_game(game_id, gm, reason), audit_log(game_id, gm) -> list[AuditEntry]
+    end_game(game_id, gm, reason), audit_log(game_id, gm) -> list[AuditEntry],
+    set_deadline(game_id, gm, at) -> deadline (earlier or later; the writing window keeps
+    its length), edit_board(game_id, gm, "remove A PAR" | "place F BRE France" |
+    "centre BEL Germany|none") [house VIII(2)/(3)], declare_draw(game_id, gm) -> survivors
+    [house IX(2): only while the draw_available warning stands], missed_orders(game_id, gm)
+    -> list[MissedOrders] (NMR per player and power, rolled-back phases left out; EDC D),
+    set_abbreviations(game_id, gm, power, "wmed = WES; ...") -> {ABBR: location}
+    [gm-order-correction I(1): kept in meta "abbreviations", expanded in that player's sets].
+    rollback undoes only the last adjudication, and only before the next phase's first
+    order (EDC E, stabbeurfou 4.E.6).
 
 Events: implement `Notifier.notify(event: Event) -> None` (async). `Event` has id, key
 (unique), attempt (> 0: an earlier delivery may have gone through just before a crash),
@@ -111,7 +123,9 @@ discord.py then sets enforce_nonce and Discord drops the repeat), game_id, kind 
 game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase;
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
 deadline_changed, phase_rolled_back, player_replaced, vote_opened, vote_closed [payload
-record, text], draw_available [house IX(2)],
+record, text], draw_available [house IX(2)], board_edited [payload edit, phase],
+abbreviations_agreed [payload power, abbreviations],
+orders_missed [for the GM: powers, users without orders at the adjudication],
 game_broken [payload why: a stored row cannot be read; for the GM],
 game_over [payload reason: "solo" | "year limit" | "stalemate" | "draw" | "concession" |
 the GM's text, winner,
@@ -176,6 +190,7 @@ from bot.service.service import (
     SubmitReply,
     TableService,
 )
+from bot.service.settings import GameSettings, parse_times
 
 __all__ = [
     "AuditEntry",
@@ -184,6 +199,7 @@ __all__ = [
     "Event",
     "EventKind",
     "FakeClock",
+    "GameSettings",
     "GameStatus",
     "InvalidStateError",
     "LateSubmissionError",
@@ -207,4 +223,5 @@ __all__ = [
     "VoteRefusedError",
     "clock_names",
     "load_clock",
+    "parse_times",
 ]

@@ -58,6 +58,8 @@ class Engine(Protocol):
         orders: list[Order],
         outcome: Outcome,
         lang: str,
+        *,
+        palette: str = "default",
     ) -> bytes | None: ...
 
 
@@ -134,6 +136,8 @@ class CoreEngine:
         orders: list[Order],
         outcome: Outcome,
         lang: str,
+        *,
+        palette: str = "default",
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
-        return render(game_map, None, position, orders, outcome.results, lang=lang)
+        return render(game_map, None, position, orders, outcome.results, lang=lang, palette=palette)

@@ -32,6 +32,9 @@ class EventKind(StrEnum):
     PLAYER_REPLACED = "player_replaced"  # payload: power, old_user, new_user
     VOTE_OPENED = "vote_opened"  # payload: record (public: no author, no voter), text
     VOTE_CLOSED = "vote_closed"  # payload: record (status, counts where published), text
+    ABBREVIATIONS_AGREED = "abbreviations_agreed"  # payload power, abbreviations {abbr: loc}
+    BOARD_EDITED = "board_edited"  # house VIII(2)/(3): payload edit (the GM's line), phase
+    ORDERS_MISSED = "orders_missed"  # for the GM: payload powers, users (NMR, house VII(6))
     DRAW_AVAILABLE = "draw_available"  # house IX(2): the GM may declare a draw; payload reason
     # A stored row of the game cannot be read: the game is stopped, the others run. For its
     # GM; payload: why (English, for the operator too). Key: one per distinct reason.

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from typing import Any
 
+from bot.core.jsonio import position_from_json, position_to_json
+from bot.core.messages import render as render_message
 from bot.core.model import (
     Power,
 )
+from bot.service.abbreviations import META_KEY as ABBREVIATIONS
+from bot.service.abbreviations import parse_list
+from bot.service.board import apply_edit
 from bot.service.errors import (
     InvalidStateError,
 )
@@ -16,12 +22,34 @@ from bot.service.outbox import Outbox
 from bot.service.phase_machine import PhaseMachine
 from bot.service.storage import Repository
 from bot.service.table import (
+    GameCtx,
     Table,
+    dumps,
     parse_power,
 )
 from bot.service.texts import named
 
 log = logging.getLogger(__name__)
+
+
+async def draw_warning(tx: Repository, game_id: int, ctx: GameCtx) -> str | None:
+    """The reason a GM may declare a draw now (house IX(2): the centres unchanged for the
+    preset's `draw_offer_years`; the same judgement that raised `draw_available` at the
+    start of this year), or None."""
+    from bot.core.endgame import EndKind, check_end, end_rules_for  # noqa: PLC0415
+
+    history = [
+        position_from_json(json.loads(position_json))
+        for phase, position_json in await tx.line_of_play(game_id)
+        if phase.startswith("S") and phase.endswith("M")
+    ]
+    if not history:
+        return None
+    rules = end_rules_for(ctx.rules, years=ctx.clock.years, first_year=ctx.first_year)
+    state = check_end(history, rules, ctx.game_map)
+    if state.kind is not EndKind.DRAW_AVAILABLE:
+        return None
+    return render_message(state.message, ctx.lang, ctx.game_map) if state.message else state.reason
 
 
 class GmTools:
@@ -157,6 +185,7 @@ class GmTools:
                 prev = await tx.last_done_before(game_id, cur.id)
                 if prev is None:
                     raise InvalidStateError.of("nothing_adjudicated", row.lang, game=game_id)
+                await self._rollback_allowed(tx, game_id, row.lang, prev.id, cur.id)
                 await tx.roll_back_from(game_id, prev.id)
                 nid = await tx.add_phase(
                     game_id, prev.phase, prev.position_json, "pending", "reading", now, now
@@ -188,6 +217,19 @@ class GmTools:
         await self.outbox.deliver()
         return prev.phase
 
+    @staticmethod
+    async def _rollback_allowed(
+        tx: Repository, game_id: int, lang: str, prev_id: int, cur_id: int
+    ) -> None:
+        """EDC E, stabbeurfou 4.E.6, house VIII(1): only the last adjudication, and only
+        before the next phase's first order."""
+        between = [s for s in await tx.phase_summaries(game_id) if prev_id < s.id < cur_id]
+        if any(s.status == "rolled_back" for s in between):
+            # The last adjudication was already undone: an earlier one stands.
+            raise InvalidStateError.of("rollback_once", lang, game=game_id)
+        if any(s.kind != "carried" for s in await tx.standing(cur_id)):
+            raise InvalidStateError.of("rollback_after_orders", lang, game=game_id)
+
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:
         row = await self.table.require_gm(game_id, gm)
         game_map = self.table.engine.load_map(row.variant)
@@ -215,6 +257,115 @@ class GmTools:
                 },
             )
         await self.outbox.deliver()
+
+    async def set_abbreviations(
+        self, game_id: int, gm: str, power: Power | str, text: str
+    ) -> dict[str, str]:
+        """gm-order-correction I(1): the abbreviation list agreed with a player (empty text:
+        none), at the outset or before a replacement's first orders; published at once."""
+        row = await self.table.require_gm(game_id, gm)
+        game_map = self.table.engine.load_map(row.variant)
+        chosen = parse_power(power, game_map)
+        found = parse_list(text, game_map, row.lang)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                phases = await tx.phase_summaries(game_id)
+                started = any(s.status in ("done", "skipped") for s in phases)
+                user = await tx.user_of(game_id, chosen.value)
+                sent = any(
+                    h.submission.power == chosen.value and h.submission.user_id == user
+                    for h in await tx.submissions_of_game(game_id)
+                )
+                if started and sent:
+                    name = named(game_map, chosen)
+                    raise InvalidStateError.of("abbr_too_late", row.lang, power=name)
+                game = await tx.game(game_id)
+                meta = json.loads(game.meta_json or "{}") if game else {}
+                lists = meta.setdefault(ABBREVIATIONS, {})
+                lists[chosen.value] = found
+                await tx.set_meta_json(game_id, dumps(meta))
+                await self._gm_event(
+                    tx,
+                    game_id,
+                    now,
+                    gm,
+                    "abbreviations",
+                    EventKind.ABBREVIATIONS_AGREED,
+                    {"power": chosen.value, "abbreviations": found},
+                )
+        await self.outbox.deliver()
+        return found
+
+    async def edit_board(self, game_id: int, gm: str, text: str) -> None:
+        """house VIII(2)/(3): remove or place a unit, set a centre's owner in the current
+        phase (before its adjudication); audited and announced."""
+        row = await self.table.require_gm(game_id, gm)
+        ctx = await self.table.load_ctx(game_id)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                ph = await self.table.current_phase(game_id, tx)
+                if ph is None or ph.status not in ("pending", "open"):
+                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                edited = apply_edit(text, self.table.position_of(ph), ctx.game_map, row.lang)
+                await tx.set_position(ph.id, dumps(position_to_json(edited)))
+                await self._gm_event(
+                    tx,
+                    game_id,
+                    now,
+                    gm,
+                    "board_edit",
+                    EventKind.BOARD_EDITED,
+                    {"edit": " ".join(text.split()), "phase": ph.name},
+                    ph.id,
+                )
+        await self.outbox.deliver()
+
+    async def set_deadline(self, game_id: int, gm: str, at: float) -> float | None:
+        """A new deadline for the open phase, earlier or later (not in the past); in the
+        negotiation window the writing window keeps its length."""
+        row = await self.table.require_gm(game_id, gm)
+        ph = await self.table.current_phase(game_id)
+        now = self.table.clock.now()
+        if ph is None or ph.status != "open" or ph.deadline is None:
+            raise InvalidStateError.of("no_window", row.lang, game=game_id)
+        if at <= now:
+            raise InvalidStateError.of("deadline_past", row.lang)
+        if ph.window == "negotiation" and ph.writing_at is not None:
+            # the writing window keeps its length, so negotiation ends no earlier than now
+            at = max(at, now + (ph.deadline - ph.writing_at))
+        return await self.extend(game_id, gm, at - ph.deadline)
+
+    async def declare_draw(self, game_id: int, gm: str) -> list[str]:
+        """house IX(2) Alternative A: after the warning (`draw_available`), the GM declares a
+        draw of all survivors; returns them. Refused while no such warning stands."""
+        row = await self.table.require_gm(game_id, gm)
+        if row.status not in ("active", "paused"):
+            raise InvalidStateError.of("not_running", row.lang, game=game_id)
+        ctx = await self.table.load_ctx(game_id)
+        async with self.table.lock(game_id):
+            now = self.table.clock.now()
+            async with self.table.storage.tx() as tx:
+                ph = await self.table.current_phase(game_id, tx)
+                if ph is None or ph.status not in ("pending", "open"):
+                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                why = await draw_warning(tx, game_id, ctx)
+                if why is None:
+                    raise InvalidStateError.of("no_draw_yet", row.lang, game=game_id)
+                position = self.table.position_of(ph)
+                alive = [p.value for p in position.powers()]
+                centers = {
+                    p.value: len(position.centers_of(p))
+                    for p in position.powers()
+                    if position.centers_of(p)
+                }
+                await tx.mark_phase_final(ph.id)
+                await self.table.audit(tx, game_id, now, gm, "declare_draw", powers=alive)
+                await self.table.finish(tx, game_id, now, "draw", None, centers, gm, why)
+            await self.table.reschedule(game_id)
+        await self.outbox.deliver()
+        return alive
 
     async def end_game(self, game_id: int, gm: str, reason: str = "ended by the GM") -> None:
         row = await self.table.require_gm(game_id, gm)

@@ -22,6 +22,7 @@ from bot.service.errors import (
 )
 from bot.service.events import EventKind
 from bot.service.queries import Queries
+from bot.service.settings import check_palette, check_scoring
 from bot.service.storage.rows import NewGame
 from bot.service.table import (
     Table,
@@ -63,6 +64,10 @@ class Lobby:
             preset = load_clock(clock)
             if clock_overrides:
                 preset = preset.with_overrides(clock_overrides)
+            if (meta or {}).get("scoring"):
+                check_scoring(str((meta or {})["scoring"]))
+            if (meta or {}).get("palette"):
+                check_palette(str((meta or {})["palette"]))
         except ServiceError as exc:
             exc.lang = lang  # the new game's language
             raise

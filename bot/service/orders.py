@@ -8,6 +8,7 @@ import logging
 
 from bot.core import advice
 from bot.core.advice import order_key, to_order_powers
+from bot.core.messages import render as render_message
 from bot.core.model import (
     Location,
     Position,
@@ -17,10 +18,13 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
-from bot.service import codec, intake
+from bot.service import codec, intake, order_map
+from bot.service.abbreviations import META_KEY as ABBREVIATIONS
+from bot.service.abbreviations import expand
 from bot.service.errors import (
     LateSubmissionError,
 )
+from bot.service.labels import strip_labels
 from bot.service.outbox import Outbox
 from bot.service.scheduler import Scheduler
 from bot.service.storage import Repository
@@ -62,7 +66,17 @@ class Orders:
     ) -> list[str]:
         """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
         items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
-        return [self._word(ctx, item) for item in items]
+        return [
+            self._impossible(ctx, item)
+            if isinstance(item, advice.Impossible)
+            else self._word(ctx, item)
+            for item in items
+        ]
+
+    def _impossible(self, ctx: GameCtx, item: advice.Impossible) -> str:
+        order = self.table.engine.render_order(item.order, ctx.lang, ctx.game_map)
+        why = render_message(item.why, ctx.lang, ctx.game_map)
+        return t("impossible", ctx.lang, order=order, why=why)
 
     def _word(self, ctx: GameCtx, item: advice.Advice) -> str:
         lang = ctx.lang
@@ -142,7 +156,11 @@ class Orders:
         lang = ctx.lang
         position = self.table.position_of(ph)
         describe = ph.phase.describe(lang)
-        orders, errors, refused_strict, voided = await self._read(ctx, position, power, text, kind)
+        mine = await self._abbreviations(game_id, power)
+        reading = expand(text, mine) if mine else text
+        orders, errors, refused_strict, voided = await self._read(
+            ctx, position, power, reading, kind
+        )
         accepted = not errors and not refused_strict
         mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
         if mode is Combine.REFUSE and accepted:
@@ -210,6 +228,13 @@ class Orders:
             accepted, game_id, ph.name, power, readings, errors, warnings, message, now, sid
         )
 
+    async def _abbreviations(self, game_id: int, power: Power) -> dict[str, str]:
+        """The player's own abbreviations agreed with the GM (gm-order-correction I(1))."""
+        row = await self.table.storage.game(game_id)
+        meta = json.loads(row.meta_json or "{}") if row else {}
+        found: dict[str, str] = meta.get(ABBREVIATIONS, {}).get(power.value, {})
+        return found
+
     async def _read(
         self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str
     ) -> tuple[list[Order], list[str], list[str], list[str]]:
@@ -217,6 +242,11 @@ class Orders:
         if kind == "clear":
             return [], [], [], []
         intake.check_size(text, ctx.lang)
+        text, other_phase = strip_labels(text, position.phase)
+        if other_phase is not None:
+            phase = position.phase.describe(ctx.lang)
+            wrong = t("labelled_other_phase", ctx.lang, label=other_phase, phase=phase)
+            return [], [wrong], [], []
         # Reading is pure and CPU-bound: off the event loop.
         read = await asyncio.to_thread(
             intake.read_set,
@@ -280,6 +310,35 @@ class Orders:
             at,
             self._warnings(ctx, position, power, orders),
         )
+
+    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
+        """PNG of the caller's standing orders on the current board (bot.service.order_map),
+        None if it has none or the picture fails (the orders are saved either way)."""
+        power = await self.table.player_power(game_id, user)
+        _, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        standing = await self.table.standing(ph.id)
+        if power not in standing:
+            return None
+        orders = codec.orders_from_json(json.loads(standing[power].orders_json))
+        position = self.table.position_of(ph)
+        if not palette:  # the game's (`/game create palette:`), else the default
+            row = await self.table.game_row(game_id)
+            palette = str(json.loads(row.meta_json).get("palette") or "default")
+        try:
+            # Rendering is CPU-bound (~0.1 s): off the event loop.
+            return await asyncio.to_thread(
+                order_map.draw,
+                position,
+                ctx.game_map,
+                ctx.rules,
+                power,
+                orders,
+                lang=ctx.lang,
+                palette=palette,
+            )
+        except Exception:  # a picture never costs a player the reply
+            log.exception("orders map of game %s for %s failed", game_id, power)
+            return None
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         """Mark the caller ready; returns True if that made the phase adjudicate early."""

@@ -23,6 +23,7 @@ from bot.core.model import (
 from bot.service import codec
 from bot.service.engine import Engine
 from bot.service.events import EventKind
+from bot.service.missed import record_missed
 from bot.service.storage import Repository
 from bot.service.storage.rows import NewResult
 from bot.service.table import (
@@ -49,6 +50,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     orders_doc: list[dict[str, Any]],
     lang: str,
     render: bool = True,
+    palette: str = "default",
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
@@ -66,7 +68,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     if render:
         # A map that cannot be drawn must never hold back the results.
         try:
-            png = engine.render(game_map, position, orders, outcome, lang)
+            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
         except Exception as exc:  # noqa: BLE001 - any renderer failure
             map_error = f"{type(exc).__name__}: {exc}"
     t2 = time.perf_counter()
@@ -238,6 +240,8 @@ class PhaseMachine:
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
+        row = await self.table.game_row(game_id)
+        palette = str(json.loads(row.meta_json).get("palette") or "default")
         job = partial(
             compute_phase,
             self.table.engine,
@@ -247,6 +251,7 @@ class PhaseMachine:
             orders_doc,
             ctx.lang,
             self.render_maps,
+            palette,
         )
         async with self._computing:
             t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)
@@ -361,6 +366,7 @@ class PhaseMachine:
                 },
                 ph.id,
             )
+            await record_missed(self.table, tx, game_id, ctx, ph, done_at)  # after the results
             if over_reason:
                 await self.table.finish(
                     tx, game_id, done_at, over_reason, winner, centers, "clock", why

@@ -36,16 +36,20 @@ from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
 from bot.service.lobby import Lobby
+from bot.service.missed import missed_counts
 from bot.service.orders import Orders
 from bot.service.outbox import Outbox
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
 from bot.service.scheduler import Scheduler
-from bot.service.storage import SqliteStorage, Storage
+from bot.service.settings import GameSettings, game_settings
+from bot.service.storage import Storage
+from bot.service.storage.opening import open_storage
 from bot.service.table import Table
 from bot.service.values import (
     AuditEntry,
     GameStatus,
+    MissedOrders,
     OrdersView,
     PhaseInfo,
     PhaseResults,
@@ -142,7 +146,7 @@ class TableService:
         engine.load_rules("datc")
         for name in ("edc2023", "casual"):
             load_clock(name)
-        store = storage or await SqliteStorage.open(path, init=init_db)
+        store = storage or await open_storage(path, init=init_db)
         svc = cls(
             store,
             clock=clock,
@@ -252,8 +256,16 @@ class TableService:
     async def position(self, game_id: int, phase_id: int | None = None) -> Position:
         return await self.queries.position(game_id, phase_id)
 
+    async def game_settings(self, game_id: int) -> GameSettings:
+        return await game_settings(self.table, game_id)
+
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         return await self.queries.audit_log(game_id, viewer)
+
+    async def missed_orders(self, game_id: int, gm: str) -> list[MissedOrders]:
+        """The GM's count of missed orders (NMR) per player (EDC D, house VII(6))."""
+        await self.table.require_gm(game_id, gm)
+        return await missed_counts(self.table, game_id)
 
     # --- orders -------------------------------------------------------------------
 
@@ -270,6 +282,9 @@ class TableService:
 
     async def my_orders(self, game_id: int, user: str) -> OrdersView:
         return await self.orders.my_orders(game_id, user)
+
+    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
+        return await self.orders.orders_map(game_id, user, palette=palette)
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         return await self.orders.set_ready(game_id, user, ready)
@@ -316,6 +331,20 @@ class TableService:
 
     async def adjudicate_now(self, game_id: int, gm: str) -> None:
         await self.gm.adjudicate_now(game_id, gm)
+
+    async def set_abbreviations(
+        self, game_id: int, gm: str, power: Power | str, text: str
+    ) -> dict[str, str]:
+        return await self.gm.set_abbreviations(game_id, gm, power, text)
+
+    async def edit_board(self, game_id: int, gm: str, text: str) -> None:
+        await self.gm.edit_board(game_id, gm, text)
+
+    async def set_deadline(self, game_id: int, gm: str, at: float) -> float | None:
+        return await self.gm.set_deadline(game_id, gm, at)
+
+    async def declare_draw(self, game_id: int, gm: str) -> list[str]:
+        return await self.gm.declare_draw(game_id, gm)
 
     async def rollback(self, game_id: int, gm: str) -> str:
         return await self.gm.rollback(game_id, gm)

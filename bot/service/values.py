@@ -110,3 +110,13 @@ class AuditEntry:
     actor: str
     action: str
     detail: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class MissedOrders:
+    """A player's missed orders (NMR) for one power: EDC D counts them per player."""
+
+    user: str
+    power: Power
+    count: int
+    phases: tuple[str, ...]  # e.g. ("S1901M", "F1902M"), in order

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -9,8 +11,9 @@ from discord.ext import commands
 from bot.core import catalogue
 from bot.core.map import bundled_maps, load_map
 from bot.core.presets import list_presets
+from bot.core.scoring import SYSTEMS
 from bot.discord_app.app import Parley
-from bot.discord_app.format import mention, power_name, status_lines
+from bot.discord_app.format import mention, power_name, settings_lines, status_lines
 from bot.discord_app.interactions import (
     Refusal,
     game_choices,
@@ -25,13 +28,30 @@ from bot.discord_app.interactions import (
     user_key,
 )
 from bot.i18n import t
-from bot.service import clock_names
+from bot.service import ServiceError, clock_names, parse_times
 
 # A game's language: one choice per catalogue language, named by its `[meta] name`.
 LANGUAGES = [
     app_commands.Choice(name=catalogue.meta(code).name, value=code)
     for code in catalogue.languages()
 ]
+
+
+# The map palettes (renderer.PALETTES) a GM may choose.
+PALETTES = [
+    app_commands.Choice(name="Default colours", value="default"),
+    app_commands.Choice(name="Colour-blind friendly", value="colorblind"),
+]
+
+
+def _overrides(times: str, years: int | None, lang: str) -> dict[str, Any]:
+    """The clock overrides of /game create's `times` and `years` (a refusal in `lang`)."""
+    try:
+        overrides = parse_times(times) if times.strip() else {}
+    except ServiceError as exc:
+        exc.lang = lang
+        raise
+    return {**overrides, "years": years} if years else overrides
 
 
 def _matching(names: list[str], current: str) -> list[app_commands.Choice[str]]:
@@ -60,8 +80,11 @@ class GameCog(
         years="Game years before the end (default: the clock's)",
         early="Adjudicate early when every player is ready",
         variant="Variant: the board and its powers (standard, sandard)",
+        times="Custom clock, e.g. negotiation: 10m writing: 2m reading: 3m retreats: 2m",
+        scoring="Scoring system (default: the rules')",
+        palette="Map colours (colour-blind: the game's maps and the players' order maps)",
     )
-    @app_commands.choices(language=LANGUAGES)
+    @app_commands.choices(language=LANGUAGES, palette=PALETTES)
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
@@ -73,8 +96,12 @@ class GameCog(
         years: app_commands.Range[int, 1, 100] | None = None,
         early: bool | None = None,
         variant: str = "standard",
+        times: str = "",
+        scoring: str = "",
+        palette: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
+        overrides = _overrides(times, years, lang)
         if variant not in bundled_maps():  # a name, never a path, from Discord
             known = ", ".join(bundled_maps())
             raise Refusal(t("error.unknown_variant", lang, value=variant, known=known))
@@ -83,6 +110,8 @@ class GameCog(
             "channel": interaction.channel_id,
             "press": [press.id] if press else [],
             "spectators": [],
+            **({"scoring": scoring} if scoring else {}),
+            **({"palette": palette.value} if palette else {}),
         }
         game = await self.bot.service.create_game(
             user_key(interaction.user),
@@ -91,7 +120,7 @@ class GameCog(
             rules=rules,
             lang=lang,
             meta=meta,
-            clock_overrides={"years": years} if years else None,
+            clock_overrides=overrides or None,
             early_adjudication=early,
             variant=variant,
         )
@@ -106,7 +135,8 @@ class GameCog(
             rules=game.rules,
             lang=lang,
         )
-        await send(interaction, [text], ephemeral=False)
+        settings = await self.bot.service.game_settings(game.id)
+        await send(interaction, [text, *settings_lines(settings, game.id)], ephemeral=False)
 
     @create.autocomplete("clock")
     async def _clock_names(
@@ -119,6 +149,12 @@ class GameCog(
         self, _interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
         return _matching(list(bundled_maps()), current)
+
+    @create.autocomplete("scoring")
+    async def _scoring(
+        self, _interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return _matching(sorted(SYSTEMS), current)
 
     @create.autocomplete("rules")
     async def _rule_sets(

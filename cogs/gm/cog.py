@@ -72,6 +72,82 @@ class GmCog(
         deadline = await self.bot.service.extend(found.id, user_key(interaction.user), minutes * 60)
         await send(interaction, [t("gm.extended", found.lang, deadline=stamp(deadline))])
 
+    @app_commands.command(name="deadline", description="Set a new deadline, earlier or later")
+    @app_commands.describe(minutes="Minutes from now", game="Game number (#)")
+    async def deadline(
+        self,
+        interaction: discord.Interaction,
+        minutes: app_commands.Range[float, 0.5, 20160.0],
+        game: int | None = None,
+    ) -> None:
+        found = await self._gm_game(interaction, game)
+        at = self.bot.service.clock.now() + minutes * 60
+        new = await self.bot.service.set_deadline(found.id, user_key(interaction.user), at)
+        await send(interaction, [t("gm.extended", found.lang, deadline=stamp(new))])
+
+    @app_commands.command(
+        name="edit", description="Correct the board: remove or place a unit, set a centre's owner"
+    )
+    @app_commands.describe(
+        change="remove A PAR, place F BRE France, centre BEL Germany (or none)",
+        game="Game number (#)",
+    )
+    async def edit(
+        self, interaction: discord.Interaction, change: str, game: int | None = None
+    ) -> None:
+        found = await self._gm_game(interaction, game)
+        await self.bot.service.edit_board(found.id, user_key(interaction.user), change)
+        await send(interaction, [t("gm.edited", found.lang, edit=" ".join(change.split()))])
+
+    @app_commands.command(
+        name="abbreviations", description="A player's own abbreviations, agreed with the GM"
+    )
+    @app_commands.describe(
+        power="Power", entries="wmed = WES; lon2 = LON (empty: none)", game="Game number (#)"
+    )
+    async def abbreviations(
+        self,
+        interaction: discord.Interaction,
+        power: str,
+        entries: str = "",
+        game: int | None = None,
+    ) -> None:
+        found = await self._gm_game(interaction, game, ("forming", *RUNNING))
+        chosen = parse_power(power, found.lang, found.variant)
+        assert chosen is not None
+        agreed = await self.bot.service.set_abbreviations(
+            found.id, user_key(interaction.user), chosen, entries
+        )
+        listed = ", ".join(f"`{a}` = {loc}" for a, loc in sorted(agreed.items())) or "—"
+        name = power_name(chosen, found.lang, found.variant)
+        await send(interaction, [t("gm.abbreviations_set", found.lang, power=name, list=listed)])
+
+    @app_commands.command(name="draw", description="Declare a draw of all survivors")
+    @app_commands.describe(game="Game number (#)")
+    async def draw(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game)
+        powers = await self.bot.service.declare_draw(found.id, user_key(interaction.user))
+        names = ", ".join(power_name(p, found.lang, found.variant) for p in powers)
+        await send(interaction, [t("gm.drawn", found.lang, powers=names)])
+
+    @app_commands.command(name="missed", description="Missed orders (NMR) per player")
+    @app_commands.describe(game="Game number (#)")
+    async def missed(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await self._gm_game(interaction, game, ("forming", *RUNNING, "over"))
+        rows = await self.bot.service.missed_orders(found.id, user_key(interaction.user))
+        lines = [
+            t(
+                "gm.missed_line",
+                found.lang,
+                power=power_name(m.power, found.lang, found.variant),
+                user=mention(m.user),
+                n=m.count,
+                phases=", ".join(phase_name(p, found.lang) for p in m.phases),
+            )
+            for m in rows
+        ]
+        await send(interaction, lines or [t("gm.missed_none", found.lang)])
+
     @app_commands.command(name="adjudicate", description="Adjudicate the phase now")
     @app_commands.describe(game="Game number (#)")
     async def adjudicate(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -143,6 +219,7 @@ class GmCog(
 
     @replace.autocomplete("power")
     @enter.autocomplete("power")
+    @abbreviations.autocomplete("power")
     async def _powers(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -158,6 +235,11 @@ class GmCog(
     @pause.autocomplete("game")
     @resume.autocomplete("game")
     @extend.autocomplete("game")
+    @deadline.autocomplete("game")
+    @draw.autocomplete("game")
+    @abbreviations.autocomplete("game")
+    @edit.autocomplete("game")
+    @missed.autocomplete("game")
     @adjudicate.autocomplete("game")
     @rollback.autocomplete("game")
     @replace.autocomplete("game")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from typing import Any, Self
@@ -29,6 +30,22 @@ log = logging.getLogger("parley.discord")
 
 GAME_PREFIX = re.compile(r"^\s*#(\d+)\s*[:\n ]?")
 NO_PINGS = discord.AllowedMentions.none()
+
+
+async def _followup(
+    interaction: discord.Interaction, lines: list[str], file: discord.File | None
+) -> None:
+    """Ephemeral follow-up (after `think`), the map with the last part: only the player sees
+    it."""
+    parts = chunks(lines)
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        await interaction.followup.send(
+            part,
+            files=[file] if file is not None and last else [],
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
 
 
 class GamePicker(
@@ -81,6 +98,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
     def __init__(self, bot: Parley) -> None:
         self.bot = bot
         self.pending: dict[int, tuple[str, str]] = {}  # DM message id -> (user, orders text)
+        self.accepted: dict[tuple[int, str], bool] = {}  # (game, user) -> last set saved?
         super().__init__()
 
     async def picked(self, interaction: discord.Interaction, message_id: int, game_id: int) -> None:
@@ -91,12 +109,15 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         if text is None:
             game = await self.bot.service.status(game_id)
             log.warning("orders of DM %s lost for %s: asked to resend", message_id, user)
-            lines = [t("orders.pick_lost", game.lang, id=game_id)]
+            lines, file = [t("orders.pick_lost", game.lang, id=game_id)], None
         else:
-            lines = await self.submit_lines(game_id, user, text)
+            lines, file = await self.submitted(game_id, user, text)
             self.pending.pop(message_id, None)
-        for part in chunks(lines):
-            await interaction.followup.send(part, allowed_mentions=NO_PINGS)
+        parts = chunks(lines)
+        for i, part in enumerate(parts):
+            last = i == len(parts) - 1
+            files = [file] if file is not None and last else []
+            await interaction.followup.send(part, files=files, allowed_mentions=NO_PINGS)
 
     async def _pending_text(
         self, interaction: discord.Interaction, message_id: int, user: str
@@ -115,6 +136,19 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             return None
         return message.content
 
+    async def orders_map(self, game_id: int, user: str) -> discord.File | None:
+        """The player's own orders drawn on the board (secret: sent in a DM or ephemeral)."""
+        png = await self.bot.service.orders_map(game_id, user)
+        return None if png is None else discord.File(io.BytesIO(png), filename="orders.png")
+
+    async def submitted(
+        self, game_id: int, user: str, text: str
+    ) -> tuple[list[str], discord.File | None]:
+        """The reply to a submission, with the map of the orders when they were saved."""
+        lines = await self.submit_lines(game_id, user, text)
+        saved = self.accepted.pop((game_id, user), False)
+        return lines, await self.orders_map(game_id, user) if saved else None
+
     async def submit_lines(self, game_id: int, user: str, text: str) -> list[str]:
         """Submit and describe the service's reading; refusals become the reply."""
         try:
@@ -126,6 +160,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
                 raise
             log.info("refused orders from %s for game %s: %s", user, game_id, message)
             return [message]
+        self.accepted[game_id, user] = reply.accepted
         head = t("orders.picked", game.lang, name=game.name, id=game.id)
         return [head, *submit_reply_lines(reply, game.lang)]
 
@@ -139,8 +174,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         text = message.content
         prefix = GAME_PREFIX.match(text)
         if prefix:
-            lines = await self.submit_lines(int(prefix.group(1)), user, text[prefix.end() :])
-            await reply(message.channel, lines, message.id)
+            got = await self.submitted(int(prefix.group(1)), user, text[prefix.end() :])
+            await reply(message.channel, got[0], message.id, got[1])
             return
         games = [
             g
@@ -152,8 +187,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             await reply(message.channel, [t("game.not_in_any", "en")], message.id)
             return
         if len(games) == 1:
-            lines = await self.submit_lines(games[0].id, user, text)
-            await reply(message.channel, lines, message.id)
+            lines, file = await self.submitted(games[0].id, user, text)
+            await reply(message.channel, lines, message.id, file)
             return
         self.pending[message.id] = (user, text)
         view = GamePicker.menu(message.id, games)
@@ -170,8 +205,9 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
     ) -> None:
         found = await resolve_game(self.bot, interaction, game, states=RUNNING)
         await think(interaction)
-        lines = await self.submit_lines(found.id, user_key(interaction.user), text)
-        await send(interaction, lines)
+        await _followup(
+            interaction, *await self.submitted(found.id, user_key(interaction.user), text)
+        )
 
     @app_commands.command(name="show", description="Show your current orders")
     @app_commands.describe(game="Game number (#)")
@@ -192,7 +228,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         lines = [head, *(f"• {o}" for o in view.orders)]
         if view.warnings:
             lines += [t("orders.warnings", lang), *(f"• {w}" for w in view.warnings)]
-        await send(interaction, lines)
+        user = user_key(interaction.user)
+        await _followup(interaction, lines, await self.orders_map(found.id, user))
 
     @app_commands.command(name="clear", description="Clear your orders")
     @app_commands.describe(game="Game number (#)")

@@ -140,3 +140,54 @@ async def test_adjudicate_is_acknowledged_before_the_results(table: Table) -> No
     assert record.response_types == [5]  # deferred first, then the acknowledgement
     assert posted  # the results, their map...
     assert ack < min(posted)
+
+
+async def test_gm_deadline_missed_orders_and_draw(table: Table) -> None:
+    fake = table.fake
+    game_id = await table.create_started_game()
+    now = table.service.clock.now()
+    moved = await table.command(table.gm, "gm deadline", {"minutes": 60})
+    assert moved.ephemeral
+    assert (await table.service.status(game_id)).deadline == now + 3600
+    await fake.wait_for(lambda: "New deadline" in table_text(table), what="deadline notice")
+
+    await table.command(table.gm, "gm adjudicate")
+    await fake.wait_for(lambda: maps_in(table, table.table) == 1, what="results")
+    await table.settle()
+    gm_dms = fake.state.dm_channel(table.gm.id)
+    told = "\n".join(m.content for m in fake.state.messages_in(gm_dms.id))
+    assert "no orders for **Spring 1901" in told  # house VII(6): the GM is told
+    missed = await table.command(table.gm, "gm missed")
+    assert missed.ephemeral
+    assert "1 missed" in missed.content
+    assert f"<@{table.players[Power.FRANCE].id}>" in missed.content
+
+    refused = await table.command(table.gm, "gm draw")
+    assert "only after the warning" in refused.content  # datc: no GM-declared draw
+    assert (await table.service.status(game_id)).status == "active"
+
+
+async def test_gm_edits_the_board_and_the_table_is_told(table: Table) -> None:
+    game_id = await table.create_started_game()
+    edited = await table.command(table.gm, "gm edit", {"change": "remove A PAR"})
+    assert edited.ephemeral
+    assert "PAR" not in (await table.service.position(game_id)).units
+    await table.fake.wait_for(
+        lambda: "corrected the board" in table_text(table), what="board edit notice"
+    )
+    assert "`remove A PAR`" in table_text(table)
+
+
+async def test_gm_publishes_a_players_abbreviations(table: Table) -> None:
+    game_id = await table.create_started_game()
+    reply = await table.command(
+        table.gm, "gm abbreviations", {"power": "FRANCE", "entries": "ch = ENG"}
+    )
+    assert reply.ephemeral
+    assert "`CH` = ENG" in reply.content
+    await table.fake.wait_for(
+        lambda: "Abbreviations agreed by the GM for France: `CH` = ENG" in table_text(table),
+        what="published list",
+    )
+    status = await table.service.status(game_id)
+    assert status.meta["abbreviations"] == {Power.FRANCE.value: {"CH": "ENG"}}

@@ -64,7 +64,7 @@ def movement() -> tuple[Position, list[Order], list[OrderResult]]:
                 "F ENG S A LON - BEL",
             ],
             "ITALY": ["A VEN - TRI", "A ROM - APU", "F NAP - ION"],
-            "AUSTRIA": ["A VIE S F TRI", "F TRI H", "A BUD - SER"],
+            "AUSTRIA": ["A VIE - BOH", "F TRI H", "A BUD - SER"],
             "RUSSIA": [
                 "A WAR - GAL",
                 "A MOS - UKR",
@@ -83,6 +83,7 @@ def movement() -> tuple[Position, list[Order], list[OrderResult]]:
             "A VEN - TRI": Reason.BOUNCED,
             "A BER H": Reason.DISLODGED,
             "F SEV - BLA": Reason.BOUNCED,
+            "A MOS - UKR": Reason.ILLEGAL,  # drawn as illegal (red, dashed), not as a bounce
             "F ANK - BLA": Reason.BOUNCED,
         },
     )

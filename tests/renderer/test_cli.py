@@ -70,7 +70,6 @@ def test_render_with_orders_and_adjudicate_results(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        ('{"FRANCE": ["A PAR - XYZ"]}', "A PAR - XYZ"),
         ('{"NARNIA": ["A PAR H"]}', "NARNIA"),
         ("not json", "not valid JSON"),
     ],

@@ -228,8 +228,8 @@ def test_a_dislodged_unit_is_ringed_and_named(rend: Renderer) -> None:
 def test_the_legend_keys_every_style_in_each_language() -> None:
     assert set(KEY_LABELS) == {"en", "fr"}
     for lang, labels in KEY_LABELS.items():
-        assert len(labels) == 8, lang
-        assert len(set(labels)) == 8, lang
+        assert len(labels) == 9, lang
+        assert len(set(labels)) == 9, lang
     assert KEY_LABELS["fr"][1] == "soutien"
     assert DISLODGED["fr"] == "délogée"
 

@@ -202,7 +202,7 @@ def standings_lines(
     decimal = meta(lang).decimal
     for r in rows:
         name = game_map.power_name(r.power, lang)
-        score = f"{r.score:g}".replace(".", decimal)
+        score = f"{round(r.score, 2):g}".replace(".", decimal)  # 22,86; 34; 33,33
         lines.append(
             text(
                 "core",

@@ -3,8 +3,9 @@
 `Storage` is what `TableService` holds; `async with storage.tx() as tx:` gives a `Repository`
 whose statements run in one transaction (all or nothing, serialised with every other). Reads
 may also run on `Storage` itself, outside a transaction. Writes only in a transaction.
-The one implementation is SQLite (`bot.service.storage.sqlite`); another backend implements
-these two protocols and passes `tests/bot/service/storage/`.
+Implementations: SQLite (`bot.service.storage.sqlite`, the default) and PostgreSQL
+(`bot.service.storage.postgres`); `opening.open_storage` picks one from the target's name.
+Both pass `tests/bot/service/storage/` and the whole service suite.
 """
 
 from __future__ import annotations
@@ -143,6 +144,10 @@ class Repository(Protocol):
         ...
 
     async def set_opens_at(self, phase_id: int, at: float) -> None: ...
+
+    async def set_position(self, phase_id: int, position_json: str) -> None:
+        """A GM's board edit: the phase (not yet adjudicated) starts from this position."""
+        ...
 
     async def shift_phase(self, phase_id: int, seconds: float) -> None:
         """Every time of the phase moves by `seconds` (a resumed pause)."""

@@ -389,6 +389,12 @@ class SqliteRepo:
     async def set_opens_at(self, phase_id: int, at: float) -> None:
         await self._tx().execute("UPDATE phases SET opens_at=? WHERE id=?", (at, phase_id))
 
+    async def set_position(self, phase_id: int, position_json: str) -> None:
+        await self._tx().execute(
+            "UPDATE phases SET position_json=? WHERE id=? AND status IN ('pending', 'open')",
+            (position_json, phase_id),
+        )
+
     async def shift_phase(self, phase_id: int, seconds: float) -> None:
         """Every time of the phase moves by `seconds` (a resumed pause)."""
         await self._tx().execute(

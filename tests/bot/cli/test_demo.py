@@ -61,7 +61,16 @@ def test_demo_files_read_well_for_a_new_user(tmp_path, capsys):
 def test_demo_in_french_names_powers_and_phases_in_french(tmp_path, capsys):
     out = tmp_path / "demo"
     assert main(["demo", "--out", str(out), "--years", "1", "--lang", "fr"]) == 0
-    assert "Autriche" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "Autriche" in printed
+    # The console summary too is wholly in French.
+    assert printed.startswith("Démo Parley : 3 phases jouées et résolues hors ligne en ")
+    assert (
+        "Fin de la partie, sans vainqueur : la dernière année de jeu, 1901, a été jouée." in printed
+    )
+    assert "résultats de chaque phase" in printed
+    for english in ("phases played", "Winner", "Files in", "every announcement", "map of each"):
+        assert english not in printed
     first = (out / "01_S1901M.txt").read_text(encoding="utf-8").splitlines()
     assert first[0] == "Résultats : Printemps 1901 Mouvements"
     assert "Autriche :" in first

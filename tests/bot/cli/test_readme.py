@@ -23,6 +23,20 @@ def _commands(title: str) -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line.strip()]
 
 
+def _path(word: str, tmp_path: Path) -> str:
+    """Repository files from the root; the examples' `/tmp/` outputs in the test's folder."""
+    if word.startswith("/tmp/"):
+        return str(tmp_path / word.removeprefix("/tmp/"))
+    return str(ROOT / word) if (ROOT / word).is_file() else word
+
+
+def test_command_line_examples_write_nothing_in_the_repository() -> None:
+    for line in _commands("Command line"):
+        words = shlex.split(line)
+        outputs = [w for i, w in enumerate(words) if i and words[i - 1] in (">", "-o")]
+        assert all(w.startswith("/tmp/") for w in outputs), line
+
+
 def test_command_line_examples_run_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -36,12 +50,12 @@ def test_command_line_examples_run_as_written(
         target = None
         if ">" in words:
             words, target = words[: words.index(">")], words[words.index(">") + 1]
-        argv = [str(ROOT / w) if (ROOT / w).is_file() else w for w in words[1:]]
+        argv = [_path(w, tmp_path) for w in words[1:]]
         code = main(argv)
         out, err = capsys.readouterr()
         assert code == 0, (line, err)
         if target:
-            (tmp_path / target).write_text(out, encoding="utf-8")
+            Path(_path(target, tmp_path)).write_text(out, encoding="utf-8")
     assert (tmp_path / "s1901.png").read_bytes().startswith(b"\x89PNG")
 
 

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.cli import main
@@ -87,3 +88,40 @@ async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
         "export",
     }
     assert (tmp_path / "p.db").exists()
+
+
+async def test_discord_unreachable_is_one_line_per_attempt_and_backs_off(capsys) -> None:
+    attempts: list[int] = []
+    waits: list[float] = []
+
+    async def start() -> None:
+        attempts.append(1)
+        if len(attempts) <= 4:
+            raise OSError("Cannot connect to host discord.com:443")
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    await run_cmd.with_retries(start, sleep=sleep, first=5, most=20)
+    assert len(attempts) == 5
+    assert waits == [5, 10, 20, 20]
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 4
+    assert err[0] == (
+        "parley run: cannot reach Discord (Cannot connect to host discord.com:443); retrying in 5 s"
+    )
+
+
+async def test_a_refused_token_is_not_retried() -> None:
+    calls: list[int] = []
+
+    async def start() -> None:
+        calls.append(1)
+        raise discord.LoginFailure("Improper token has been passed.")
+
+    async def sleep(_seconds: float) -> None:
+        raise AssertionError("no retry for a refused token")
+
+    with pytest.raises(discord.LoginFailure):
+        await run_cmd.with_retries(start, sleep=sleep)
+    assert calls == [1]

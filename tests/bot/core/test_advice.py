@@ -85,3 +85,24 @@ def test_who_has_something_to_order() -> None:
     assert advice.to_order_powers(quiet, MAP) == []
     assert advice.nothing_to_do(quiet, MAP)
     assert not advice.nothing_to_do(START, MAP)
+
+
+def test_a_move_the_unit_cannot_make_is_advised_with_the_reason() -> None:
+    bre = Move(Power.FRANCE, ref(Power.FRANCE, "F BRE"), Location.parse("SPA"))
+    par = Move(Power.FRANCE, ref(Power.FRANCE, "A PAR"), Location.parse("BUR"))
+    mar = Move(Power.FRANCE, ref(Power.FRANCE, "A MAR"), Location.parse("MUN"))
+    got = advice.advise(START, MAP, DATC, Power.FRANCE, [bre, par, mar])
+    impossible = [a for a in got if isinstance(a, advice.Impossible)]
+    assert [a.order for a in impossible] == [bre, mar]
+    assert impossible[0].why.key == "illegal.fleet_cannot_reach"
+    assert impossible[1].why.key == "illegal.not_next_to"
+
+
+def test_an_army_move_a_convoy_could_make_is_not_advised() -> None:
+    # A LON - BEL is possible by convoy when a fleet stands in the North Sea, not otherwise.
+    army = {**START.units, "LON": Unit.parse(Power.ENGLAND, "A LON")}
+    alone = Position(START.phase, army, START.centers)
+    nth = Position(START.phase, {**army, "NTH": Unit.parse(Power.ENGLAND, "F NTH")}, START.centers)
+    lon = Move(Power.ENGLAND, ref(Power.ENGLAND, "A LON"), Location.parse("BEL"))
+    assert advice.impossible(nth, MAP, DATC, [lon]) == []
+    assert [a.order for a in advice.impossible(alone, MAP, DATC, [lon])] == [lon]

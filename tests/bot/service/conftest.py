@@ -4,7 +4,7 @@ speed; `test_core_integration.py` runs the real parser, adjudicator and renderer
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,8 +19,12 @@ from bot.core.presets import load_rules
 from bot.core.rules import RuleSet
 from bot.service import FakeClock, MemoryNotifier, TableService
 from bot.service.engine import Parsed
-from bot.service.storage import SqliteStorage
+from bot.service.storage import SqliteStorage, Storage
+from bot.service.storage.postgres import PgStorage
 from tests.bot.service.faults import FaultyEngine, FaultyNotifier, FaultyStorage
+from tests.bot.service.pg import dsn as pg_dsn
+from tests.bot.service.pg import fresh_schema
+from tests.bot.service.pg import settings as pg_settings
 from tests.standard import STANDARD
 
 PNG = b"\x89PNG\r\n\x1a\nfake"
@@ -137,6 +141,8 @@ class SimpleEngine:
         orders: list[Order],
         outcome: Outcome,
         lang: str,
+        *,
+        palette: str = "default",
     ) -> bytes | None:
         return PNG
 
@@ -176,11 +182,27 @@ def clock() -> FakeClock:
 
 
 OpenFn = Callable[..., Any]
+StorageOpener = Callable[[], Awaitable[Storage]]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def backend(request: pytest.FixtureRequest, db_path: Path) -> AsyncIterator[StorageOpener]:
+    """Opens the test's storage: a SQLite file, or a fresh schema on the PostgreSQL server
+    (see `pg.py`); every service test runs on both."""
+    if request.param == "sqlite":
+        yield lambda: SqliteStorage.open(db_path)
+        return
+    async with fresh_schema() as schema:
+        yield lambda: PgStorage.open(pg_dsn(), server_settings=pg_settings(schema))
+
+
+# For the tests about the SQLite file itself (its bytes, its permissions, its disk).
+sqlite_only = pytest.mark.parametrize("backend", ["sqlite"], indirect=True)
 
 
 @pytest.fixture
-async def opener(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenFn]:
-    """`await opener(notifier=..., faults=...)` opens a service on the test's file."""
+async def opener(backend: StorageOpener, clock: FakeClock) -> AsyncIterator[OpenFn]:
+    """`await opener(notifier=..., faults=...)` opens a service on the test's storage."""
     opened: list[TableService] = []
 
     async def open_service(**kw: Any) -> TableService:
@@ -188,12 +210,13 @@ async def opener(db_path: Path, clock: FakeClock) -> AsyncIterator[OpenFn]:
         kw.setdefault("notifier", MemoryNotifier())
         kw.setdefault("run", False)
         faults = kw.pop("faults", None)
+        storage = await backend()
+        kw["storage"] = storage
         if faults is not None:  # the kill points, in wrappers (tests/bot/service/faults.py)
-            storage = await SqliteStorage.open(db_path)
             kw["storage"] = FaultyStorage(storage, faults)
             kw["engine"] = FaultyEngine(kw["engine"], faults)
             kw["notifier"] = FaultyNotifier(kw["notifier"], faults)
-        svc = await TableService.open(db_path, clock=clock, **kw)
+        svc = await TableService.open(clock=clock, **kw)
         opened.append(svc)
         return svc
 

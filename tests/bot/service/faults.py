@@ -108,4 +108,8 @@ def crash(svc: Any) -> None:
             task.cancel()
     scheduler._task = None
     scheduler._deliveries.clear()
-    svc.storage.store.release_file_lock()
+    store = svc.storage.store
+    if hasattr(store, "release_file_lock"):
+        store.release_file_lock()
+    else:  # PostgreSQL: the server sees the connection drop, as at a process death
+        store.conn.terminate()

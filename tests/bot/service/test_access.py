@@ -30,6 +30,10 @@ WRITES = [
     ("extend", (60,)),
     ("adjudicate_now", ()),
     ("rollback", ()),
+    ("set_deadline", (2e9,)),
+    ("declare_draw", ()),
+    ("edit_board", ("remove A PAR",)),
+    ("set_abbreviations", (Power.FRANCE, "wmed = WES")),
     ("replace_player", (Power.FRANCE, "stranger")),
     ("end_game", ()),
 ]
@@ -42,6 +46,7 @@ READS = {
     "list_games",
     "games_of",
     "my_orders",
+    "orders_map",
     "phase_orders",
     "history",
     "results",
@@ -49,6 +54,8 @@ READS = {
     "phases",
     "position",
     "audit_log",
+    "missed_orders",
+    "game_settings",
     "votes",
 }
 

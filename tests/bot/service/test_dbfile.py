@@ -24,7 +24,7 @@ from bot.service import (
 from bot.service.storage import connection as store_mod
 from bot.service.storage import dbfile
 from bot.service.storage.connection import Store
-from tests.bot.service.conftest import SimpleEngine, seven_player_game
+from tests.bot.service.conftest import SimpleEngine, seven_player_game, sqlite_only
 from tests.bot.service.faults import crash
 
 # --- 10. an empty file ------------------------------------------------------------------
@@ -116,6 +116,7 @@ async def test_a_second_open_in_the_same_process_is_refused_too(db_path) -> None
 # --- 12. one damaged game row -----------------------------------------------------------
 
 
+@sqlite_only
 @pytest.mark.parametrize(
     "damage",
     [
@@ -184,6 +185,7 @@ async def test_a_read_only_file_is_refused_at_start(db_path, monkeypatch) -> Non
     assert db_path.read_bytes() == before
 
 
+@sqlite_only
 async def test_a_file_turned_read_only_refuses_orders_clearly(
     opener, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -200,6 +202,7 @@ async def test_a_file_turned_read_only_refuses_orders_clearly(
     assert (await svc.my_orders(gid, "user-france")).orders == ["A PAR - BUR"]
 
 
+@sqlite_only
 async def test_a_full_disk_refuses_orders_clearly_and_keeps_the_previous_ones(
     opener, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -14,7 +14,7 @@ from bot.paths import data_dir
 from bot.service import ConfigError, CorruptGameError, StoreError, TableService
 from bot.service.storage import connection as store_mod
 from bot.service.storage.connection import Store, migrations
-from tests.bot.service.conftest import SimpleEngine, seven_player_game
+from tests.bot.service.conftest import SimpleEngine, seven_player_game, sqlite_only
 from tests.bot.service.faults import crash
 
 
@@ -87,6 +87,7 @@ async def test_missing_data_files_are_a_clear_start_up_error(
     assert not db_path.exists()
 
 
+@sqlite_only
 async def test_a_corrupt_row_breaks_only_its_game(opener, clock):
     svc = await opener()
     bad = await seven_player_game(svc)

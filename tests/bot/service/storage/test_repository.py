@@ -1,12 +1,11 @@
-"""The SQLite repository against the `Storage` interface: rows in, rows out, transactions."""
+"""The repository against the `Storage` interface, on SQLite and PostgreSQL: rows in, rows
+out, transactions."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bot.service.storage import SqliteStorage, Storage
+from bot.service.storage import Storage
 from bot.service.storage.rows import NewGame, NewResult
 
 
@@ -15,8 +14,9 @@ def _game(name: str = "") -> NewGame:
 
 
 @pytest.fixture
-async def storage(tmp_path: Path):
-    opened = await SqliteStorage.open(tmp_path / "parley.db")
+async def storage(backend):
+    """The repository on both backends (the `backend` fixture of the service tests)."""
+    opened = await backend()
     yield opened
     await opened.close()
 
