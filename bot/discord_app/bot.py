@@ -18,6 +18,7 @@ from discord.ext import commands
 
 from bot.discord_app.interactions import describe_refusal, locale_lang, send
 from bot.discord_app.notifier import DiscordNotifier
+from bot.discord_app.pacing import Pacer, trace
 from bot.i18n import t
 from bot.i18n.translator import ParleyTranslator
 from bot.service import TableService
@@ -47,6 +48,9 @@ class DiscordBot(commands.Bot):
         sync_commands: bool = True,
         **options: Any,
     ) -> None:
+        self.pacer = Pacer()
+        # Every REST call waits its turn under the global limit (see `pacing`).
+        options.setdefault("http_trace", trace(self.pacer))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(message_content=message_content),

@@ -18,7 +18,6 @@ import contextlib
 import hashlib
 import io
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from datetime import timedelta
 from functools import partial
@@ -40,6 +39,7 @@ from bot.discord_app.format import (
     stamp,
     window_name,
 )
+from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, sent_count, urgency
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
 from bot.service.access import BOT
@@ -58,7 +58,6 @@ CANNOT_DM = 50007
 # A retry looks for an unrecorded post from this long before its delivery began (clock skew).
 LOOKBACK = timedelta(seconds=10)
 HISTORY = 100  # messages searched after that point
-SLOW_SEND = 1.0  # s: discord.py waits this long before posting again after a 5xx
 # Errors that pass: Discord down or slow. discord.py already retried 500/502/504 (not 503).
 TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
 
@@ -75,6 +74,9 @@ class DiscordNotifier:
     def __init__(self, bot: Parley) -> None:
         self.bot = bot
         self._dm_channels: dict[str, int] = {}
+        # One queue per channel: posts to a channel keep their order across games' lanes,
+        # and a slow channel (a feed following every game) delays only itself.
+        self._queues: dict[int, asyncio.Lock] = {}
         self.handlers = {
             EventKind.GAME_STARTED: self._started,
             EventKind.WINDOW_OPENED: self._window,
@@ -109,7 +111,9 @@ class DiscordNotifier:
             raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc
         except discord.HTTPException:
             raise  # unexpected (a 4xx): retried too, but logged as an error
-        except Exception:
+        except Exception as exc:
+            if self.bot.is_closed():  # the bot closed under a post (shutdown): not a bug
+                raise TransientDeliveryError(f"bot closed: {type(exc).__name__}") from exc
             # A bug in a message: retrying would hold back every later event of this game.
             log.exception("cannot announce %s; dropped", event.key)
 
@@ -148,8 +152,10 @@ class DiscordNotifier:
                 **extra,
             )
 
+        queue = self._queues.setdefault(int(channel_id), asyncio.Lock())  # FIFO
         try:
-            await self._once(event, f"{channel_id}{_sub(event, key)}", channel, parts, send)
+            async with queue:
+                await self._once(event, f"{channel_id}{_sub(event, key)}", channel, parts, send)
         except (discord.Forbidden, discord.NotFound) as exc:
             # Retrying cannot fix a deleted channel or missing rights: say so in the log.
             log.error("cannot post in channel %s (%s): %s", channel_id, key, exc)
@@ -181,10 +187,10 @@ class DiscordNotifier:
                 await deliveries.posted(event.id, dest, start, found, last=start == len(parts) - 1)
                 start += 1
         for i in range(start, len(parts)):
-            t0 = time.monotonic()
-            msg = await send(i)
+            with sent_count() as sent:
+                msg = await send(i)
             kept = str(msg.id)
-            if time.monotonic() - t0 >= SLOW_SEND:
+            if sent[0] > 1:  # (not a wait for a turn: only a retry may have posted twice)
                 kept = await self._drop_repeat(channel, parts[i], msg, record.after)
             await deliveries.posted(event.id, dest, i, kept, last=i == len(parts) - 1)
 
@@ -195,7 +201,7 @@ class DiscordNotifier:
         msg: discord.Message,
         since: str | None,
     ) -> str:
-        """A slow send may be discord.py posting again after a 5xx whose message Discord had
+        """A send made twice may be discord.py posting again after a 5xx whose message Discord had
         created: keep the first of the two, delete the repeat. Returns the id kept."""
         first = await self._unrecorded(channel, text, since)
         if first is None or int(first) >= msg.id:
@@ -234,7 +240,19 @@ class DiscordNotifier:
         event: Event | None = None,
     ) -> bool:
         """DM a user (with the `view`'s buttons, if any); False if their DMs are closed.
-        With the `event`, exactly once per user and `key`."""
+        With the `event`, exactly once per user and `key`. DMs wait behind table posts."""
+        with urgency(DM):
+            return await self._dm(user, text, key, view=view, event=event)
+
+    async def _dm(
+        self,
+        user: str,
+        text: str,
+        key: str,
+        *,
+        view: discord.ui.View | None,
+        event: Event | None,
+    ) -> bool:
         try:
             channel_id = self._dm_channels.get(user)
             if channel_id is None:
@@ -265,15 +283,23 @@ class DiscordNotifier:
         await self.post(game.meta.get("channel"), [text], key, mentions=only_them, event=event)
 
     @staticmethod
-    async def each_channel(jobs: Sequence[Callable[[], Awaitable[None]]]) -> None:
-        """Each channel's post is its own unit: one failing does not stop the others (nor
-        re-post them on the retry: they are recorded); the first failure is raised after."""
-        failure: BaseException | None = None
-        for job in jobs:
-            try:
+    async def each_channel(
+        jobs: Sequence[Callable[[], Awaitable[None]]], *, first: int = TABLE
+    ) -> None:
+        """Each channel's post is its own unit, side by side (a slow channel delays only
+        itself): one failing does not stop the others (nor re-post them on the retry: they
+        are recorded); the first failure is raised after. The first job (the table
+        channel) goes at priority `first`, the others (spectators, feeds) after it."""
+
+        async def run(level: int, job: Callable[[], Awaitable[None]]) -> None:
+            with urgency(level):
                 await job()
-            except Exception as exc:  # noqa: BLE001 - re-raised below, after the others
-                failure = failure or exc
+
+        found = await asyncio.gather(
+            *(run(first if i == 0 else FEED, job) for i, job in enumerate(jobs)),
+            return_exceptions=True,
+        )
+        failure = next((r for r in found if isinstance(r, BaseException)), None)
         if failure is not None:
             raise failure
 
@@ -376,7 +402,8 @@ class DiscordNotifier:
             [
                 partial(self.post, c, lines, event.key, png=event.png, event=event)
                 for c in self._public(game)
-            ]
+            ],
+            first=RESULTS,
         )
 
     async def _press(self, event: Event, game: GameStatus) -> None:

@@ -25,73 +25,78 @@ NOTIFY_TIMEOUT = 120.0  # seconds a notifier may take on one event before it is 
 
 class Outbox:
     """Delivers the events the other parts wrote to the outbox, in order per game, at
-    least once (see `deliver`)."""
+    least once (see `deliver`). Each game has its own lane: a game whose notifier is slow
+    (a busy channel, a hanging Discord) delays only its own later events, and a game's
+    results go out as soon as that game is adjudicated, not after the others."""
 
     def __init__(self, table: Table, notifier: Notifier) -> None:
         self.table = table
         self.notifier = notifier
-        self._delivering = False
-        self._deliver_again = False
+        self._running: set[int] = set()  # games whose lane is delivering
+        self._again: set[int] = set()  # lanes to make one more round (new events)
         self.retry_at: float | None = None  # when a failed delivery is tried again
 
     def look_again(self) -> None:
-        """A pass is running: it makes one more round when it ends (new events)."""
-        self._deliver_again = True
+        """Lanes running make one more round when they end (new events)."""
+        self._again.update(self._running)
 
     async def deliver(self) -> int:
-        """Deliver undelivered events in order; returns how many were delivered. A failing
-        notifier holds back that game's later events until the next try.
+        """Deliver undelivered events, in order per game, the games side by side; returns
+        how many were delivered. A failing notifier holds back that game's later events
+        until the next try.
 
-        One delivery runs at a time; a call made while one runs (from another game's step,
-        or from the notifier itself calling the service) only asks it to look again, so a
-        notifier may call any service method without deadlock."""
-        if self._delivering:
-            self._deliver_again = True
+        A game's lane runs once at a time; a call made while it runs (from another game's
+        step, or from the notifier itself calling the service) only asks it to look again,
+        so a notifier may call any service method without deadlock."""
+        self.retry_at = None
+        rows = await self.table.storage.pending_events()
+        games = list(dict.fromkeys(r.game_id for r in rows))
+        return sum(await asyncio.gather(*(self._lane(g) for g in games)))
+
+    async def _lane(self, game_id: int) -> int:
+        if game_id in self._running:
+            self._again.add(game_id)
             return 0
-        self._delivering = True
+        self._running.add(game_id)
         total = 0
         try:
             while True:
-                self._deliver_again = False
-                total += await self._deliver_pending()
-                if not self._deliver_again:
+                self._again.discard(game_id)
+                total += await self._deliver_game(game_id)
+                if game_id not in self._again:
                     return total
         finally:
-            self._delivering = False
+            self._running.discard(game_id)
 
-    async def _deliver_pending(self) -> int:
-        """One pass over the events pending now."""
+    def _retry_later(self) -> None:
+        when = self.table.clock.now() + 5.0
+        self.retry_at = when if self.retry_at is None else min(self.retry_at, when)
+
+    async def _deliver_game(self, game_id: int) -> int:
+        """One pass over this game's events pending now; stops at the first failure."""
         delivered = 0
-        self.retry_at = None
-        rows = await self.table.storage.pending_events()
-        blocked: set[int] = set()
+        rows = [r for r in await self.table.storage.pending_events() if r.game_id == game_id]
         for r in rows:
-            gid = r.game_id
-            if gid in blocked:
-                continue
             try:
                 event = await self._event(r)
             except (CorruptGameError, ValueError, KeyError) as exc:
                 log.error("event %s unreadable: %s", r.key, exc)
-                blocked.add(gid)
-                continue
+                return delivered
             async with self.table.storage.tx(durable=False) as tx:
                 await tx.count_attempt(r.id)
             try:
-                # A notifier that hangs must not hold every other game's events.
+                # A notifier that hangs must not hold this game's events forever.
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
             except (TransientDeliveryError, TimeoutError) as exc:
                 # An outage: one line, no traceback (it is retried, nothing is lost).
                 why = str(exc) or type(exc).__name__
                 log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
-                blocked.add(gid)
-                self.retry_at = self.table.clock.now() + 5.0
-                continue
+                self._retry_later()
+                return delivered
             except Exception:
                 log.exception("notifier failed on %s; will retry", event.key)
-                blocked.add(gid)
-                self.retry_at = self.table.clock.now() + 5.0
-                continue
+                self._retry_later()
+                return delivered
             async with self.table.storage.tx(durable=False) as tx:
                 await tx.mark_delivered(r.id, self.table.clock.now())
             delivered += 1

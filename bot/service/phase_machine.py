@@ -106,6 +106,11 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
+        # Tables due together are computed a few at a time, in turn (in threads, one: the
+        # GIL), not all interleaved: the first table's results are ready after its own
+        # work, not after everyone's (issue 19).
+        workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
+        self._computing = asyncio.Semaphore(max(1, int(workers)))
 
     async def advance_locked(self, game_id: int) -> None:
         row = await self.table.storage.game(game_id)
@@ -237,7 +242,6 @@ class PhaseMachine:
             orders_doc.extend(json.loads(standing[power].orders_json))
         row = await self.table.game_row(game_id)
         palette = str(json.loads(row.meta_json).get("palette") or "default")
-        t0 = time.perf_counter()
         job = partial(
             compute_phase,
             self.table.engine,
@@ -249,10 +253,12 @@ class PhaseMachine:
             self.render_maps,
             palette,
         )
-        if self.executor is not None:
-            result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-        else:
-            result = await asyncio.to_thread(job)
+        async with self._computing:
+            t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)
+            if self.executor is not None:
+                result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+            else:
+                result = await asyncio.to_thread(job)
         compute = time.perf_counter() - t0
         if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
             return

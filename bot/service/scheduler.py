@@ -37,7 +37,7 @@ class Scheduler:
         self.outbox = outbox
         self.queries = queries
         self._task: asyncio.Task[None] | None = None
-        self._delivery_task: asyncio.Task[None] | None = None
+        self._deliveries: set[asyncio.Task[None]] = set()  # delivery passes running
         self._pass_done = asyncio.Event()  # a background delivery pass ended
         self.closed = False
 
@@ -49,12 +49,13 @@ class Scheduler:
     async def stop(self) -> None:
         """Stop the scheduler task (at close)."""
         self.closed = True
-        for task in (self._task, self._delivery_task):
+        for task in (self._task, *self._deliveries):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        self._task = self._delivery_task = None
+        self._task = None
+        self._deliveries.clear()
 
     async def recover(self) -> None:
         """At start-up: every running game is read once (an unreadable one is stopped) and
@@ -108,12 +109,13 @@ class Scheduler:
         return len(due)
 
     def _kick_delivery(self) -> None:
-        """Deliver in a task of its own: a slow or absent Discord never holds the clock."""
+        """Deliver in a task of its own: a slow or absent Discord never holds the clock.
+        Each pass starts the lanes of games not being delivered (see `Outbox`) and asks the
+        running ones to look again: one game's events never wait for another's."""
         self.outbox.retry_at = None  # (set again by a pass that fails)
-        if self._delivery_task is None or self._delivery_task.done():
-            self._delivery_task = asyncio.get_running_loop().create_task(self._deliver_task())
-        else:
-            self.outbox.look_again()
+        task = asyncio.get_running_loop().create_task(self._deliver_task())
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
 
     async def _deliver_task(self) -> None:
         try:

@@ -22,6 +22,7 @@ from bot.discord_app.interactions import (
     think,
     user_key,
 )
+from bot.discord_app.replies import reply
 from bot.i18n import t
 from bot.service import GameStatus
 
@@ -29,17 +30,6 @@ log = logging.getLogger("parley.discord")
 
 GAME_PREFIX = re.compile(r"^\s*#(\d+)\s*[:\n ]?")
 NO_PINGS = discord.AllowedMentions.none()
-
-
-async def _reply(
-    channel: discord.abc.Messageable, lines: list[str], file: discord.File | None = None
-) -> None:
-    parts = chunks(lines)
-    for i, part in enumerate(parts):
-        if file is not None and i == len(parts) - 1:
-            await channel.send(part, file=file, allowed_mentions=NO_PINGS)
-        else:
-            await channel.send(part, allowed_mentions=NO_PINGS)  # echoes user text: no mentions
 
 
 async def _followup(
@@ -185,7 +175,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         prefix = GAME_PREFIX.match(text)
         if prefix:
             got = await self.submitted(int(prefix.group(1)), user, text[prefix.end() :])
-            await _reply(message.channel, *got)
+            await reply(message.channel, got[0], message.id, got[1])
             return
         games = [
             g
@@ -194,10 +184,11 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         ]
         if not games:
             log.info("refused DM orders from %s: not a player in a running game", user)
-            await _reply(message.channel, [t("game.not_in_any", "en")])
+            await reply(message.channel, [t("game.not_in_any", "en")], message.id)
             return
         if len(games) == 1:
-            await _reply(message.channel, *await self.submitted(games[0].id, user, text))
+            lines, file = await self.submitted(games[0].id, user, text)
+            await reply(message.channel, lines, message.id, file)
             return
         self.pending[message.id] = (user, text)
         view = GamePicker.menu(message.id, games)

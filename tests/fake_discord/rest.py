@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fake_discord.limits import Limits
 from tests.fake_discord.state import (
     CommandSync,
     FakeState,
@@ -61,6 +62,7 @@ class Rest:
         self.faults: list[Fault] = []
         self.latency = 0.0  # seconds added to every request, for benchmarks
         self.unhang = asyncio.Event()  # set at shutdown: hanging replies end
+        self.limits: Limits | None = None  # Discord's rate limits, when a test turns them on
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -117,8 +119,11 @@ class Rest:
             await asyncio.sleep(self.latency)
         response: web.StreamResponse
         faulted = self._fault_for(request)
+        limited, bucket = self.limits.check(request) if self.limits else (None, {})
         if faulted is not None:
             response = faulted
+        elif limited is not None:
+            response = limited
         elif request.path.startswith(API + "/") and not self._authorised(request):
             response = error(401, 0, "401: Unauthorized")
         else:
@@ -126,6 +131,7 @@ class Rest:
                 response = await handler(request)
             except web.HTTPNotFound:
                 response = error(404, 0, f"404: Not Found ({request.method} {request.path})")
+            response.headers.update(bucket)
         self.state.requests.append(
             Request(request.method, request.path, response.status, time.monotonic())
         )

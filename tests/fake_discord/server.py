@@ -15,6 +15,7 @@ import yarl
 from aiohttp import web
 
 from tests.fake_discord.gateway import Gateway
+from tests.fake_discord.limits import Limits
 from tests.fake_discord.rest import Rest
 from tests.fake_discord.state import (
     ALL_PERMISSIONS,
@@ -97,6 +98,11 @@ class FakeDiscord:
 
     def rate_limit(self, pattern: str, *, count: int = 1, retry_after: float = 0.05) -> None:
         self.rest.rate_limit(pattern, count=count, retry_after=retry_after)
+
+    def rate_limits(self, **kwargs: Any) -> Limits:
+        """Enforce Discord's rate limits from now on (see `Limits` for the defaults)."""
+        self.rest.limits = Limits(**kwargs)
+        return self.rest.limits
 
     def server_errors(self, pattern: str, *, count: int = 2, status: int = 502) -> None:
         self.rest.server_errors(pattern, count=count, status=status)

@@ -103,10 +103,11 @@ def crash(svc: Any) -> None:
     or flushed, and the OS drops the file lock (the caller closes the connection later)."""
     scheduler = svc.scheduler
     scheduler.closed = True
-    for task in (scheduler._task, scheduler._delivery_task):
+    for task in (scheduler._task, *scheduler._deliveries):
         if task is not None:
             task.cancel()
-    scheduler._task = scheduler._delivery_task = None
+    scheduler._task = None
+    scheduler._deliveries.clear()
     store = svc.storage.store
     if hasattr(store, "release_file_lock"):
         store.release_file_lock()

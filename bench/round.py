@@ -1,0 +1,248 @@
+"""A tournament round on one clock (issue 19): N tables of seven players started together on
+the fake Discord with Discord's rate limits on (50 requests/s for the bot, 5 messages per 5 s
+per channel), every player ordering by DM: most early, 30% in the last 3 seconds, some
+correcting 1 second before the deadline.
+
+    python3 bench/round.py                 # N = 10, 30, 60, and 30 with a shared feed
+    python3 bench/round.py -n 10 --feed
+
+Prints orders lost and acknowledgements missing (both must be 0), the spread of the deadlines
+after the start (each table's deadline minus its start; goal < 0.1 s), deadline -> results per
+table (p50 / max; goals: first <= 0.5 s, last within 1 s of the floor or of the CPU bound), the
+floor (the bot's requests from the deadline to the last table's results / 50 per s), the CPU
+bound (the process's CPU time from the deadline to the last results: the service, the bot
+and the fake Discord, which share this process) and, with --feed,
+when the shared feed got the last table's results (it may lag: it delays only itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.fake_discord
+
+from bot.cli.demo import random_orders
+from bot.client import ParleyBot
+from bot.core.model import Power
+from bot.core.parser import render_order
+from bot.discord_app.notifier import nonce
+from bot.service import FakeClock, TableService
+from tests.fake_discord import FakeDiscord, FakeUser, SentMessage
+
+LEAD = 4.0  # real seconds of the writing window the bench plays out
+GLOBAL = 50  # Discord's global limit, requests per second
+
+
+async def tick(clock: FakeClock, offset: list[float]) -> None:
+    """The service's clock is real time plus `offset[0]` (moved forward to skip windows)."""
+    while True:
+        clock.set(time.time() + offset[0])
+        await asyncio.sleep(0.005)
+
+
+async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        async with FakeDiscord() as fake:
+            guild = fake.add_guild("Round", ["lobby", "feed"])
+            feed_id = fake.state.channel_named("feed").id
+            clock = FakeClock(start=time.time())
+            offset = [0.0]
+            ticker = asyncio.create_task(tick(clock, offset))
+            svc = await TableService.open(
+                Path(tmp) / "round.db",
+                clock=clock,
+                run=False,
+            )
+            game_map = svc.engine.load_map("standard")
+            tables: dict[int, int] = {}
+            users: dict[int, dict[str, FakeUser]] = {}
+            for g in range(n):
+                table = fake.state.add_channel(guild, f"table-{g}")
+                meta = {"channel": table.id, "spectators": [feed_id] if feed else []}
+                st = await svc.create_game(
+                    str(fake.state.owner.id), name=f"table {g}", clock="edc2023", meta=meta
+                )
+                users[st.id] = {}
+                for power in game_map.powers:
+                    user = fake.add_user(f"{g}-{power.value}")
+                    fake.join(guild, user)
+                    await svc.join(st.id, str(user.id), power)
+                    users[st.id][power.value] = user
+                tables[table.id] = st.id
+            fake.rate_limits()
+            bot = ParleyBot(svc, guild_ready_timeout=0.05)
+            await bot.login(fake.token)
+            task = asyncio.create_task(bot.connect())
+            await asyncio.wait_for(bot.wait_until_ready(), 30)
+
+            # The round starts: the director starts every table at once.
+            spans = []
+            for gid in tables.values():
+                at = clock.now()
+                st = await svc.start_game(gid, str(fake.state.owner.id))
+                await svc.run_due()
+                spans.append(((await svc.status(gid)).deadline or 0.0) - at)
+            t0 = time.perf_counter()
+            while await svc.table.storage.has_pending_events():  # noqa: ASYNC110 - a poll
+                await asyncio.sleep(0.05)
+            startup = time.perf_counter() - t0
+
+            # Skip to LEAD seconds before the deadline, time standing still while what fell
+            # due meanwhile (the writing window, reminders) goes out and most players (70%)
+            # send their orders; the last LEAD seconds then run in real time.
+            gids = list(tables.values())
+            deadline = (await svc.status(gids[0])).deadline or 0.0
+            ticker.cancel()
+            clock.set(deadline - LEAD)
+            sent: list[tuple[FakeUser, str]] = []  # (user, DM message id)
+            last_text: dict[tuple[int, str], str] = {}
+            nonces: set[str | None] = set()
+            scanned = [0]  # messages whose nonce is in `nonces`
+
+            async def order(gid: int, power: str, user: FakeUser, when: float) -> None:
+                await asyncio.sleep(max(0.0, when - time.perf_counter()))
+                st = await svc.status(gid)
+                position = await svc.position(gid, st.phase_id)
+                chosen = random_orders(position, Power(power), game_map, rng)
+                text = "\n".join(render_order(o) for o in chosen) or "A PAR H"
+                payload = await fake.send_dm(user, text)
+                sent.append((user, str(payload["id"])))
+                last_text[gid, power] = text
+
+            def acks_missing() -> int:
+                nonces.update(m.nonce for m in fake.state.messages[scanned[0] :])
+                scanned[0] = len(fake.state.messages)
+                return sum(1 for _, mid in sent if nonce("reply", mid, 0) not in nonces)
+
+            seats = [(g, p, u) for g, by in users.items() for p, u in by.items()]
+            late = [seat for seat in seats if rng.random() < 0.3]
+            await asyncio.gather(*(order(*seat, 0.0) for seat in seats if seat not in late))
+            for _ in range(1200):  # (a minute at most)
+                if not acks_missing() and not await svc.table.storage.has_pending_events():
+                    break
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(5.0)  # the channel buckets refill
+            offset[0] = deadline - LEAD - time.time()
+            ticker = asyncio.create_task(tick(clock, offset))
+            t_deadline = time.perf_counter() + LEAD
+            jobs = [order(*seat, t_deadline - rng.uniform(0.2, 3.0)) for seat in late]
+            jobs += [order(*seat, t_deadline - 1.0) for seat in seats if rng.random() < 0.2]
+            requests_before = len(fake.state.requests)
+
+            posted: dict[int, float] = {}
+            feed_posts: list[float] = []
+            done = asyncio.Event()
+
+            def seen(msg: SentMessage) -> None:
+                if not msg.files:
+                    return
+                if msg.channel_id == feed_id:
+                    feed_posts.append(time.perf_counter() - t_deadline)
+                game = tables.get(msg.channel_id or 0)
+                if game is not None:
+                    posted.setdefault(game, time.perf_counter() - t_deadline)
+                if len(posted) == n and (not feed or len(feed_posts) == n):
+                    done.set()
+
+            fake.state.listeners.append(seen)
+            cpu: list[float] = []
+
+            async def cpu_at_deadline() -> None:
+                await asyncio.sleep(max(0.0, t_deadline - time.perf_counter()))
+                cpu.append(time.process_time())
+
+            watch = asyncio.create_task(cpu_at_deadline())
+            await asyncio.gather(*jobs)
+            await asyncio.wait_for(done.wait(), 600)
+            at_last = max(posted.values())
+            await watch
+            busy = time.process_time() - cpu[0]  # all the process did: service, bot, fake
+            for _ in range(600):  # the acknowledgements still queued (30 s at most)
+                if not acks_missing():
+                    break
+                await asyncio.sleep(0.05)
+            # The bot's requests from the deadline to the last table's results.
+            start = t_deadline_mono(t_deadline)
+            requests = [
+                r
+                for r in fake.state.requests[requests_before:]
+                if "/interactions/" not in r.path and start <= r.at <= start + at_last
+            ]
+            missing = acks_missing()
+            lost = 0
+            for gid in gids:
+                phases = [p for p in await svc.phases(gid) if p.phase == "S1901M"]
+                res = await svc.table.storage.result(gid, phases[0].id)
+                ordered = {o.get("power") for o in json.loads(res.orders_json)} if res else set()
+                lost += sum(1 for (g, p) in last_text if g == gid and p not in ordered)
+            scopes = [scope for scope, _ in fake.rest.limits.limited] if fake.rest.limits else []
+            limited = f"{scopes.count('global')} global, {scopes.count('user')} per channel"
+            await bot.close()
+            await task
+            ticker.cancel()
+            await svc.close()
+    lat = sorted(posted.values())
+    return {
+        "n": n,
+        "feed": feed,
+        "orders": len(sent),
+        "lost": lost,
+        "acks_missing": missing,
+        "spread": max(spans) - min(spans),
+        "startup": startup,
+        "first": lat[0],
+        "p50": statistics.median(lat),
+        "max": lat[-1],
+        "floor": len(requests) / GLOBAL,
+        "cpu": busy,
+        "feed_last": max(feed_posts) if feed_posts else None,
+        "limited": limited,
+    }
+
+
+def t_deadline_mono(t_deadline: float) -> float:
+    """perf_counter and monotonic share a clock on Linux; the fake stamps with monotonic."""
+    return t_deadline - time.perf_counter() + time.monotonic()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, action="append", help="tables (repeatable)")
+    ap.add_argument("--feed", action="store_true", help="a shared feed following every table")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    runs = (
+        [(n, args.feed) for n in args.n]
+        if args.n
+        else [(10, False), (30, False), (60, False), (30, True)]
+    )
+    for n, feed in runs:
+        r = asyncio.run(play(n, feed, args.seed))
+        bound = "Discord (the floor)" if r["floor"] >= r["cpu"] else "CPU"
+        print(
+            f"N={r['n']:3d}{' +feed' if r['feed'] else ''}: orders {r['orders']}, lost {r['lost']},"
+            f" acks missing {r['acks_missing']}; deadline spread after start {r['spread']:.3f} s"
+            f" (start-up announcements {r['startup']:.1f} s); deadline -> results first"
+            f" {r['first']:.2f} s, p50 {r['p50']:.2f} s, max {r['max']:.2f} s; floor"
+            f" {r['floor']:.2f} s, CPU {r['cpu']:.2f} s ({bound} binds); 429s {r['limited']}"
+            + (
+                f"; feed's last results {r['feed_last']:.1f} s"
+                if r["feed_last"] is not None
+                else ""
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

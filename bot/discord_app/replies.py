@@ -1,0 +1,59 @@
+"""Replies to what a player sent by DM (order acknowledgements): short and idempotent (a
+nonce per DM and part, sent by discord.py with `enforce_nonce`), so one that fails (Discord
+busy, over the global limit) is sent again with backoff; one that finally fails is logged once
+at WARNING, never raised out of `on_message` (the orders are saved either way)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot.discord_app.format import chunks
+from bot.discord_app.notifier import nonce
+
+log = logging.getLogger("parley.discord")
+
+BACKOFF = (0.5, 1.0, 2.0, 4.0)  # seconds before each new try
+NO_PINGS = discord.AllowedMentions.none()
+
+
+async def reply(
+    channel: discord.abc.Messageable,
+    lines: Sequence[str],
+    about: int,
+    file: discord.File | None = None,
+) -> bool:
+    """Send `lines` (split to fit) in `channel`, in answer to message `about`, the `file`
+    (the map of the orders) with the last part; False if a part could not be sent (logged)."""
+    parts = chunks(lines)
+    # discord.py closes a file once sent (or not): each try gets its own copy of the bytes
+    attached = (file.filename, file.fp.read()) if file is not None else None
+    for i, part in enumerate(parts):
+        for attempt in range(len(BACKOFF) + 1):
+            extra: dict[str, Any] = {}
+            if attached is not None and i == len(parts) - 1:
+                extra["file"] = discord.File(io.BytesIO(attached[1]), filename=attached[0])
+            try:
+                # echoes user text: no mentions
+                await channel.send(
+                    part, allowed_mentions=NO_PINGS, nonce=nonce("reply", about, i), **extra
+                )
+                break
+            except (discord.Forbidden, discord.NotFound) as exc:
+                log.warning("reply to message %s not sent: %s", about, exc)
+                return False
+            except (discord.HTTPException, aiohttp.ClientError, OSError, TimeoutError) as exc:
+                if attempt == len(BACKOFF):
+                    why = f"{type(exc).__name__}: {exc}"
+                    log.warning(
+                        "reply to message %s not sent after %s tries: %s", about, attempt + 1, why
+                    )
+                    return False
+                await asyncio.sleep(BACKOFF[attempt])
+    return True
