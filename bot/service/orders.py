@@ -311,11 +311,18 @@ class Orders:
             self._warnings(ctx, position, power, orders),
         )
 
-    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
+    async def orders_map(
+        self, game_id: int, user: str, *, palette: str = "", quiet: float = 0.0
+    ) -> bytes | None:
         """PNG of the caller's standing orders on the current board (bot.service.order_map),
-        None if it has none or the picture fails (the orders are saved either way)."""
+        None if it has none or the picture fails (the orders are saved either way), or if
+        the deadline is less than `quiet` seconds away: at a tournament deadline hundreds of
+        acknowledgements arrive at once, and drawing them made orders sent in time arrive
+        late (bench/round.py, 60 tables); the player can still ask with `/orders show`."""
         power = await self.table.player_power(game_id, user)
         _, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        if quiet and ph.deadline is not None and ph.deadline - self.table.clock.now() < quiet:
+            return None
         standing = await self.table.standing(ph.id)
         if power not in standing:
             return None

@@ -283,8 +283,10 @@ class TableService:
     async def my_orders(self, game_id: int, user: str) -> OrdersView:
         return await self.orders.my_orders(game_id, user)
 
-    async def orders_map(self, game_id: int, user: str, *, palette: str = "") -> bytes | None:
-        return await self.orders.orders_map(game_id, user, palette=palette)
+    async def orders_map(
+        self, game_id: int, user: str, *, palette: str = "", quiet: float = 0.0
+    ) -> bytes | None:
+        return await self.orders.orders_map(game_id, user, palette=palette, quiet=quiet)
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         return await self.orders.set_ready(game_id, user, ready)

@@ -30,6 +30,9 @@ log = logging.getLogger("parley.discord")
 
 GAME_PREFIX = re.compile(r"^\s*#(\d+)\s*[:\n ]?")
 NO_PINGS = discord.AllowedMentions.none()
+# Saved orders get their map unless the deadline is this close (seconds): then the text ack
+# alone, so a crowd of last-minute orders is read and acknowledged in time.
+MAP_QUIET = 20.0
 
 
 async def _followup(
@@ -136,9 +139,11 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             return None
         return message.content
 
-    async def orders_map(self, game_id: int, user: str) -> discord.File | None:
+    async def orders_map(
+        self, game_id: int, user: str, *, quiet: float = 0.0
+    ) -> discord.File | None:
         """The player's own orders drawn on the board (secret: sent in a DM or ephemeral)."""
-        png = await self.bot.service.orders_map(game_id, user)
+        png = await self.bot.service.orders_map(game_id, user, quiet=quiet)
         return None if png is None else discord.File(io.BytesIO(png), filename="orders.png")
 
     async def submitted(
@@ -147,7 +152,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         """The reply to a submission, with the map of the orders when they were saved."""
         lines = await self.submit_lines(game_id, user, text)
         saved = self.accepted.pop((game_id, user), False)
-        return lines, await self.orders_map(game_id, user) if saved else None
+        # No map in the last seconds: the acknowledgement first (see TableService.orders_map).
+        return lines, await self.orders_map(game_id, user, quiet=MAP_QUIET) if saved else None
 
     async def submit_lines(self, game_id: int, user: str, text: str) -> list[str]:
         """Submit and describe the service's reading; refusals become the reply."""

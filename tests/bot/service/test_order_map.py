@@ -125,3 +125,17 @@ def test_a_phase_map_is_drawn_in_the_games_palette():
     assert default is not None
     assert colour_blind is not None
     assert colour_blind != default
+
+
+async def test_no_map_in_the_last_seconds_before_the_deadline(opener):
+    # bench/round.py: hundreds of maps drawn at a tournament deadline made orders sent in
+    # time arrive late; close to the deadline the acknowledgement goes without its map.
+    svc = await opener(engine=CoreEngine())
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-germany", "A MUN - BUR")
+    deadline = (await svc.status(gid)).deadline
+    assert deadline is not None
+    assert await svc.orders_map(gid, "user-germany", quiet=20) is not None
+    svc.table.clock.advance(deadline - svc.table.clock.now() - 10)  # 10 s before
+    assert await svc.orders_map(gid, "user-germany", quiet=20) is None
+    assert await svc.orders_map(gid, "user-germany") is not None  # /orders show still draws
