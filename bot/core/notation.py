@@ -140,6 +140,34 @@ def _matched_order(
     return ""
 
 
+def _in_paradox(result: OrderResult, outcome: Outcome | None) -> bool:
+    """Stabbeurfou 4: 'A PAR S BUR; (paradox)': the support for or against a convoying fleet
+    that is the target of a convoyed attack that may lead to a paradox. The adjudicator marks
+    the convoyed move (Reason.PARADOX); the note goes on the supports it attacked."""
+    order = result.order
+    if outcome is None or not isinstance(order, SupportHold | SupportMove):
+        return False
+    here = order.unit.province
+    touched = {order.target.province}
+    if isinstance(order, SupportMove):
+        touched.add(order.dest.province)
+    for r in outcome.results:
+        move = r.order
+        if not (
+            isinstance(move, Move) and r.reason is Reason.PARADOX and move.dest.province == here
+        ):
+            continue
+        army = move.unit.province
+        fleets = {
+            c.order.unit.province
+            for c in outcome.results
+            if isinstance(c.order, Convoy) and c.order.target.province == army
+        }
+        if touched & fleets:
+            return True
+    return False
+
+
 def result_line(
     result: OrderResult,
     outcome: Outcome | None = None,
@@ -160,8 +188,8 @@ def result_line(
             bracket = _matched_order(result, outcome, lang, game_map) or describe(
                 result, lang, game_map
             )
-        elif reason is Reason.PARADOX:
-            notes.append(w.paradox)
+        elif reason is Reason.PARADOX and isinstance(order, Convoy):
+            lower = True  # stabbeurfou 4: the note goes on the support, not the convoy
         elif isinstance(order, (Move, Retreat, Build, Disband, Waive)):
             lower = not isinstance(order, Move)  # a dash has no case
             notes.append(w.failed)
@@ -171,6 +199,8 @@ def result_line(
                 notes.append(w.cut)
         elif isinstance(order, Convoy):
             lower = True  # "F ENG c LON - BEL: the convoy was broken"
+    if _in_paradox(result, outcome):
+        notes.append(w.paradox)
     # The unit's fate after the movement phase (dislodged, or destroyed with no retreat).
     if outcome is not None and isinstance(order, UnitOrder) and not isinstance(order, Retreat):
         for d in outcome.dislodged:

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.adjudicator import adjudicate
+from bot.core.map import load_map
 from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Build,
@@ -22,6 +24,8 @@ from bot.core.orders import (
     Waive,
 )
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+from bot.core.parser import parse_order
+from bot.core.presets import load_rules
 from tests.standard import notation_lines, render_order, result_line
 from tests.standard import render_notation as render
 
@@ -90,7 +94,15 @@ def seed_examples() -> list[Outcome]:
             ]
         ),
         outcome([res(Move(F, A_PAR, loc("BUR")), KO, Reason.BOUNCED)]),
-        outcome([res(SupportHold(F, A_PAR, ref("BUR")), KO, Reason.PARADOX)]),
+        # "A PAR S BUR; (paradox)": the support against a convoying fleet, attacked by the
+        # convoyed army (the adjudicator marks that move PARADOX; DATC 6.F.14's board).
+        outcome(
+            [
+                res(SupportMove(E, ref("F LON"), ref("F WAL"), loc("ENG")), OK),
+                res(Move(F, ref("A BRE"), loc("LON")), KO, Reason.PARADOX),
+                res(Convoy(F, ref("F ENG"), ref("A BRE"), loc("LON")), KO, Reason.DISLODGED),
+            ]
+        ),
         outcome([res(Move(F, A_PAR, loc("BUR")), OK)]),
         outcome([res(Retreat(F, A_PAR, loc("BUR")), KO, Reason.BOUNCED)], "F1901R"),
         outcome([res(Retreat(F, A_PAR, loc("BUR")), OK)], "F1901R"),
@@ -171,3 +183,31 @@ def test_order_text_is_the_parsers(lang: str) -> None:
     # A successful order reads exactly as the parser writes it (and so parses back).
     for order in ALL_KINDS:
         assert render(order, lang) == render_order(order, lang)
+
+
+def test_paradox_note_on_the_attacked_support_from_a_real_adjudication() -> None:
+    # stabbeurfou 4: 'A PAR S BUR; (paradox)': "The support for or against a convoying fleet
+    # is the target of a convoyed attack that may lead to a paradox" (DATC 6.F.14's board).
+    gm = load_map("standard")
+    pos = Position.build(
+        Phase.parse("S1901M"),
+        [
+            Unit.parse(Power.ENGLAND, "F LON"),
+            Unit.parse(Power.ENGLAND, "F WAL"),
+            Unit.parse(Power.FRANCE, "A BRE"),
+            Unit.parse(Power.FRANCE, "F ENG"),
+        ],
+        {},
+    )
+    texts = {
+        Power.ENGLAND: ["F LON S F WAL - ENG", "F WAL - ENG"],
+        Power.FRANCE: ["A BRE - LON", "F ENG C A BRE - LON"],
+    }
+    orders = [
+        parse_order(t, power=p, position=pos, game_map=gm) for p, ts in texts.items() for t in ts
+    ]
+    out = adjudicate(pos, orders, load_rules("stabbeurfou"), gm)
+    lines = notation_lines(out, "en")
+    assert "F LON S F WAL - ENG; (paradox)" in lines
+    assert "A BRE - LON; (failed)" in lines
+    assert not [line for line in lines if "paradox" in line and not line.startswith("F LON")]
