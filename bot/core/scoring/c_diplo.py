@@ -17,6 +17,6 @@ RANK_BONUS = (38.0, 14.0, 7.0)
 def score(table: Table) -> dict[Power, float]:
     soloist = table.soloist
     if soloist is not None:
-        return {p: 100.0 if p is soloist else 0.0 for p in table.powers}
+        return table.solo_scores(100.0)
     bonus = shared_rank_bonus(table.centers, RANK_BONUS, table.powers)
     return {p: 1.0 + n + bonus[p] for p, n in table.centers.items()}

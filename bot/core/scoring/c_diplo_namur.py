@@ -29,6 +29,6 @@ def survival_points(centres: int) -> int:
 def score(table: Table) -> dict[Power, float]:
     soloist = table.soloist
     if soloist is not None:
-        return {p: SOLO if p == soloist else 0.0 for p in table.powers}
+        return table.solo_scores(SOLO)
     bonus = shared_rank_bonus(table.centers, RANK_BONUS, table.powers)
     return {p: 1.0 + survival_points(n) + bonus[p] for p, n in table.centers.items()}

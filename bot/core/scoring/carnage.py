@@ -29,7 +29,7 @@ def _score(table: Table, lead_points: float) -> dict[Power, float]:
     soloist = table.soloist
     if soloist is not None:
         pot = sum(PLACE_POINTS) + table.total_centers
-        return {p: pot if p == soloist else 0.0 for p in table.powers}
+        return table.solo_scores(pot)
     keys = {
         p: (*elimination_key(table, p, table.powers), float(table.centers[p])) for p in table.powers
     }

@@ -35,7 +35,7 @@ def score(table: Table) -> dict[Power, float]:
     if soloist is not None:
         # "as if everyone had survived, then doubles that score"; the soloist is alone first.
         solo = 2 * (_points(table, soloist, len(table.powers)) + RANK_BONUS[0])
-        return {p: solo if p is soloist else 0.0 for p in table.powers}
+        return table.solo_scores(solo)
     bonus = shared_rank_bonus(table.centers, RANK_BONUS, table.survivors)
     n = len(table.survivors)
     return {p: _points(table, p, n) + bonus[p] for p in table.powers}

@@ -24,7 +24,7 @@ PER_CENTRE = 3.0
 def score(table: Table) -> dict[Power, float]:
     soloist = table.soloist
     if soloist is not None:
-        return {p: SOLO if p == soloist else 0.0 for p in table.powers}
+        return table.solo_scores(SOLO)
     top = max(table.centers.values())
     leaders = [p for p in table.powers if table.centers[p] == top]
     out: dict[Power, float] = {}

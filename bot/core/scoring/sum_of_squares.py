@@ -14,7 +14,7 @@ from bot.core.scoring.table import ScoringError, Table
 def score(table: Table) -> dict[Power, float]:
     soloist = table.soloist
     if soloist is not None:
-        return {p: 100.0 if p is soloist else 0.0 for p in table.powers}
+        return table.solo_scores(100.0)
     squares = sum(n * n for n in table.centers.values())
     if squares == 0:
         raise ScoringError("nobody holds a centre: nothing to share")

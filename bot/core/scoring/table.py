@@ -96,6 +96,10 @@ class Table:
                 return p
         return None
 
+    def solo_scores(self, points: float) -> dict[Power, float]:
+        """A solo takes `points`, everyone else nothing (every system scores a solo so)."""
+        return {p: points if p == self.soloist else 0.0 for p in self.powers}
+
     def years_survived(self, power: Power) -> int:
         """Whole years an eliminated power played before the year it was eliminated
         (eliminated in 1905 with a 1901 start: 4), as dipvis counts them."""

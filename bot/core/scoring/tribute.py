@@ -22,7 +22,7 @@ TRIBUTE_FROM = 6
 def score(table: Table) -> dict[Power, float]:
     soloist = table.soloist
     if soloist is not None:
-        return {p: SOLO if p == soloist else 0.0 for p in table.powers}
+        return table.solo_scores(SOLO)
     if not table.survivors:
         raise ScoringError("nobody survives: nothing to share")
     share = SURVIVOR_POOL / len(table.survivors)
