@@ -24,6 +24,7 @@ from bot.service.storage import Repository
 from bot.service.table import (
     GameCtx,
     Table,
+    centre_counts,
     dumps,
     parse_power,
 )
@@ -355,11 +356,7 @@ class GmTools:
                     raise InvalidStateError.of("no_draw_yet", row.lang, game=game_id)
                 position = self.table.position_of(ph)
                 alive = [p.value for p in position.powers()]
-                centers = {
-                    p.value: len(position.centers_of(p))
-                    for p in position.powers()
-                    if position.centers_of(p)
-                }
+                centers = centre_counts(position)
                 await tx.mark_phase_final(ph.id)
                 await self.table.audit(tx, game_id, now, gm, "declare_draw", powers=alive)
                 await self.table.finish(tx, game_id, now, "draw", None, centers, gm, why)
@@ -378,11 +375,7 @@ class GmTools:
                 centers: dict[str, int] = {}
                 if ph is not None:
                     position = self.table.position_of(ph)
-                    centers = {
-                        p.value: len(position.centers_of(p))
-                        for p in position.powers()
-                        if position.centers_of(p)
-                    }
+                    centers = centre_counts(position)
                     if ph.status in ("pending", "open"):
                         await tx.mark_phase_final(ph.id)
                 await self.table.finish(tx, game_id, now, reason, None, centers, gm)

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power, Unit
-from bot.core.names import NameTable
 from bot.core.orders import Build, Order, UnitOrder
 from bot.core.parser import count_orders
 from bot.core.rules import Choice, RuleSet
 from bot.core.submission import keeps_readable_orders
 from bot.service.engine import Engine
 from bot.service.errors import ServiceError
+from bot.service.table import unit_text
 from bot.service.texts import t
 
 # A whole press of 34 units (the standard map's maximum) written out with supports and a
@@ -110,19 +110,11 @@ def foreign_unit_errors(  # noqa: PLR0917 - pure helper
                     "foreign_unit",
                     lang,
                     order=engine.render_order(order, lang, game_map),
-                    unit=unit_text(names, unit, lang),
+                    unit=unit_text(names, unit.type, unit.location, lang),
                     owner=owner_word(game_map, unit.power, lang),
                 )
             )
     return out
-
-
-def unit_text(names: NameTable, unit: Unit, lang: str) -> str:
-    """`A TOU`, `F STP/CS`: a unit in the game's nomenclature."""
-    where = names.abbreviation(unit.province, lang)
-    if unit.location.coast is not None:
-        where += "/" + names.coast_abbreviation(unit.location.coast, lang)
-    return f"{unit.type.value} {where}"
 
 
 def owner_word(game_map: GameMap, power: Power, lang: str) -> str:

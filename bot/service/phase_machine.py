@@ -31,6 +31,7 @@ from bot.service.table import (
     PhaseState,
     Table,
     cached_rules,
+    centre_counts,
     dumps,
     reminder_key,
 )
@@ -347,7 +348,7 @@ class PhaseMachine:
                 next=str(nxt.phase),
                 orders=len(orders_doc),
             )
-            centers = {p.value: len(nxt.centers_of(p)) for p in nxt.powers() if nxt.centers_of(p)}
+            centers = centre_counts(nxt)
             key = f"{game_id}:{ph.id}"
             outcome = codec.outcome_from_json(result["outcome"])
             await self.table.emit(

@@ -88,6 +88,14 @@ def reminder_key(game_id: int, phase_id: int, offset: float, deadline: float) ->
     return f"{game_id}:{phase_id}:reminder:{offset:g}:{deadline:.0f}"
 
 
+def centre_counts(position: Position) -> dict[str, int]:
+    """Centres per power that has any, in the board's power order: what the end of a game
+    records."""
+    return {
+        p.value: len(position.centers_of(p)) for p in position.powers() if position.centers_of(p)
+    }
+
+
 def unit_text(names: NameTable, utype: UnitType | None, loc: Location, lang: str) -> str:
     """`A TOU`, `F STP/CS`: a unit in the game's nomenclature."""
     where = names.abbreviation(loc.province, lang)

@@ -35,6 +35,7 @@ from bot.service.table import (
     GameCtx,
     PhaseState,
     Table,
+    centre_counts,
     dumps,
     parse_power,
 )
@@ -110,11 +111,7 @@ class Votes:
         centers: dict[str, int] = {}
         if ph is not None:
             position = self.table.position_of(ph)
-            centers = {
-                p.value: len(position.centers_of(p))
-                for p in position.powers()
-                if position.centers_of(p)
-            }
+            centers = centre_counts(position)
             await tx.mark_phase_final(ph.id)
         await self.table.finish(
             tx,
