@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from PIL import ImageDraw
+from PIL import ImageDraw, ImageFont
 
 from bot.core import catalogue
 from bot.core.catalogue import DEFAULT_LANG, languages
@@ -26,6 +27,7 @@ from renderer.palette import (
 )
 
 if TYPE_CHECKING:
+    from bot.core.model import Power
     from renderer.orders import _Ctx
 
 # The legend's key, in the order of _Ctx.key_sample: `[legend]` of the render catalogues.
@@ -64,20 +66,38 @@ def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
     best = (0.0, 1)
     for cols in (1, 2):
         scale = LEGEND_SCALE
-        while scale > 0.85 and _covers_a_place(ctx, _box(ctx, lang, scale, cols, game_over)):
+        while scale > 0.85 and _covers_a_place(
+            ctx, _layout(ctx, lang, scale, cols, game_over=game_over).box
+        ):
             scale -= 0.05
         best = max(best, (scale, -cols))
     _draw_legend(ctx, lang, best[0], -best[1], game_over=game_over)
 
 
-def _box(
-    ctx: _Ctx, lang: str, scale: float, cols: int, game_over: bool
-) -> tuple[float, float, float, float]:
-    x0, y0, w, h = _layout(ctx, lang, scale, cols, game_over=game_over)[:4]
-    return (x0, y0, x0 + w, y0 + h)
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The legend box at one size: where it goes and what it holds."""
+
+    x0: float
+    y0: float
+    box_w: float
+    box_h: float
+    s: float  # pixels per unit at this size
+    title_font: ImageFont.FreeTypeFont
+    font: ImageFont.FreeTypeFont
+    line_h: float
+    keys: tuple[str, ...]
+    key_y: float
+    key_rows: int
+    title: str
+    rows: list[tuple[Power, str, str]]
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        return (self.x0, self.y0, self.x0 + self.box_w, self.y0 + self.box_h)
 
 
-def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> tuple[Any, ...]:
+def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> _Layout:
     s = ctx.s * scale
     title_font = ctx.r._font(17 * s)
     font = ctx.r._font(11 * s, bold=False)
@@ -103,12 +123,22 @@ def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -
         cols * (max(font.getlength(n) + font.getlength(c) for _, n, c in rows) + 44 * s),
         2 * (max(font.getlength(k) for k in keys) + 44 * s),
     )
-    return (x0, y0, box_w, box_h, s, title_font, font, line_h, keys, key_y, key_rows, title, rows)
+    return _Layout(
+        x0, y0, box_w, box_h, s, title_font, font, line_h, tuple(keys), key_y, key_rows, title, rows
+    )
 
 
 def _draw_legend(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> None:
-    x0, y0, box_w, box_h, s, title_font, font, line_h, keys, key_y, key_rows, title, rows = _layout(
-        ctx, lang, scale, cols, game_over=game_over
+    lay = _layout(ctx, lang, scale, cols, game_over=game_over)
+    x0, y0, box_w, box_h, s, line_h = lay.x0, lay.y0, lay.box_w, lay.box_h, lay.s, lay.line_h
+    title_font, font, keys, key_y, key_rows, title, rows = (
+        lay.title_font,
+        lay.font,
+        lay.keys,
+        lay.key_y,
+        lay.key_rows,
+        lay.title,
+        lay.rows,
     )
     col_w = box_w / 2
     power_w = box_w / cols
