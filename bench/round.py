@@ -6,9 +6,12 @@ correcting 1 second before the deadline.
     python3 bench/round.py                 # N = 10, 30, 60, and 30 with a shared feed
     python3 bench/round.py -n 10 --feed
 
-Prints orders lost and acknowledgements missing (both must be 0), the spread of the deadlines
-after the start (each table's deadline minus its start; goal < 0.1 s), deadline -> results per
-table (p50 / max; goals: first <= 0.5 s, last within 1 s of the floor or of the CPU bound), the
+Prints orders lost (a player's last set, sent before the deadline, is not the power's orders
+at adjudication; the service runs with its default grace, bot.service.lateness), the sets read
+after the deadline (how late the latest, how many refused), acknowledgements missing (lost and
+acks missing must be 0), the spread of the deadlines after the start (each table's deadline
+minus its start; goal < 0.1 s), deadline -> results per table (p50 / max, the grace included;
+goals: first <= 0.5 s after the grace, last within 1 s of the floor or of the CPU bound), the
 floor (the bot's requests from the deadline to the last table's results / 50 per s), the CPU
 bound (the process's CPU time from the deadline to the last results: the service, the bot
 and the fake Discord, which share this process) and, with --feed,
@@ -19,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import random
 import statistics
 import sys
@@ -36,6 +38,7 @@ from bot.core.model import Power
 from bot.core.parser import render_order
 from bot.discord_app.notifier import nonce
 from bot.service import FakeClock, TableService
+from bot.service.lateness import GRACE
 from tests.fake_discord import FakeDiscord, FakeUser, SentMessage
 
 LEAD = 4.0  # real seconds of the writing window the bench plays out
@@ -49,7 +52,7 @@ async def tick(clock: FakeClock, offset: list[float]) -> None:
         await asyncio.sleep(0.005)
 
 
-async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
+async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
@@ -62,6 +65,7 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                 Path(tmp) / "round.db",
                 clock=clock,
                 run=False,
+                grace=grace,
             )
             game_map = svc.engine.load_map("standard")
             tables: dict[int, int] = {}
@@ -115,7 +119,8 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
                 position = await svc.position(gid, st.phase_id)
                 chosen = random_orders(position, Power(power), game_map, rng)
                 text = "\n".join(render_order(o) for o in chosen) or "A PAR H"
-                payload = await fake.send_dm(user, text)
+                # The message's own time is the service's clock (lateness is judged by it).
+                payload = await fake.send_dm(user, text, at=clock.now())
                 sent.append((user, str(payload["id"])))
                 last_text[gid, power] = text
 
@@ -180,11 +185,20 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
             ]
             missing = acks_missing()
             lost = 0
+            read_late: list[float] = []  # how long after the deadline each set was read
+            refused = 0
             for gid in gids:
                 phases = [p for p in await svc.phases(gid) if p.phase == "S1901M"]
-                res = await svc.table.storage.result(gid, phases[0].id)
-                ordered = {o.get("power") for o in json.loads(res.orders_json)} if res else set()
-                lost += sum(1 for (g, p) in last_text if g == gid and p not in ordered)
+                rows = await svc.table.storage.standing(phases[0].id)
+                standing = {s.power: s.text for s in rows}
+                lost += sum(
+                    1 for (g, p), text in last_text.items() if g == gid and standing.get(p) != text
+                )
+                for h in await svc.table.storage.submissions_of_game(gid):
+                    sub = h.submission
+                    if sub.submitted_at >= deadline:
+                        read_late.append(sub.submitted_at - deadline)
+                        refused += not sub.accepted
             scopes = [scope for scope, _ in fake.rest.limits.limited] if fake.rest.limits else []
             limited = f"{scopes.count('global')} global, {scopes.count('user')} per channel"
             await bot.close()
@@ -197,6 +211,9 @@ async def play(n: int, feed: bool, seed: int) -> dict[str, Any]:
         "feed": feed,
         "orders": len(sent),
         "lost": lost,
+        "read_late": len(read_late),
+        "refused": refused,
+        "latest_read": max(read_late, default=0.0),
         "acks_missing": missing,
         "spread": max(spans) - min(spans),
         "startup": startup,
@@ -220,6 +237,7 @@ def main() -> int:
     ap.add_argument("-n", type=int, action="append", help="tables (repeatable)")
     ap.add_argument("--feed", action="store_true", help="a shared feed following every table")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--grace", type=float, default=GRACE, help="seconds (0: none, as before)")
     args = ap.parse_args()
     runs = (
         [(n, args.feed) for n in args.n]
@@ -227,11 +245,13 @@ def main() -> int:
         else [(10, False), (30, False), (60, False), (30, True)]
     )
     for n, feed in runs:
-        r = asyncio.run(play(n, feed, args.seed))
+        r = asyncio.run(play(n, feed, args.seed, args.grace))
         bound = "Discord (the floor)" if r["floor"] >= r["cpu"] else "CPU"
         print(
             f"N={r['n']:3d}{' +feed' if r['feed'] else ''}: orders {r['orders']}, lost {r['lost']},"
-            f" acks missing {r['acks_missing']}; deadline spread after start {r['spread']:.3f} s"
+            f" read after the deadline {r['read_late']} (latest {r['latest_read']:.2f} s,"
+            f" refused {r['refused']}), acks missing {r['acks_missing']}; deadline spread"
+            f" after start {r['spread']:.3f} s"
             f" (start-up announcements {r['startup']:.1f} s); deadline -> results first"
             f" {r['first']:.2f} s, p50 {r['p50']:.2f} s, max {r['max']:.2f} s; floor"
             f" {r['floor']:.2f} s, CPU {r['cpu']:.2f} s ({bound} binds); 429s {r['limited']}"

@@ -47,6 +47,14 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="ask for the privileged Message Content intent (not needed for DM orders)",
     )
+    p.add_argument(
+        "--grace",
+        type=float,
+        metavar="SECONDS",
+        help="how long a phase waits after its deadline for orders sent before it that are "
+        "still being read (default: see docs/rules.md, Lateness; the deadline players are "
+        "told does not move)",
+    )
     p.add_argument("--no-sync", action="store_true", help="do not sync the slash commands")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     p.set_defaults(func=run)
@@ -124,7 +132,8 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
     from bot.service import ServiceError, TableService  # noqa: PLC0415
 
     try:
-        service = await TableService.open(args.db, run=False, init_db=args.init_db)
+        grace = {} if args.grace is None else {"grace": max(0.0, args.grace)}
+        service = await TableService.open(args.db, run=False, init_db=args.init_db, **grace)
     except ServiceError as exc:
         print(f"parley run: {exc.message}", file=sys.stderr)
         return 2

@@ -1,7 +1,8 @@
 """What the rule set decides when an order set comes in (pure; the table service asks).
 
-- `accepts_orders`: is the phase still taking orders? The deadline closes it, unless the
-  preset's `late_orders_accepted` (house VII(3) Alternative B: "accepted until the start of
+- `accepts_orders`: is the phase still taking orders? The deadline closes it (a set sent
+  before it is still taken while read within a short grace), unless the preset's
+  `late_orders_accepted` (house VII(3) Alternative B: "accepted until the start of
   adjudication") keeps it open until the adjudication starts.
 - `combine_mode`: how a new set meets the standing one (DATC 4.D.1, `order_sets`).
 - `keeps_readable_orders`: an unreadable line refuses the set, or only that line is void
@@ -24,16 +25,28 @@ class Combine(StrEnum):
 
 
 def accepts_orders(
-    rules: RuleSet, *, status: str, now: float, deadline: float | None, paused_at: float | None
+    rules: RuleSet,
+    *,
+    status: str,
+    now: float,
+    deadline: float | None,
+    paused_at: float | None,
+    sent: float | None = None,
+    grace: float = 0.0,
 ) -> bool:
-    """Whether a set sent at `now` is taken for a phase in `status` ('open' while it takes
-    orders, 'adjudicating' once the adjudication has started)."""
+    """Whether a set read at `now` is taken for a phase in `status` ('open' while it takes
+    orders, 'adjudicating' once the adjudication has started). `sent`: when the player sent
+    it (its message's time, never after `now`); a set sent before the deadline is still
+    taken while it is read within `grace` seconds after it (issue 19: at a crowded
+    deadline orders sent in time are read late)."""
     if status != "open" or deadline is None:
         return False
     if rules.late_orders_accepted:
         return True  # house VII(3) B: until the adjudication starts (the status says so)
     effective = paused_at if paused_at is not None else now
-    return effective < deadline
+    if effective < deadline:
+        return True
+    return sent is not None and min(sent, now) < deadline and effective < deadline + grace
 
 
 def combine_mode(rules: RuleSet, *, merge_requested: bool) -> Combine:

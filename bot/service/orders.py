@@ -25,6 +25,7 @@ from bot.service.errors import (
     LateSubmissionError,
 )
 from bot.service.labels import strip_labels
+from bot.service.lateness import sent_time
 from bot.service.outbox import Outbox
 from bot.service.scheduler import Scheduler
 from bot.service.storage import Repository
@@ -128,16 +129,26 @@ class Orders:
         return text
 
     async def submit(
-        self, game_id: int, user: str, text: str, *, merge: bool = False
+        self,
+        game_id: int,
+        user: str,
+        text: str,
+        *,
+        merge: bool = False,
+        sent_at: float | None = None,
     ) -> SubmitReply:
         """Submit orders (one per line or `;`-separated) for the caller's power.
 
         The whole set replaces the standing one (with `merge`, it replaces only the orders of
         the units it names). A set with an unreadable order, or one the rule set refuses
         (Stabbeurfou), is not saved and the previous orders stand. After the deadline:
-        LateSubmissionError, nothing saved."""
+        LateSubmissionError, nothing saved. `sent_at`: when the player sent it (its Discord
+        message's time): sent before the deadline, it is taken while read within the grace
+        (bot.service.lateness)."""
         power = await self.table.player_power(game_id, user)
-        return await self._submit(game_id, user, power, text, kind="submit", merge=merge)
+        return await self._submit(
+            game_id, user, power, text, kind="submit", merge=merge, sent_at=sent_at
+        )
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         """GM: enter a power's orders for it (paper orders transcribed at a table)."""
@@ -150,7 +161,15 @@ class Orders:
         return await self._submit(game_id, user, power, "", kind="clear", merge=False)
 
     async def _submit(
-        self, game_id: int, user: str, power: Power, text: str, *, kind: str, merge: bool
+        self,
+        game_id: int,
+        user: str,
+        power: Power,
+        text: str,
+        *,
+        kind: str,
+        merge: bool,
+        sent_at: float | None = None,
     ) -> SubmitReply:
         _, ctx, ph = await self.table.open_phase_for_orders(game_id)
         lang = ctx.lang
@@ -173,7 +192,7 @@ class Orders:
         late: LateSubmissionError | None = None
         async with self.table.storage.tx() as tx:
             now = self.table.clock.now()
-            late = await self._too_late(tx, game_id, ctx, ph, now)
+            late = await self._too_late(tx, game_id, ctx, ph, now, sent_time(sent_at, now))
             if late is not None:
                 accepted = False
             had = await self.table.standing(ph.id, tx)
@@ -274,8 +293,8 @@ class Orders:
         kept = [o for o in old if order_key(o) is not None and order_key(o) not in names]
         return kept + orders
 
-    async def _too_late(
-        self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float
+    async def _too_late(  # noqa: PLR0917 - internal helper
+        self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float, sent: float
     ) -> LateSubmissionError | None:
         """Checked in the saving transaction: the phase read before may have closed since
         (a paused game's clock stands at its pause)."""
@@ -288,6 +307,8 @@ class Orders:
             now=now,
             deadline=cur.deadline,
             paused_at=paused_at,
+            sent=sent,
+            grace=self.table.grace,
         ):
             return self.table.late_error(ctx, cur or ph)
         return None

@@ -128,7 +128,7 @@ class PhaseMachine:
             if ph is None:
                 return
         if ph.status == "open" and ph.deadline is not None:
-            if now >= ph.deadline:
+            if now >= self.table.closes_at(ph.deadline):
                 await self.adjudicate(game_id, ctx, ph)
                 return
             if ph.window == "negotiation" and ph.writing_at is not None and now >= ph.writing_at:
@@ -273,7 +273,8 @@ class PhaseMachine:
             )
 
     async def _close(self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool) -> bool:
-        """Freeze the orders (open -> adjudicating) if the deadline passed (or `force`);
+        """Freeze the orders (open -> adjudicating) once the deadline and its grace passed
+        (bot.service.lateness), or with `force`;
         True if the phase is now to be adjudicated."""
         now = self.table.clock.now()
         vote_state = await self.table.storage.votebook(game_id)
@@ -284,7 +285,7 @@ class PhaseMachine:
             if cur is None:
                 return False
             if cur.status == "open":
-                if not force and (cur.deadline is None or now < cur.deadline):
+                if not force and (cur.deadline is None or now < self.table.closes_at(cur.deadline)):
                     return False
                 await tx.close_phase(ph.id, now)
                 # house IX(4): a passed vote is published instead of the adjudication.

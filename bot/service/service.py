@@ -35,6 +35,7 @@ from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
+from bot.service.lateness import GRACE
 from bot.service.lobby import Lobby
 from bot.service.missed import missed_counts
 from bot.service.orders import Orders
@@ -84,6 +85,7 @@ class TableService:
         executor: Executor | str | None = None,
         render: bool = True,
         metrics: Metrics | None = None,
+        grace: float = GRACE,
     ) -> None:
         self.storage: Storage = storage
         self.clock: Clock = clock or SystemClock()
@@ -98,7 +100,7 @@ class TableService:
             ProcessPoolExecutor() if isinstance(executor, str) else executor
         )
         self.deliveries = Deliveries(storage, self.clock)
-        self.table = Table(storage, self.clock, self.engine)
+        self.table = Table(storage, self.clock, self.engine, grace)
         self.outbox = Outbox(self.table, notifier or NullNotifier())
         self.voting = Votes(self.table, self.outbox)
         self.machine = PhaseMachine(self.table, self.voting, self.executor, render, metrics)
@@ -132,11 +134,14 @@ class TableService:
         metrics: Metrics | None = None,
         init_db: bool = False,
         storage: Storage | None = None,
+        grace: float = GRACE,
     ) -> TableService:
         """Open (and migrate) the database, check the data files, recover, and with `run`
         start the scheduler. Errors: StoreError (bad database), ConfigError (data files).
         `init_db`: an existing empty file may become a new database (else it is refused).
-        `storage`: an opened storage to use instead of the SQLite file at `path`."""
+        `storage`: an opened storage to use instead of the SQLite file at `path`.
+        `grace`: seconds a phase stays open after its deadline for orders sent before it
+        (bot.service.lateness)."""
         engine = engine or CoreEngine()
         # The bundled presets and variants (what /game create offers) must load before anything
         # else happens; each game's own variant is checked with the game (`recover`): a
@@ -155,6 +160,7 @@ class TableService:
             executor=executor,
             render=render,
             metrics=metrics,
+            grace=grace,
         )
         try:
             await svc.scheduler.recover()
@@ -270,9 +276,15 @@ class TableService:
     # --- orders -------------------------------------------------------------------
 
     async def submit(
-        self, game_id: int, user: str, text: str, *, merge: bool = False
+        self,
+        game_id: int,
+        user: str,
+        text: str,
+        *,
+        merge: bool = False,
+        sent_at: float | None = None,
     ) -> SubmitReply:
-        return await self.orders.submit(game_id, user, text, merge=merge)
+        return await self.orders.submit(game_id, user, text, merge=merge, sent_at=sent_at)
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         return await self.orders.submit_for(game_id, gm, power, text)

@@ -34,6 +34,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.events import EventKind
+from bot.service.lateness import GRACE
 from bot.service.storage import Repository, Storage
 from bot.service.storage.rows import GameRow, PhaseRow, SubmissionRow
 from bot.service.texts import t
@@ -121,8 +122,11 @@ class Table:
     cached settings of each game, the per-game locks and the due times; and the small steps
     they all take (read a game, its phase, its players; audit; emit an event)."""
 
-    def __init__(self, storage: Storage, clock: Clock, engine: Engine) -> None:
+    def __init__(
+        self, storage: Storage, clock: Clock, engine: Engine, grace: float = GRACE
+    ) -> None:
         self.storage = storage
+        self.grace = grace  # seconds a phase stays open after its deadline (bot.service.lateness)
         self.clock = clock
         self.engine = engine
         self._ctx: dict[int, GameCtx] = {}
@@ -286,6 +290,10 @@ class Table:
             raise InvalidStateError.of("no_phase_open", ctx.lang, game=game_id)
         return row, ctx, ph
 
+    def closes_at(self, deadline: float) -> float:
+        """When a phase with this deadline stops taking sets sent before it."""
+        return deadline + self.grace
+
     def late_error(self, ctx: GameCtx, ph: PhaseState) -> LateSubmissionError:
         if ph.status == "pending":
             return LateSubmissionError(t("not_open", ctx.lang, phase=ph.phase.describe(ctx.lang)))
@@ -343,7 +351,7 @@ class Table:
             return self.clock.now()
         if ph.status != "open" or ph.deadline is None:
             return None
-        times = [ph.deadline]
+        times = [self.closes_at(ph.deadline)]
         if ph.window == "negotiation" and ph.writing_at is not None:
             times.append(ph.writing_at)
         ctx = await self.load_ctx(game_id)

@@ -114,7 +114,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             log.warning("orders of DM %s lost for %s: asked to resend", message_id, user)
             lines, file = [t("orders.pick_lost", game.lang, id=game_id)], None
         else:
-            lines, file = await self.submitted(game_id, user, text)
+            sent = discord.utils.snowflake_time(message_id).timestamp()  # the DM's own time
+            lines, file = await self.submitted(game_id, user, text, sent)
             self.pending.pop(message_id, None)
         parts = chunks(lines)
         for i, part in enumerate(parts):
@@ -147,19 +148,20 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         return None if png is None else discord.File(io.BytesIO(png), filename="orders.png")
 
     async def submitted(
-        self, game_id: int, user: str, text: str
+        self, game_id: int, user: str, text: str, sent: float
     ) -> tuple[list[str], discord.File | None]:
-        """The reply to a submission, with the map of the orders when they were saved."""
-        lines = await self.submit_lines(game_id, user, text)
+        """The reply to a submission, with the map of the orders when they were saved.
+        `sent`: the time of the player's message (lateness is judged by it, issue 19)."""
+        lines = await self.submit_lines(game_id, user, text, sent)
         saved = self.accepted.pop((game_id, user), False)
         # No map in the last seconds: the acknowledgement first (see TableService.orders_map).
         return lines, await self.orders_map(game_id, user, quiet=MAP_QUIET) if saved else None
 
-    async def submit_lines(self, game_id: int, user: str, text: str) -> list[str]:
+    async def submit_lines(self, game_id: int, user: str, text: str, sent: float) -> list[str]:
         """Submit and describe the service's reading; refusals become the reply."""
         try:
             game = await self.bot.service.status(game_id)
-            reply = await self.bot.service.submit(game_id, user, text)
+            reply = await self.bot.service.submit(game_id, user, text, sent_at=sent)
         except Exception as exc:
             message = describe_refusal(exc)
             if message is None:
@@ -178,9 +180,10 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             return
         user = user_key(message.author)
         text = message.content
+        sent = message.created_at.timestamp()  # Discord's time of the message, not of reading
         prefix = GAME_PREFIX.match(text)
         if prefix:
-            got = await self.submitted(int(prefix.group(1)), user, text[prefix.end() :])
+            got = await self.submitted(int(prefix.group(1)), user, text[prefix.end() :], sent)
             await reply(message.channel, got[0], message.id, got[1])
             return
         games = [
@@ -193,7 +196,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             await reply(message.channel, [t("game.not_in_any", "en")], message.id)
             return
         if len(games) == 1:
-            lines, file = await self.submitted(games[0].id, user, text)
+            lines, file = await self.submitted(games[0].id, user, text, sent)
             await reply(message.channel, lines, message.id, file)
             return
         self.pending[message.id] = (user, text)
@@ -209,11 +212,11 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
     async def submit(
         self, interaction: discord.Interaction, text: str, game: int | None = None
     ) -> None:
+        sent = interaction.created_at.timestamp()  # the command's own time (issue 19)
         found = await resolve_game(self.bot, interaction, game, states=RUNNING)
         await think(interaction)
-        await _followup(
-            interaction, *await self.submitted(found.id, user_key(interaction.user), text)
-        )
+        user = user_key(interaction.user)
+        await _followup(interaction, *await self.submitted(found.id, user, text, sent))
 
     @app_commands.command(name="show", description="Show your current orders")
     @app_commands.describe(game="Game number (#)")

@@ -39,6 +39,7 @@ class Table:
     async def boot(self, **service_options) -> ParleyBot:
         """Start a bot process: open the service on the database file, connect to Discord."""
         faults = service_options.pop("faults", None)
+        service_options.setdefault("grace", 0.0)  # (tested on its own: test_lateness.py)
         if faults is not None:  # kill points in a storage wrapper (tests/bot/service/faults.py)
             storage = await SqliteStorage.open(self.db)
             service_options["storage"] = FaultyStorage(storage, faults)

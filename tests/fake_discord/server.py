@@ -121,10 +121,13 @@ class FakeDiscord:
 
     # -- users acting ----------------------------------------------------------------------
 
-    async def send_dm(self, user: FakeUser, content: str) -> dict[str, Any]:
-        """The user writes to the bot in DM: a MESSAGE_CREATE without guild_id."""
+    async def send_dm(
+        self, user: FakeUser, content: str, *, at: float | None = None
+    ) -> dict[str, Any]:
+        """The user writes to the bot in DM: a MESSAGE_CREATE without guild_id. `at`: when
+        the message was created (Unix seconds; its id says so), if it is delivered later."""
         channel = self.state.dm_channel(user.id)
-        payload = self.state.user_message(user, channel, content)
+        payload = self.state.user_message(user, channel, content, at)
         await self.gateway.dispatch("MESSAGE_CREATE", payload)
         return payload
 

@@ -25,8 +25,9 @@ class SnowflakeFactory:
     def __init__(self) -> None:
         self._counter = itertools.count(1)
 
-    def __call__(self) -> int:
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    def __call__(self, at: float | None = None) -> int:
+        """A new id, made now or (`at`, Unix seconds) at another time."""
+        ms = int((time.time() if at is None else at) * 1000) - DISCORD_EPOCH_MS
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
 
@@ -340,9 +341,11 @@ class FakeState:
             payload["guild_id"] = str(channel.guild_id)
         return payload
 
-    def user_message(self, user: FakeUser, channel: FakeChannel, content: str) -> dict[str, Any]:
-        """A MESSAGE_CREATE payload for something a user wrote."""
-        msg = SentMessage(self.snowflake(), channel.id, content, [], [], None)
+    def user_message(
+        self, user: FakeUser, channel: FakeChannel, content: str, at: float | None = None
+    ) -> dict[str, Any]:
+        """A MESSAGE_CREATE payload for something a user wrote (`at`: when, if not now)."""
+        msg = SentMessage(self.snowflake(at), channel.id, content, [], [], None)
         self.user_messages[msg.id] = (msg, user)
         return self.message_payload(msg, user)
 

@@ -24,6 +24,20 @@ def test_late_orders_until_the_adjudication_starts_under_house_only():
     assert accepts_orders(datc, status="open", now=500.0, deadline=100.0, paused_at=90.0)
 
 
+def test_a_set_sent_before_the_deadline_is_taken_while_read_within_the_grace():
+    # Issue 19: judged by when the player sent it, read at most `grace` seconds late.
+    datc = load_rules("datc")
+    at = {"status": "open", "deadline": 100.0, "paused_at": None, "grace": 2.0}
+    assert accepts_orders(datc, now=101.5, sent=99.5, **at)  # sent in time, read late
+    assert not accepts_orders(datc, now=101.5, sent=100.0, **at)  # sent at the deadline
+    assert not accepts_orders(datc, now=102.0, sent=99.5, **at)  # the grace is over
+    assert not accepts_orders(datc, now=101.5, **at)  # no time of sending: read late
+    # Adjudication started: nothing more is taken, sent in time or not.
+    assert not accepts_orders(datc, **{**at, "status": "adjudicating"}, now=100.5, sent=99.0)
+    # Paused after the deadline, within the grace: the clock stands at the pause.
+    assert accepts_orders(datc, **{**at, "paused_at": 101.0}, now=500.0, sent=99.0)
+
+
 def test_order_sets_4d1_by_preset():
     assert combine_mode(load_rules("datc"), merge_requested=False) is Combine.REPLACE
     assert combine_mode(load_rules("datc"), merge_requested=True) is Combine.BY_UNIT

@@ -209,6 +209,9 @@ async def opener(backend: StorageOpener, clock: FakeClock) -> AsyncIterator[Open
         kw.setdefault("engine", SimpleEngine())
         kw.setdefault("notifier", MemoryNotifier())
         kw.setdefault("run", False)
+        # Tests step the clock to a deadline and expect it closed; the grace after it for
+        # orders sent in time is tested on its own (test_lateness.py).
+        kw.setdefault("grace", 0.0)
         faults = kw.pop("faults", None)
         storage = await backend()
         kw["storage"] = storage

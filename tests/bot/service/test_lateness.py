@@ -1,0 +1,82 @@
+"""Lateness by the time an order was sent (issue 19): a set sent before the deadline and read
+after it is taken within the grace; the phase closes after the grace; the public deadline
+does not move."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.model import Power
+from bot.service import LateSubmissionError
+from bot.service.lateness import GRACE, sent_time
+from tests.bot.service.conftest import seven_player_game
+
+
+def test_a_time_of_sending_from_the_future_is_clamped_to_the_reading():
+    assert sent_time(99.0, 100.0) == 99.0
+    assert sent_time(150.0, 100.0) == 100.0  # a clock from the future is not trusted
+    assert sent_time(None, 100.0) == 100.0  # no time of its own: when it was read
+
+
+async def test_sent_before_the_deadline_and_read_within_the_grace_is_taken(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR H")
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + GRACE / 2)
+    await svc.run_due()  # the deadline passed, the grace not yet: still open
+    st = await svc.status(gid)
+    assert (st.phase, st.phase_status, st.deadline) == ("S1901M", "open", deadline)
+    reply = await svc.submit(gid, "user-france", "A PAR - BUR", sent_at=deadline - 0.3)
+    assert reply.accepted
+    clock.set(deadline + GRACE)
+    await svc.run_due()
+    res = await svc.results(gid)
+    assert res is not None
+    assert res.orders[Power.FRANCE] == ["A PAR - BUR"]
+
+
+async def test_sent_after_the_deadline_is_refused_even_within_the_grace(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    await svc.submit(gid, "user-france", "A PAR H")
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + 0.5)
+    with pytest.raises(LateSubmissionError, match=r"deadline .* has passed"):
+        await svc.submit(gid, "user-france", "A PAR - BUR", sent_at=deadline + 0.1)
+    with pytest.raises(LateSubmissionError):  # no time of sending: read after the deadline
+        await svc.submit(gid, "user-france", "A PAR - BUR")
+    with pytest.raises(LateSubmissionError):  # a time from the future counts as its reading
+        await svc.submit(gid, "user-france", "A PAR - BUR", sent_at=deadline + 3600)
+    clock.set(deadline + GRACE)
+    await svc.run_due()
+    res = await svc.results(gid)
+    assert res is not None
+    assert res.orders[Power.FRANCE] == ["A PAR H"]
+    hist = await svc.history(gid, "user-france")
+    assert [h.accepted for h in hist] == [True, False, False, False]  # kept for the record
+
+
+async def test_once_the_grace_is_over_a_set_sent_in_time_gets_the_usual_refusal(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + GRACE)  # the phase is still open: its step has not run yet
+    assert (await svc.status(gid)).phase_status == "open"
+    with pytest.raises(LateSubmissionError, match=r"deadline .* has passed"):
+        await svc.submit(gid, "user-france", "A PAR - BUR", sent_at=deadline - 1.0)
+    await svc.run_due()
+    with pytest.raises(LateSubmissionError):  # adjudicated: nothing more for that phase
+        await svc.submit(gid, "user-france", "A PAR - BUR", sent_at=deadline - 1.0)
+
+
+async def test_the_clock_steps_at_the_deadline_plus_the_grace(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline - 0.001)
+    await svc.run_due()  # (the reminders before it)
+    assert await svc.next_due(gid) == deadline + GRACE
+    clock.set(deadline)
+    assert await svc.run_due() == 0  # nothing due at the deadline itself
+    assert (await svc.status(gid)).phase_status == "open"
