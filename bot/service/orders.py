@@ -27,6 +27,7 @@ from bot.service.errors import (
 from bot.service.labels import strip_labels
 from bot.service.lateness import sent_time
 from bot.service.outbox import Outbox
+from bot.service.palettes import palette_for
 from bot.service.scheduler import Scheduler
 from bot.service.storage import Repository
 from bot.service.table import (
@@ -349,9 +350,9 @@ class Orders:
             return None
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
         position = self.table.position_of(ph)
-        if not palette:  # the game's (`/game create palette:`), else the default
+        if not palette:  # the player's (`/settings palette`), else the game's public one
             row = await self.table.game_row(game_id)
-            palette = str(json.loads(row.meta_json).get("palette") or "default")
+            palette = await palette_for(self.table.storage, row, user)
         try:
             # Rendering is CPU-bound (~0.1 s): off the event loop.
             return await asyncio.to_thread(

@@ -24,6 +24,7 @@ from bot.service import codec
 from bot.service.engine import Engine
 from bot.service.events import EventKind
 from bot.service.missed import record_missed
+from bot.service.palettes import public_palette
 from bot.service.storage import Repository
 from bot.service.storage.rows import NewResult
 from bot.service.table import (
@@ -242,7 +243,7 @@ class PhaseMachine:
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
         row = await self.table.game_row(game_id)
-        palette = str(json.loads(row.meta_json).get("palette") or "default")
+        palette = await public_palette(self.table.storage, row)  # game > server > default
         job = partial(
             compute_phase,
             self.table.engine,

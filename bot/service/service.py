@@ -40,6 +40,7 @@ from bot.service.lobby import Lobby
 from bot.service.missed import missed_counts
 from bot.service.orders import Orders
 from bot.service.outbox import Outbox
+from bot.service.palettes import Palettes
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
 from bot.service.scheduler import Scheduler
@@ -109,6 +110,7 @@ class TableService:
         self.lobby = Lobby(self.table, self.queries)
         self.orders = Orders(self.table, self.scheduler, self.outbox)
         self.gm = GmTools(self.table, self.machine, self.outbox)
+        self.palettes = Palettes(self.table)
 
     @property
     def notifier(self) -> Notifier:
@@ -302,6 +304,20 @@ class TableService:
 
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         return await self.orders.set_ready(game_id, user, ready)
+
+    # --- map palettes chosen from Discord (bot.service.palettes) -------------------
+
+    async def user_palette(self, user: str) -> str | None:
+        return await self.palettes.of_user(user)
+
+    async def set_user_palette(self, user: str, palette: str | None) -> None:
+        await self.palettes.set_user(user, palette)
+
+    async def server_palette(self, server: str) -> str | None:
+        return await self.palettes.of_server(server)
+
+    async def set_server_palette(self, server: str, palette: str | None) -> None:
+        await self.palettes.set_server(server, palette)
 
     # --- the clock ----------------------------------------------------------------
 

@@ -35,6 +35,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("votebooks", "game_id"),
     ("deliveries", "event_id, dest"),
     ("delivered_messages", "event_id, dest, part"),
+    ("palettes", "scope, owner"),
 )
 _IDENTITY = ("games", "phases", "submissions", "outbox", "audit")
 _SQLITE_ORDER = {"deliveries": "started_at, rowid"}  # the order they were begun: PG's seq
