@@ -21,8 +21,9 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.events import EventKind
+from bot.service.palettes import check_palette
 from bot.service.queries import Queries
-from bot.service.settings import check_palette, check_scoring
+from bot.service.settings import check_scoring
 from bot.service.storage.rows import NewGame
 from bot.service.table import (
     Table,

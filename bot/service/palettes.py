@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import json
 
-from bot.service.settings import check_palette
+from bot.service.errors import ConfigError
 from bot.service.storage import Repository
 from bot.service.storage.rows import GameRow
 from bot.service.table import Table
+from renderer import PALETTES
 
 USER = "user"
 SERVER = "server"
 DEFAULT = "default"
+
+
+def check_palette(name: str) -> str:
+    """A map palette's name (renderer.PALETTES), or ConfigError naming the known ones."""
+    if name not in PALETTES:
+        raise ConfigError.of("unknown_palette", value=name, known=", ".join(PALETTES))
+    return name
 
 
 def game_choice(row: GameRow) -> str | None:

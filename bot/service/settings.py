@@ -17,9 +17,9 @@ from typing import Any
 from bot.core.scoring import SYSTEMS
 from bot.service.clock import parse_duration
 from bot.service.errors import ConfigError
+from bot.service.palettes import public_palette
 from bot.service.record import scoring_system
 from bot.service.table import Table
-from renderer import PALETTES
 
 MOVEMENT = ("spring_movement", "fall_movement")
 RETREATS = ("spring_retreat", "fall_retreat")
@@ -70,13 +70,6 @@ def _key(word: str) -> str:
     raise ConfigError.of("clock_key", window=word, known=", ".join(KEYS))
 
 
-def check_palette(name: str) -> str:
-    """A map palette's name (renderer.PALETTES), or ConfigError naming the known ones."""
-    if name not in PALETTES:
-        raise ConfigError.of("unknown_palette", value=name, known=", ".join(PALETTES))
-    return name
-
-
 def check_scoring(name: str) -> str:
     """A scoring system's name, or ConfigError naming the known ones."""
     if name not in SYSTEMS:
@@ -105,7 +98,7 @@ class GameSettings:
     scoring: str
     lang: str
     early: bool
-    palette: str = "default"
+    palette: str = "default"  # of the public maps (bot.service.palettes)
 
 
 async def game_settings(table: Table, game_id: int) -> GameSettings:
@@ -127,5 +120,5 @@ async def game_settings(table: Table, game_id: int) -> GameSettings:
         scoring=scoring_system(row.rules, json.loads(row.meta_json)),
         lang=ctx.lang,
         early=ctx.early,
-        palette=str(json.loads(row.meta_json).get("palette") or "default"),
+        palette=await public_palette(table.storage, row),  # the game's, else the server's
     )

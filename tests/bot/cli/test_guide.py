@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 from discord.ext import commands
 
+from bot.client import EXTENSIONS
+
 ROOT = Path(__file__).resolve().parents[3]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-COGS = ["game", "gm", "history", "orders", "ready", "spectate", "vote"]
+COGS = [name.removeprefix("cogs.") for name in EXTENSIONS]  # every cog the bot loads
 
 
 def _cogs() -> list[type]:
