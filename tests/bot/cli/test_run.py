@@ -26,7 +26,7 @@ def test_missing_token_fails_at_once_with_exit_2(
 
 def args(db: Path) -> argparse.Namespace:
     return argparse.Namespace(
-        db=str(db), message_content=False, no_sync=False, verbose=False, init_db=False
+        db=str(db), message_content=False, no_sync=False, verbose=False, init_db=False, grace=None
     )
 
 
@@ -86,6 +86,7 @@ async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
         "history",
         "replay",
         "export",
+        "settings",
     }
     assert (tmp_path / "p.db").exists()
 
