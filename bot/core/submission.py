@@ -32,13 +32,14 @@ def accepts_orders(
     deadline: float | None,
     paused_at: float | None,
     sent: float | None = None,
+    received: float | None = None,
     grace: float = 0.0,
 ) -> bool:
     """Whether a set read at `now` is taken for a phase in `status` ('open' while it takes
     orders, 'adjudicating' once the adjudication has started). `sent`: when the player sent
-    it (its message's time, never after `now`); a set sent before the deadline is still
-    taken while it is read within `grace` seconds after it (issue 19: at a crowded
-    deadline orders sent in time are read late)."""
+    it (its message's time); `received`: when it reached the bot (default: `now`). A set
+    sent before the deadline is still taken if it arrived within `grace` seconds after it
+    (issue 19: at a crowded deadline orders sent in time are read late)."""
     if status != "open" or deadline is None:
         return False
     if rules.late_orders_accepted:
@@ -46,7 +47,8 @@ def accepts_orders(
     effective = paused_at if paused_at is not None else now
     if effective < deadline:
         return True
-    return sent is not None and min(sent, now) < deadline and effective < deadline + grace
+    arrived = effective if received is None else min(received, effective)
+    return sent is not None and min(sent, arrived) < deadline and arrived < deadline + grace
 
 
 def combine_mode(rules: RuleSet, *, merge_requested: bool) -> Combine:

@@ -25,7 +25,7 @@ from bot.service.errors import (
     LateSubmissionError,
 )
 from bot.service.labels import strip_labels
-from bot.service.lateness import sent_time
+from bot.service.lateness import Receipt, sent_time
 from bot.service.outbox import Outbox
 from bot.service.palettes import palette_for
 from bot.service.scheduler import Scheduler
@@ -137,6 +137,7 @@ class Orders:
         *,
         merge: bool = False,
         sent_at: float | None = None,
+        receipt: Receipt | None = None,
     ) -> SubmitReply:
         """Submit orders (one per line or `;`-separated) for the caller's power.
 
@@ -144,12 +145,11 @@ class Orders:
         the units it names). A set with an unreadable order, or one the rule set refuses
         (Stabbeurfou), is not saved and the previous orders stand. After the deadline:
         LateSubmissionError, nothing saved. `sent_at`: when the player sent it (its Discord
-        message's time): sent before the deadline, it is taken while read within the grace
-        (bot.service.lateness)."""
+        message's time): sent before the deadline, it is taken while read within the grace;
+        `receipt` (TableService.receiving): when it was sent and arrived (bot.service.lateness)."""
         power = await self.table.player_power(game_id, user)
-        return await self._submit(
-            game_id, user, power, text, kind="submit", merge=merge, sent_at=sent_at
-        )
+        times = (receipt.sent, receipt.received) if receipt else (sent_at, None)
+        return await self._submit(game_id, user, power, text, kind="submit", merge=merge, at=times)
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         """GM: enter a power's orders for it (paper orders transcribed at a table)."""
@@ -170,8 +170,9 @@ class Orders:
         *,
         kind: str,
         merge: bool,
-        sent_at: float | None = None,
+        at: tuple[float | None, float | None] = (None, None),
     ) -> SubmitReply:
+        """`at`: when the set was sent and when it arrived, if known (else: now)."""
         _, ctx, ph = await self.table.open_phase_for_orders(game_id)
         lang = ctx.lang
         position = self.table.position_of(ph)
@@ -193,7 +194,7 @@ class Orders:
         late: LateSubmissionError | None = None
         async with self.table.storage.tx() as tx:
             now = self.table.clock.now()
-            late = await self._too_late(tx, game_id, ctx, ph, now, sent_time(sent_at, now))
+            late = await self._too_late(tx, game_id, ctx, ph, now, at)
             if late is not None:
                 accepted = False
             had = await self.table.standing(ph.id, tx)
@@ -295,7 +296,13 @@ class Orders:
         return kept + orders
 
     async def _too_late(  # noqa: PLR0917 - internal helper
-        self, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, now: float, sent: float
+        self,
+        tx: Repository,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        now: float,
+        at: tuple[float | None, float | None],
     ) -> LateSubmissionError | None:
         """Checked in the saving transaction: the phase read before may have closed since
         (a paused game's clock stands at its pause)."""
@@ -308,7 +315,8 @@ class Orders:
             now=now,
             deadline=cur.deadline,
             paused_at=paused_at,
-            sent=sent,
+            sent=sent_time(at[0], now),
+            received=at[1],
             grace=self.table.grace,
         ):
             return self.table.late_error(ctx, cur or ph)

@@ -129,7 +129,8 @@ class PhaseMachine:
             if ph is None:
                 return
         if ph.status == "open" and ph.deadline is not None:
-            if now >= self.table.closes_at(ph.deadline):
+            closes = self.table.closes_at(ph.deadline)
+            if now >= closes and not await self.table.held(game_id, ph.deadline, now):
                 await self.adjudicate(game_id, ctx, ph)
                 return
             if ph.window == "negotiation" and ph.writing_at is not None and now >= ph.writing_at:

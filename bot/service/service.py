@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
-from bot.service.lateness import GRACE
+from bot.service.lateness import GRACE, Receipt
 from bot.service.lobby import Lobby
 from bot.service.missed import missed_counts
 from bot.service.orders import Orders
@@ -285,8 +286,17 @@ class TableService:
         *,
         merge: bool = False,
         sent_at: float | None = None,
+        receipt: Receipt | None = None,
     ) -> SubmitReply:
-        return await self.orders.submit(game_id, user, text, merge=merge, sent_at=sent_at)
+        return await self.orders.submit(
+            game_id, user, text, merge=merge, sent_at=sent_at, receipt=receipt
+        )
+
+    def receiving(self, user: str, created_at: float | None) -> AbstractContextManager[Receipt]:
+        """`with service.receiving(user, message_time) as receipt:` around the reading of a
+        set from its arrival, `submit(..., receipt=receipt)` inside: a phase due to close
+        waits for it if it was sent in time (bot.service.lateness.Intake)."""
+        return self.table.intake.receiving(user, created_at)
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         return await self.orders.submit_for(game_id, gm, power, text)

@@ -34,7 +34,7 @@ from bot.service.errors import (
     ServiceError,
 )
 from bot.service.events import EventKind
-from bot.service.lateness import GRACE
+from bot.service.lateness import GRACE, HOLD, POLL, Intake
 from bot.service.storage import Repository, Storage
 from bot.service.storage.rows import GameRow, PhaseRow, SubmissionRow
 from bot.service.texts import t
@@ -127,6 +127,7 @@ class Table:
     ) -> None:
         self.storage = storage
         self.grace = grace  # seconds a phase stays open after its deadline (bot.service.lateness)
+        self.intake = Intake(clock)  # the sets being read (a phase waits for those in time)
         self.clock = clock
         self.engine = engine
         self._ctx: dict[int, GameCtx] = {}
@@ -294,6 +295,15 @@ class Table:
         """When a phase with this deadline stops taking sets sent before it."""
         return deadline + self.grace
 
+    async def held(self, game_id: int, deadline: float, now: float) -> bool:
+        """Whether the phase, due to close, waits for a set that arrived in time and is still
+        being read (bot.service.lateness.Intake; at most HOLD seconds after the grace)."""
+        closes = self.closes_at(deadline)
+        if not self.intake or not closes <= now < closes + HOLD:
+            return False
+        users = set((await self.storage.players(game_id)).values())
+        return self.intake.holds(users, deadline, closes)
+
     def late_error(self, ctx: GameCtx, ph: PhaseState) -> LateSubmissionError:
         if ph.status == "pending":
             return LateSubmissionError(t("not_open", ctx.lang, phase=ph.phase.describe(ctx.lang)))
@@ -351,12 +361,15 @@ class Table:
             return self.clock.now()
         if ph.status != "open" or ph.deadline is None:
             return None
-        times = [self.closes_at(ph.deadline)]
+        closes = self.closes_at(ph.deadline)
+        now = self.clock.now()
+        times = [now + POLL if await self.held(game_id, ph.deadline, now) else closes]
         if ph.window == "negotiation" and ph.writing_at is not None:
             times.append(ph.writing_at)
         ctx = await self.load_ctx(game_id)
         sent = await self.reminders_sent(game_id, ph.id)
-        for off in ctx.clock.reminders:
+        # Once the deadline passed (the grace), a reminder not sent never will be: not due.
+        for off in ctx.clock.reminders if now < ph.deadline else ():
             key = reminder_key(game_id, ph.id, off, ph.deadline)
             if key not in sent and ph.deadline - off > (ph.opens_at or 0):
                 times.append(ph.deadline - off)

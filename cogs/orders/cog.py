@@ -25,6 +25,7 @@ from bot.discord_app.interactions import (
 from bot.discord_app.replies import reply
 from bot.i18n import t
 from bot.service import GameStatus
+from bot.service.lateness import Receipt
 
 log = logging.getLogger("parley.discord")
 
@@ -115,7 +116,8 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             lines, file = [t("orders.pick_lost", game.lang, id=game_id)], None
         else:
             sent = discord.utils.snowflake_time(message_id).timestamp()  # the DM's own time
-            lines, file = await self.submitted(game_id, user, text, sent)
+            with self.bot.service.receiving(user, sent) as receipt:
+                lines, file = await self.submitted(game_id, user, text, receipt)
             self.pending.pop(message_id, None)
         parts = chunks(lines)
         for i, part in enumerate(parts):
@@ -148,20 +150,20 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         return None if png is None else discord.File(io.BytesIO(png), filename="orders.png")
 
     async def submitted(
-        self, game_id: int, user: str, text: str, sent: float
+        self, game_id: int, user: str, text: str, receipt: Receipt
     ) -> tuple[list[str], discord.File | None]:
         """The reply to a submission, with the map of the orders when they were saved.
-        `sent`: the time of the player's message (lateness is judged by it, issue 19)."""
-        lines = await self.submit_lines(game_id, user, text, sent)
+        `receipt`: when the player sent the set and when it arrived (issue 19)."""
+        lines = await self.submit_lines(game_id, user, text, receipt)
         saved = self.accepted.pop((game_id, user), False)
         # No map in the last seconds: the acknowledgement first (see TableService.orders_map).
         return lines, await self.orders_map(game_id, user, quiet=MAP_QUIET) if saved else None
 
-    async def submit_lines(self, game_id: int, user: str, text: str, sent: float) -> list[str]:
+    async def submit_lines(self, game_id: int, user: str, text: str, receipt: Receipt) -> list[str]:
         """Submit and describe the service's reading; refusals become the reply."""
         try:
             game = await self.bot.service.status(game_id)
-            reply = await self.bot.service.submit(game_id, user, text, sent_at=sent)
+            reply = await self.bot.service.submit(game_id, user, text, receipt=receipt)
         except Exception as exc:
             message = describe_refusal(exc)
             if message is None:
@@ -179,13 +181,27 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         if message.guild is not None or message.author.bot or not message.content.strip():
             return
         user = user_key(message.author)
-        text = message.content
-        sent = message.created_at.timestamp()  # Discord's time of the message, not of reading
-        prefix = GAME_PREFIX.match(text)
-        if prefix:
-            got = await self.submitted(int(prefix.group(1)), user, text[prefix.end() :], sent)
+        # From its arrival the set is being read: a phase due to close waits for it if it was
+        # sent in time (Discord's time of the message, issue 19). The reply goes after.
+        with self.bot.service.receiving(user, message.created_at.timestamp()) as receipt:
+            got = await self._dm_orders(message, user, receipt)
+        if isinstance(got, tuple):
             await reply(message.channel, got[0], message.id, got[1])
             return
+        self.pending[message.id] = (user, message.content)
+        view = GamePicker.menu(message.id, got)
+        await message.channel.send(
+            t("orders.pick_game", got[0].lang), view=view, allowed_mentions=NO_PINGS
+        )
+
+    async def _dm_orders(
+        self, message: discord.Message, user: str, receipt: Receipt
+    ) -> tuple[list[str], discord.File | None] | list[GameStatus]:
+        """The reply to a DM's orders, or the games to pick from (several running)."""
+        text = message.content
+        prefix = GAME_PREFIX.match(text)
+        if prefix:
+            return await self.submitted(int(prefix.group(1)), user, text[prefix.end() :], receipt)
         games = [
             g
             for g in await self.bot.service.games_of(user)
@@ -193,17 +209,10 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         ]
         if not games:
             log.info("refused DM orders from %s: not a player in a running game", user)
-            await reply(message.channel, [t("game.not_in_any", "en")], message.id)
-            return
+            return [t("game.not_in_any", "en")], None
         if len(games) == 1:
-            lines, file = await self.submitted(games[0].id, user, text, sent)
-            await reply(message.channel, lines, message.id, file)
-            return
-        self.pending[message.id] = (user, text)
-        view = GamePicker.menu(message.id, games)
-        await message.channel.send(
-            t("orders.pick_game", games[0].lang), view=view, allowed_mentions=NO_PINGS
-        )
+            return await self.submitted(games[0].id, user, text, receipt)
+        return games
 
     # -- slash commands --------------------------------------------------------------------
 
@@ -212,11 +221,13 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
     async def submit(
         self, interaction: discord.Interaction, text: str, game: int | None = None
     ) -> None:
-        sent = interaction.created_at.timestamp()  # the command's own time (issue 19)
-        found = await resolve_game(self.bot, interaction, game, states=RUNNING)
-        await think(interaction)
         user = user_key(interaction.user)
-        await _followup(interaction, *await self.submitted(found.id, user, text, sent))
+        # The command's own time counts, as a DM's (issue 19); the reply goes after.
+        with self.bot.service.receiving(user, interaction.created_at.timestamp()) as receipt:
+            found = await resolve_game(self.bot, interaction, game, states=RUNNING)
+            await think(interaction)
+            got = await self.submitted(found.id, user, text, receipt)
+        await _followup(interaction, *got)
 
     @app_commands.command(name="show", description="Show your current orders")
     @app_commands.describe(game="Game number (#)")

@@ -41,6 +41,8 @@ WRITES = [
 OPEN_WRITES = {"create_game", "join"}
 # No caller: the clock and the delivery of events, the life cycle.
 SYSTEM = {"open", "start", "close", "run_due", "deliver", "next_due"}
+# No caller check: marks a set as being read (bot.service.lateness), changes nothing.
+SYSTEM |= {"receiving"}
 # A user's own settings, and a server's: no game's; the adapter checks Manage Server for a
 # server's (a Discord permission the service does not know; tests/cogs/test_settings.py).
 SETTINGS = {"user_palette", "set_user_palette", "server_palette", "set_server_palette"}

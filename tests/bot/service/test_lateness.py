@@ -8,7 +8,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import LateSubmissionError
-from bot.service.lateness import GRACE, sent_time
+from bot.service.lateness import GRACE, HOLD, POLL, sent_time
 from tests.bot.service.conftest import seven_player_game
 
 
@@ -80,3 +80,50 @@ async def test_the_clock_steps_at_the_deadline_plus_the_grace(opener, clock):
     clock.set(deadline)
     assert await svc.run_due() == 0  # nothing due at the deadline itself
     assert (await svc.status(gid)).phase_status == "open"
+
+
+async def test_a_set_arrived_in_the_grace_and_still_being_read_holds_the_close(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + GRACE - 0.5)  # it arrives within the grace, sent before the deadline
+    with svc.receiving("user-france", deadline - 0.3) as receipt:
+        clock.set(deadline + GRACE + 1.0)  # and its reading outlasts the grace
+        await svc.run_due()
+        assert (await svc.status(gid)).phase_status == "open"  # the phase waits for it
+        assert await svc.next_due(gid) == clock.now() + POLL
+        reply = await svc.submit(gid, "user-france", "A PAR - BUR", receipt=receipt)
+        assert reply.accepted
+    clock.advance(POLL)  # the next look: nothing to wait for
+    await svc.run_due()
+    res = await svc.results(gid)
+    assert res is not None
+    assert res.orders[Power.FRANCE] == ["A PAR - BUR"]
+
+
+async def test_a_reading_that_never_ends_holds_the_phase_only_so_long(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + 0.5)
+    with svc.receiving("user-france", deadline - 0.3):
+        clock.set(deadline + GRACE + HOLD)
+        await svc.run_due()
+        assert (await svc.status(gid)).phase == "F1901M"
+
+
+async def test_only_a_players_set_sent_and_arrived_in_time_holds_the_phase(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + 0.5)
+    with (
+        svc.receiving("stranger", deadline - 0.3),  # not in this game
+        svc.receiving("user-italy", deadline + 0.1),  # sent after the deadline
+    ):
+        clock.set(deadline + GRACE)
+        with svc.receiving("user-france", deadline - 0.3) as receipt:  # arrived too late
+            await svc.run_due()
+            assert (await svc.status(gid)).phase == "F1901M"
+            with pytest.raises(LateSubmissionError):
+                await svc.submit(gid, "user-france", "A PAR - BUR", receipt=receipt)
