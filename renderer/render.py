@@ -17,9 +17,11 @@ from PIL import Image, ImageFont
 
 from bot.core.map import GameMap
 from bot.core.model import Position, Power, ProvinceKind
-from bot.core.orders import Order, UnitOrder
+from bot.core.orders import Order
 from bot.core.outcome import OrderResult
+from bot.core.stab.views import Sight
 from bot.paths import data_dir
+from renderer.drawn import PUBLIC, drawn
 from renderer.geometry import Geometry
 from renderer.layers import _geometry_for, _labels_for, _Static, build_static
 from renderer.legend import KEY_LABELS, legend_counts, title_and_legend
@@ -53,8 +55,6 @@ __all__ = [
     "render",
     "render_gif",
 ]
-
-PUBLIC = "public"
 
 
 class Renderer:
@@ -121,27 +121,18 @@ class Renderer:
         width: int | None = None,
         visible: Collection[str] | None = None,
         game_over: bool = False,
+        sight: Sight | None = None,
     ) -> Image.Image:
         """The picture as a palette image. `visible`: the provinces whose units the viewer can
-        see (hidden-movement variants); None shows every unit."""
+        see; None shows every unit. `sight`: all a hidden-movement viewer may see (units,
+        orders, results, centres, counts; bot/core/stab/views.py), drawn and nothing else."""
         colours = power_colours(self.game_map, palette)
         st = self.static(lang, width or self.width)
         s = st.scale
         gm = self.game_map
 
-        shown_orders, result_of = self._select(orders, results, view)
-        if visible is not None:
-            # Filtered before the fills: a hidden unit must not tint its province either.
-            seen = frozenset(visible)
-            position = Position(
-                position.phase,
-                {p: u for p, u in position.units.items() if p in seen},
-                position.centers,
-                tuple(d for d in position.dislodged if d.unit.province in seen),
-            )
-            shown_orders = [
-                o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
-            ]
+        d = drawn(gm, position, orders, results, view=view, visible=visible, sight=sight)
+        position = d.position
 
         # Fills: a palette swap on the index image; drawing allocates further entries.
         pal = st.palette.copy()
@@ -165,14 +156,17 @@ class Renderer:
         ctx = _Ctx(self, draw, s, colours, position, lang=lang, labels=st.label_boxes)
         ctx.centres()
         ctx.units()
-        ctx.orders(shown_orders, result_of)
-        ctx.retreat_options(shown_orders)
+        ctx.orders(d.orders, d.result_of)
+        for pid in sorted(d.marks & set(position.units)):
+            ctx.dislodged_mark(ctx.unit_point(position.units[pid].location))
+        if d.retreat_options:
+            ctx.retreat_options(d.orders)
         for box in ctx.crossed:
             # Labels an order line crossed are pasted back on top, so they stay readable.
             img.paste(st.index.crop(box), box[:2], st.label_mask.crop(box))
         for word_box, paint_word in ctx.words:
             draw.panel(word_box, paint_word)
-        title_and_legend(ctx, lang, game_over=game_over)
+        title_and_legend(ctx, lang, game_over=game_over, counts=d.counts)
         img.putpalette(pal.flat())
         return img
 
@@ -188,6 +182,7 @@ class Renderer:
         width: int | None = None,
         visible: Collection[str] | None = None,
         game_over: bool = False,
+        sight: Sight | None = None,
     ) -> bytes:
         img = self.image(
             position,
@@ -199,27 +194,11 @@ class Renderer:
             width=width,
             visible=visible,
             game_over=game_over,
+            sight=sight,
         )
         buf = io.BytesIO()
         img.save(buf, format="PNG", compress_level=self.compress_level)
         return buf.getvalue()
-
-    def _select(
-        self,
-        orders: Sequence[Order] | None,
-        results: Sequence[OrderResult] | None,
-        view: Power | str | None,
-    ) -> tuple[list[Order], dict[Order, OrderResult]]:
-        result_of: dict[Order, OrderResult] = {}
-        for r in results or ():
-            result_of.setdefault(r.order, r)
-        chosen: list[Order] = (
-            list(orders) if orders is not None else [r.order for r in results or ()]
-        )
-        if results is None and view is not None:
-            # Before adjudication a power sees its own orders; the public sees none.
-            chosen = [] if view == PUBLIC else [o for o in chosen if o.power == view]
-        return chosen, result_of
 
 
 # --- functional wrappers ---------------------------------------------------------------------
@@ -252,6 +231,7 @@ def render(
     width: int = 1600,
     visible: Collection[str] | None = None,
     game_over: bool = False,
+    sight: Sight | None = None,
 ) -> bytes:
     """PNG bytes of a position, with its orders and, after adjudication, their results;
     `game_over`: the final map (its title says so)."""
@@ -268,6 +248,7 @@ def render(
         width=width,
         visible=visible,
         game_over=game_over,
+        sight=sight,
     )
 
 

@@ -60,6 +60,9 @@ class PhaseReport:
     centre_totals: Mapping[Power, int] = field(default_factory=dict)  # adjustment phases
     # Provinces the public report names: every viewer's map may show their units.
     revealed: frozenset[str] = frozenset()
+    # Of those, the provinces whose order the report shows (in full or as a self-standoff);
+    # the others' orders stay hidden (`F PIC S ?`).
+    orders_shown: frozenset[str] = frozenset()
 
 
 def _unit_text(unit: Unit) -> str:
@@ -323,7 +326,10 @@ def movement_report(
         for p in game_map.powers
     }
     revealed = frozenset(how)
-    return PhaseReport(position.phase, _freeze(public), MappingProxyType(private), {}, revealed)
+    shown = frozenset(pid for pid, k in how.items() if k != "obscure")
+    return PhaseReport(
+        position.phase, _freeze(public), MappingProxyType(private), {}, revealed, shown
+    )
 
 
 def _retreat_moves(outcome: Outcome) -> dict[str, str | None]:
