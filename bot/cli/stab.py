@@ -49,14 +49,18 @@ class StabEngine(Engine):
             return super().run(doc)  # its errors
         return self.phase(doc).output
 
-    def phase(self, doc: Mapping[str, Any]) -> StabPhase:
-        """Adjudicate one Stab! document (docs/formats.md) and report on it."""
+    def phase(self, doc: Mapping[str, Any], lang: str = "en") -> StabPhase:
+        """Adjudicate one Stab! document (docs/formats.md) and report on it (in `lang`)."""
         doc = self._placed(doc)
         raw: Mapping[str, Any] = doc.get("orders", {})
         written: dict[str, list[str]] = {}
         kept: dict[str, Any] = {}
+        # Rule 4: `F PIC R ENG` written with movement orders is a conditional retreat; in a
+        # retreat phase it is the retreat itself.
+        moving = self.read({"position": doc.get("position")})[0].phase.kind is PhaseKind.MOVEMENT
         for pname, texts in raw.items():
-            orders, retreats = split_retreats(texts) if isinstance(texts, list) else (texts, [])
+            split = moving and isinstance(texts, list)
+            orders, retreats = split_retreats(texts) if split else (texts, [])
             kept[pname] = orders
             written[pname] = retreats
         kept_doc = {**doc, "orders": kept}
@@ -72,10 +76,16 @@ class StabEngine(Engine):
                 out["retreat_results"] = outcome_to_json(settled, self.game_map)["results"]
                 out["position"] = position_to_json(settled.position)
             report = movement_report(
-                position, outcome, self.game_map, nmr=nmr, preferences=prefs, retreats=settled
+                position,
+                outcome,
+                self.game_map,
+                nmr=nmr,
+                preferences=prefs,
+                retreats=settled,
+                lang=lang,
             )
         elif kind is PhaseKind.RETREAT:
-            report = retreat_report(position, outcome, self.game_map, nmr=nmr)
+            report = retreat_report(position, outcome, self.game_map, nmr=nmr, lang=lang)
         else:
             report = adjustment_report(position, self.game_map)
         out["reports"] = reports_to_json(report)
