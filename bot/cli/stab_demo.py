@@ -141,11 +141,10 @@ def _private_lines(r: PrivateReport, phase: Phase, game_map: GameMap, lang: str)
                 unit=c.unit,
             )
         )
-    for c in r.retreats_caused:
-        to = c.to or _say("stab_disbanded", lang)
-        lines.append(
-            _say("stab_caused", lang, power=game_map.power_name(c.power, lang), unit=c.unit, to=to)
-        )
+    for went in r.retreats_caused:
+        to = went.to or _say("stab_disbanded", lang)
+        name = game_map.power_name(went.power, lang)
+        lines.append(_say("stab_caused", lang, power=name, unit=went.unit, to=to))
     return lines
 
 
