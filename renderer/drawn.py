@@ -11,9 +11,7 @@ from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.core.orders import Order, UnitOrder
 from bot.core.outcome import OrderResult
-from bot.core.stab.views import Sight
-
-PUBLIC = "public"
+from bot.core.stab.views import PUBLIC, Sight
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,9 +19,9 @@ from bot.core.map import GameMap
 from bot.core.model import Position, Power, ProvinceKind
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult
-from bot.core.stab.views import Sight
+from bot.core.stab.views import PUBLIC, Sight
 from bot.paths import data_dir
-from renderer.drawn import PUBLIC, drawn
+from renderer.drawn import drawn
 from renderer.geometry import Geometry
 from renderer.layers import _geometry_for, _labels_for, _Static, build_static
 from renderer.legend import KEY_LABELS, legend_counts, title_and_legend
@@ -262,22 +262,31 @@ def render_gif(
     duration_ms: int = 1200,
     game_map: GameMap | None = None,
     renderer: Renderer | None = None,
+    sights: Sequence[Sight] | None = None,
 ) -> bytes:
     """An animated GIF of a game's positions (optionally with each phase's orders and results),
-    drawn by `renderer` or by the shared renderer of `game_map`."""
+    drawn by `renderer` or by the shared renderer of `game_map`; `sights`, one per frame: what
+    a hidden-movement viewer may see of each (bot/core/stab/views.py)."""
     if renderer is None and game_map is None:
         raise ValueError("render_gif needs the game's map (or a renderer)")
     r = renderer or default_renderer(game_map)  # type: ignore[arg-type]
     images = []
-    for frame in frames:
+    for i, frame in enumerate(frames):
         if isinstance(frame, Position):
             pos, orders, results = frame, None, None
         else:
             pos, orders, results = frame
-        img = r.image(pos, orders, results, lang=lang, width=width)
+        seen = None
+        if sights is not None:
+            if i >= len(sights):
+                raise ValueError("render_gif: fewer sights than frames")
+            seen = sights[i]
+        img = r.image(pos, orders, results, lang=lang, width=width, sight=seen)
         images.append(img)  # already a palette image
     if not images:
         raise ValueError("render_gif needs at least one frame")
+    if sights is not None and len(sights) != len(images):
+        raise ValueError("render_gif: one sight per frame")
     buf = io.BytesIO()
     images[0].save(
         buf, format="GIF", save_all=True, append_images=images[1:], duration=duration_ms, loop=0

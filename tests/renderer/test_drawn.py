@@ -12,7 +12,7 @@ from PIL import Image, ImageChops
 from bot.core.model import Position, Power, Unit
 from bot.core.stab.report import movement_report
 from bot.core.stab.views import GM, PUBLIC, sight
-from renderer import Renderer
+from renderer import Renderer, render_gif
 from renderer.drawn import drawn
 from renderer.legend import legend_counts
 from tests.bot.core.stab.helpers import MAP, phase
@@ -87,3 +87,17 @@ def test_hidden_facts_do_not_change_a_single_pixel(example: tuple) -> None:
     assert ImageChops.difference(public, public2).getbbox() is None
     gm = _png(r, more, sight(MAP, pos2, None, out2.results, report2, GM))
     assert ImageChops.difference(public, gm).getbbox() is not None
+
+
+def test_a_replay_draws_each_frame_as_its_viewer_sees_it(example: tuple) -> None:
+    pos, out, report = example
+    public = sight(MAP, pos, None, out.results, report, PUBLIC)
+    frame = (pos, None, out.results)
+    r = Renderer(MAP, width=500)
+    hidden = render_gif([frame], renderer=r, width=500, sights=[public])
+    shown = render_gif([frame], renderer=r, width=500)
+    assert hidden != shown
+    alone = Image.open(io.BytesIO(hidden)).convert("RGB")
+    assert ImageChops.difference(alone, _png(r, pos, public).resize(alone.size)).getbbox() is None
+    with pytest.raises(ValueError, match="sight"):
+        render_gif([frame, frame], renderer=r, sights=[public])
