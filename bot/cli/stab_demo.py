@@ -16,11 +16,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bot.cli.demo import _can_reach, _reach, random_orders
+from bot.cli.demo import _can_reach, _colon, _reach, random_orders
 from bot.cli.stab import StabEngine, StabPhase
 from bot.core import catalogue
 from bot.core.jsonio import position_from_json, position_to_json
 from bot.core.map import GameMap
+from bot.core.messages import render_param
 from bot.core.model import Location, Phase, PhaseKind, Position, Power, ProvinceKind
 from bot.core.notation import notation_lines
 from bot.core.orders import Move, Order, SupportMove, UnitOrder, UnitRef
@@ -101,6 +102,17 @@ def orders_doc(
     return out
 
 
+def _place(where: str, game_map: GameMap, lang: str) -> str:
+    """A province (`MAR`, `STP/NC`) in the game's nomenclature (`TOU` in French)."""
+    return render_param(Location.parse(where), lang, game_map)
+
+
+def _unit(text: str, game_map: GameMap, lang: str) -> str:
+    """A report's unit (`F MAR`, canonical) in the game's nomenclature."""
+    kind, where = text.split()
+    return f"{kind} {_place(where, game_map, lang)}"
+
+
 def _public_lines(report: PhaseReport, game_map: GameMap, lang: str) -> list[str]:
     head = _say("stab_public", lang, phase=report.phase.describe(lang))
     if report.phase.kind is PhaseKind.ADJUSTMENT:
@@ -111,7 +123,7 @@ def _public_lines(report: PhaseReport, game_map: GameMap, lang: str) -> list[str
     lines = [head]
     for p in game_map.powers:
         for line in report.public.get(p, ()):
-            lines.append(f"{game_map.power_name(p, lang)}: {line}")
+            lines.append(f"{game_map.power_name(p, lang)}{_colon(lang)} {line}")
     if len(lines) == 1:
         lines.append(_say("stab_nothing", lang))
     return lines
@@ -127,24 +139,29 @@ def _private_lines(r: PrivateReport, phase: Phase, game_map: GameMap, lang: str)
         )
     ]
     if phase.kind is PhaseKind.ADJUSTMENT:
-        return [*lines, _say("stab_centres", lang, centres=", ".join(r.centres) or "-")]
-    lines.append(_say("stab_units", lang, units=", ".join(r.units) or "-"))
+        centres = ", ".join(_place(c, game_map, lang) for c in r.centres) or "-"
+        return [*lines, _say("stab_centres", lang, centres=centres)]
+    units = ", ".join(_unit(u, game_map, lang) for u in r.units) or "-"
+    lines.append(_say("stab_units", lang, units=units))
     if r.dislodged:
-        lines.append(_say("stab_waiting", lang, units=", ".join(r.dislodged)))
+        waiting = ", ".join(_unit(u, game_map, lang) for u in r.dislodged)
+        lines.append(_say("stab_waiting", lang, units=waiting))
     for c in r.centres_lost:
         lines.append(
             _say(
                 "stab_lost",
                 lang,
-                centre=c.centre,
+                centre=_place(c.centre, game_map, lang),
                 power=game_map.power_name(c.by, lang),
-                unit=c.unit,
+                unit=_unit(c.unit, game_map, lang),
             )
         )
     for went in r.retreats_caused:
-        to = went.to or _say("stab_disbanded", lang)
+        to = _place(went.to, game_map, lang) if went.to else _say("stab_disbanded", lang)
         name = game_map.power_name(went.power, lang)
-        lines.append(_say("stab_caused", lang, power=name, unit=went.unit, to=to))
+        lines.append(
+            _say("stab_caused", lang, power=name, unit=_unit(went.unit, game_map, lang), to=to)
+        )
     return lines
 
 
