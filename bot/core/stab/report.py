@@ -61,8 +61,9 @@ class PhaseReport:
     # Provinces the public report names: every viewer's map may show their units.
     revealed: frozenset[str] = frozenset()
     # Of those, the provinces whose order the report shows (in full or as a self-standoff);
-    # the others' orders stay hidden (`F PIC S ?`).
+    # the others' orders stay hidden (`F PIC S ?`), but for those it shows holding (`A BUR H`).
     orders_shown: frozenset[str] = frozenset()
+    held: frozenset[str] = frozenset()
 
 
 def _unit_text(unit: Unit) -> str:
@@ -225,17 +226,28 @@ class _Reveal:
                     self.full(c)
 
 
+def _shown_as(r: OrderResult, mv: _Movement) -> str:
+    """What the report says a unit whose order stays hidden did: "support" (`S ?`), "convoy"
+    (case A, `C ? - ?`) or "hold" (anything else, a misorder too: rule 2)."""
+    o = r.order
+    if r.reason not in _MISORDER and isinstance(o, SupportHold | SupportMove):
+        return "support"
+    if r.reason not in _MISORDER and isinstance(o, Convoy) and o.unit.province in mv.dislodged:
+        return "convoy"
+    return "hold"
+
+
 def _obscure(r: OrderResult, unit: Unit, mv: _Movement, lang: str) -> str:
     """The line of a unit whose order stays hidden: `F PIC S ?; (cut) (dislodged)`."""
     head = _unit_text(unit)
     words = ["notation.hold"]
     notes: list[str] = []
-    o = r.order
-    if r.reason not in _MISORDER and isinstance(o, SupportHold | SupportMove):
+    shown = _shown_as(r, mv)
+    if shown == "support":
         words = ["notation.support"]
         if not r.succeeded:
             notes.append("notation.cut")
-    elif r.reason not in _MISORDER and isinstance(o, Convoy) and unit.province in mv.dislodged:
+    elif shown == "convoy":
         words = ["notation.convoy"]
     d = mv.dislodged.get(unit.province)
     if d is not None:
@@ -327,8 +339,13 @@ def movement_report(
     }
     revealed = frozenset(how)
     shown = frozenset(pid for pid, k in how.items() if k != "obscure")
+    held = frozenset(
+        pid
+        for pid, k in how.items()
+        if k == "obscure" and pid in mv.res and _shown_as(mv.res[pid], mv) == "hold"
+    )
     return PhaseReport(
-        position.phase, _freeze(public), MappingProxyType(private), {}, revealed, shown
+        position.phase, _freeze(public), MappingProxyType(private), {}, revealed, shown, held
     )
 
 

@@ -9,8 +9,9 @@ A viewer is a power, `PUBLIC` (the table and spectators) or `GM` (everything).
   attacks dislodged (rule 5: "what retreat moves other players have made as a consequence of
   that player's attacks").
 - The public: what the public report revealed, nothing else.
-- Hidden everywhere but the GM's map: a unit whose order the report keeps hidden is drawn with
-  no order (`F PIC S ?`), only its dislodgement marked; a retreat's destination (rule 2,
+- Hidden everywhere but the GM's map: a unit whose order the report keeps hidden is drawn as
+  the report shows it: holding (`A BUR H`, a convoying fleet of case B) or with no order
+  (`F PIC S ?`, `F NTH C ? - ?`), its dislodgement marked; a retreat's destination (rule 2,
   "Dislodgments"); the retreat options, which would tell which spaces next to the dislodged
   unit are occupied (rule 4: "If a unit cannot retreat to a province ... he is not told why");
   builds and removals (rule 3 publishes totals only).
@@ -30,7 +31,7 @@ from typing import Final
 
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power
-from bot.core.orders import Disband, Order, Retreat, UnitOrder, UnitRef
+from bot.core.orders import Disband, Hold, Order, Retreat, UnitOrder, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.stab.report import PhaseReport
 
@@ -126,6 +127,16 @@ def sight(  # noqa: PLR0917 - the one stable signature the renderer and the serv
         shown = [o for o in given if mine(o)]  # builds and removals stay hidden (rule 3)
     shown_set = set(shown)
     out_results = [r for r in all_results if r.order in shown_set]
+    if kind is PhaseKind.MOVEMENT:
+        for pid in sorted(report.held - own):
+            # Drawn as the report says it: holding (`A BUR H`, `F NTH H` of convoy case B).
+            unit = position.units[pid]
+            hold = Hold(unit.power, UnitRef.of(unit))
+            shown.append(hold)
+            if pid in struck:
+                out_results.append(OrderResult(unit.power, hold, Verdict.FAILS, Reason.DISLODGED))
+            else:
+                out_results.append(OrderResult(unit.power, hold, Verdict.SUCCEEDS))
     if kind is PhaseKind.RETREAT:
         shown, out_results = _retreats(position, given, all_results, report, power)
     centres = {pid: p for pid, p in position.centers.items() if p is power}

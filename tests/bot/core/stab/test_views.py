@@ -161,3 +161,47 @@ def test_parse_viewer() -> None:
     assert parse_viewer("france", MAP) is F
     with pytest.raises(ModelError):
         parse_viewer("narnia", MAP)
+
+
+def _public(units: dict[str, list[str]], orders: dict[str, list[str]]) -> tuple:
+    pos, out = phase("S1902M", units, orders)
+    return sight(MAP, pos, None, out.results, movement_report(pos, out, MAP), PUBLIC)
+
+
+def test_convoy_cases_are_drawn_as_reported() -> None:
+    # Case A: "F NTS c ?-? (*fails* *dislodged*)" and "The move of the convoyed army will be
+    # revealed in full as a failed move": the fleet drawn with no order, dislodged.
+    a = _public(
+        {"ENGLAND": ["F NTH", "A YOR"], "GERMANY": ["F HEL", "F DEN"]},
+        {"ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY"],
+         "GERMANY": ["F HEL - NTH", "F DEN S F HEL - NTH"]},
+    )  # fmt: skip
+    assert _texts(a.orders) == {"A YOR - NWY", "F HEL - NTH", "F DEN S F HEL - NTH"}
+    assert a.dislodged == {"NTH"}
+    # Case B: "The convoying fleet is reported as holding ... The move of the convoyed army is
+    # not reported": a hold drawn, the army not drawn at all.
+    b = _public(
+        {"ENGLAND": ["F NTH", "A YOR"], "GERMANY": ["F HEL"]},
+        {"ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY"], "GERMANY": ["F HEL - NTH"]},
+    )
+    assert _texts(b.orders) == {"F NTH H", "F HEL - NTH"}
+    assert "YOR" not in b.units
+    assert all(r.succeeded for r in b.results if r.order.canonical() == "F NTH H")
+    # Case C: "The convoying fleet move is reported in full. The convoyed army move is
+    # reported in full".
+    c = _public(
+        {"ENGLAND": ["F NTH", "A YOR"], "GERMANY": ["F HEL"], "RUSSIA": ["F NWY"]},
+        {"ENGLAND": ["F NTH C A YOR - NWY", "A YOR - NWY"], "GERMANY": ["F HEL - NTH"],
+         "RUSSIA": ["F NWY H"]},
+    )  # fmt: skip
+    assert _texts(c.orders) == {"F NTH C A YOR - NWY", "A YOR - NWY", "F HEL - NTH", "F NWY H"}
+
+
+def test_a_misorder_is_drawn_as_the_hold_the_report_shows() -> None:
+    # "A mis-order or an unlawful order is not revealed": France's A PAR - MUN is shown
+    # holding when Germany's attack on it fails.
+    s = _public(
+        {"FRANCE": ["A PAR"], "GERMANY": ["A BUR"]},
+        {"FRANCE": ["A PAR - MUN"], "GERMANY": ["A BUR - PAR"]},
+    )
+    assert _texts(s.orders) == {"A PAR H", "A BUR - PAR"}
