@@ -23,7 +23,7 @@ from bot.core.orders import Convoy, Disband, Move, Retreat, SupportHold, Support
 from bot.core.outcome import OrderResult, Outcome, Reason
 
 # Misorders and unlawful orders are never revealed (rule 2, "Mis-orders").
-_MISORDER = frozenset({Reason.ILLEGAL, Reason.VOID, Reason.NO_CONVOY})
+MISORDERS = frozenset({Reason.ILLEGAL, Reason.VOID, Reason.NO_CONVOY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +84,7 @@ class _Movement:
         self.dislodged: dict[str, DislodgedUnit] = {d.unit.province: d for d in outcome.dislodged}
         self.movers_to: dict[str, list[str]] = {}
         for pid, r in self.res.items():
-            if isinstance(r.order, Move) and r.reason not in _MISORDER:
+            if isinstance(r.order, Move) and r.reason not in MISORDERS:
                 self.movers_to.setdefault(r.order.dest.province, []).append(pid)
 
     def power(self, pid: str) -> Power:
@@ -102,7 +102,7 @@ class _Movement:
         out = []
         for spid, r in self.res.items():
             o = r.order
-            if r.reason in _MISORDER or spid == pid:
+            if r.reason in MISORDERS or spid == pid:
                 continue
             if (dest is None and isinstance(o, SupportHold) and o.target.province == pid) or (
                 dest is not None
@@ -118,7 +118,7 @@ class _Movement:
             cpid
             for cpid, r in self.res.items()
             if isinstance(r.order, Convoy)
-            and r.reason not in _MISORDER
+            and r.reason not in MISORDERS
             and r.order.target.province == pid
             and r.order.dest.province == dest
         ]
@@ -184,7 +184,7 @@ class _Reveal:
         standoff = (
             r is not None
             and isinstance(r.order, Move)
-            and r.reason not in _MISORDER
+            and r.reason not in MISORDERS
             and pid not in self.how
         )
         self.weak(pid, "self-standoff" if standoff else "obscure")
@@ -230,9 +230,9 @@ def _shown_as(r: OrderResult, mv: _Movement) -> str:
     """What the report says a unit whose order stays hidden did: "support" (`S ?`), "convoy"
     (case A, `C ? - ?`) or "hold" (anything else, a misorder too: rule 2)."""
     o = r.order
-    if r.reason not in _MISORDER and isinstance(o, SupportHold | SupportMove):
+    if r.reason not in MISORDERS and isinstance(o, SupportHold | SupportMove):
         return "support"
-    if r.reason not in _MISORDER and isinstance(o, Convoy) and o.unit.province in mv.dislodged:
+    if r.reason not in MISORDERS and isinstance(o, Convoy) and o.unit.province in mv.dislodged:
         return "convoy"
     return "hold"
 

@@ -24,7 +24,7 @@ A viewer is a power, `PUBLIC` (the table and spectators) or `GM` (everything).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Final
@@ -33,7 +33,7 @@ from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power
 from bot.core.orders import Disband, Hold, Order, Retreat, UnitOrder, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
-from bot.core.stab.report import PhaseReport
+from bot.core.stab.report import MISORDERS, PhaseReport
 
 PUBLIC: Final = "public"
 GM: Final = "gm"
@@ -118,11 +118,8 @@ def sight(  # noqa: PLR0917 - the one stable signature the renderer and the serv
 
     shown: list[Order] = []
     if kind is PhaseKind.MOVEMENT:
-        shown = [
-            o
-            for o in given
-            if mine(o) or (isinstance(o, UnitOrder) and o.unit.province in report.orders_shown)
-        ]
+        shown = [o for o in given if mine(o)]
+        shown += _reported(given, all_results, report.orders_shown, mine)
     elif kind is PhaseKind.ADJUSTMENT:
         shown = [o for o in given if mine(o)]  # builds and removals stay hidden (rule 3)
     shown_set = set(shown)
@@ -151,6 +148,27 @@ def sight(  # noqa: PLR0917 - the one stable signature the renderer and the serv
         totals,
         MappingProxyType(counts),
     )
+
+
+def _reported(
+    given: Sequence[Order],
+    results: Sequence[OrderResult],
+    provinces: frozenset[str],
+    mine: Callable[[Order], bool],
+) -> list[Order]:
+    """The others' orders the public report shows: per province the one order it reports (the
+    first ruled on), never a misorder beside it (rule 2: "A mis-order or an unlawful order is
+    not revealed")."""
+    lawful = {r.order for r in results if r.reason not in MISORDERS}
+    out: list[Order] = []
+    taken: set[str] = set()
+    for o in given:
+        if not isinstance(o, UnitOrder) or mine(o) or o.unit.province not in provinces:
+            continue
+        if o.unit.province not in taken and o in lawful:
+            taken.add(o.unit.province)
+            out.append(o)
+    return out
 
 
 def _retreats(
