@@ -5,7 +5,7 @@ so a test can check exactly which units, orders and marks a viewer's map holds."
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.core.map import GameMap
 from bot.core.model import Position, Power
@@ -24,6 +24,9 @@ class Drawn:
     # Units marked dislodged though their order is not drawn (Stab!: `F PIC S ?; (dislodged)`).
     marks: frozenset[str] = frozenset()
     retreat_options: bool = True
+    # Units drawn with a hidden order the report still names: province -> ("support" |
+    # "convoy", cut); marked `S ?` / `C ?` (crossed when cut).
+    obscured: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
 
 def drawn(
@@ -82,4 +85,5 @@ def _of_sight(game_map: GameMap, position: Position, sight: Sight) -> Drawn:
         # A drawn order whose result says dislodged marks its unit itself.
         frozenset(pid for pid in sight.dislodged if pid not in ordered),
         sight.retreat_options,
+        {pid: v for pid, v in sight.obscured.items() if pid in shown.units and pid not in ordered},
     )

@@ -13,8 +13,9 @@ import io
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import Position, Power, ProvinceKind
 from bot.core.orders import Order
@@ -29,6 +30,7 @@ from renderer.orders import DISLODGED, _Ctx
 from renderer.palette import (
     FAIL,
     IMPASSABLE,
+    INK,
     LAND,
     PALETTES,
     RGB,
@@ -159,6 +161,8 @@ class Renderer:
         ctx.orders(d.orders, d.result_of)
         for pid in sorted(d.marks & set(position.units)):
             ctx.dislodged_mark(ctx.unit_point(position.units[pid].location))
+        for pid, (how, cut) in sorted(d.obscured.items()):
+            _hidden_order(ctx, ctx.unit_point(position.units[pid].location), how, cut, lang)
         if d.retreat_options:
             ctx.retreat_options(d.orders)
         for box in ctx.crossed:
@@ -199,6 +203,30 @@ class Renderer:
         buf = io.BytesIO()
         img.save(buf, format="PNG", compress_level=self.compress_level)
         return buf.getvalue()
+
+
+def _hidden_order(ctx: _Ctx, p: tuple[float, float], how: str, cut: bool, lang: str) -> None:
+    """`S ?` / `C ?` beside a unit whose order the Stab! report keeps hidden (`F PIC S ?`), in
+    the failure red when the support was cut (`; (cut)`), as the report says it."""
+    word = catalogue.text("core", f"notation.{how}", lang) + " ?"
+    s = ctx.s
+    font = ctx.r._font(10.5 * s)
+    tw = font.getlength(word)
+    x, y = p[0] - ctx.radius * 1.25 - tw - 4 * s, p[1] - ctx.radius * 1.5
+    halo = max(1, round(1.3 * s))
+
+    def paint(d: ImageDraw.ImageDraw) -> None:
+        d.text(
+            (2 * s, 1 * s),
+            word,
+            font=font,
+            fill=FAIL if cut else INK,
+            stroke_width=halo,
+            stroke_fill=(255, 255, 255),
+        )
+
+    # Pasted after the orders, as the dislodged word: no line runs over it.
+    ctx.words.append(((x, y, x + tw + 4 * s, y + 15 * s), paint))
 
 
 # --- functional wrappers ---------------------------------------------------------------------

@@ -4,6 +4,7 @@ dislodgement, retreat, legend entry ... leaks")."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import pytest
@@ -38,6 +39,7 @@ def test_the_public_layers_are_the_public_sight(example: tuple) -> None:
     assert {o.canonical() for o in d.result_of} == REVEALED_ORDERS
     assert dict(d.position.centers) == {}  # no centre coloured by owner (rule 3)
     assert d.marks == {"PIC"}  # its order hidden, its dislodgement reported
+    assert dict(d.obscured) == {"PIC": ("support", True)}  # marked `S ?`, cut
     assert not d.retreat_options
     assert d.counts is not None
     assert all(units is None for _, _, units in d.counts)
@@ -51,6 +53,7 @@ def test_a_powers_layers_count_only_its_own_units(example: tuple) -> None:
     assert rows[E] == (0, 4)
     assert all(u is None for p, (_, u) in rows.items() if p is not E)
     assert d.marks == frozenset()  # its own F PIC's order is drawn, dislodged with it
+    assert dict(d.obscured) == {}
     assert "ENG" in d.position.units
     assert "RUH" not in d.position.units
 
@@ -101,3 +104,11 @@ def test_a_replay_draws_each_frame_as_its_viewer_sees_it(example: tuple) -> None
     assert ImageChops.difference(alone, _png(r, pos, public).resize(alone.size)).getbbox() is None
     with pytest.raises(ValueError, match="sight"):
         render_gif([frame, frame], renderer=r, sights=[public])
+
+
+def test_a_hidden_support_is_marked_as_the_report_says(example: tuple) -> None:
+    pos, out, report = example
+    r = Renderer(MAP, width=700)
+    public = sight(MAP, pos, None, out.results, report, PUBLIC)
+    unmarked = dataclasses.replace(public, obscured={})
+    assert ImageChops.difference(_png(r, pos, public), _png(r, pos, unmarked)).getbbox()

@@ -64,6 +64,8 @@ class PhaseReport:
     # the others' orders stay hidden (`F PIC S ?`), but for those it shows holding (`A BUR H`).
     orders_shown: frozenset[str] = frozenset()
     held: frozenset[str] = frozenset()
+    # The others: "support" (`F PIC S ?`) or "convoy" (`F NTH C ? - ?`, convoy case A).
+    obscured: Mapping[str, str] = field(default_factory=dict)
 
 
 def _unit_text(unit: Unit) -> str:
@@ -339,13 +341,20 @@ def movement_report(
     }
     revealed = frozenset(how)
     shown = frozenset(pid for pid, k in how.items() if k != "obscure")
-    held = frozenset(
-        pid
+    shown_as = {
+        pid: _shown_as(mv.res[pid], mv)
         for pid, k in how.items()
-        if k == "obscure" and pid in mv.res and _shown_as(mv.res[pid], mv) == "hold"
-    )
+        if k == "obscure" and pid in mv.res
+    }
     return PhaseReport(
-        position.phase, _freeze(public), MappingProxyType(private), {}, revealed, shown, held
+        position.phase,
+        _freeze(public),
+        MappingProxyType(private),
+        {},
+        revealed,
+        shown,
+        frozenset(pid for pid, a in shown_as.items() if a == "hold"),
+        MappingProxyType({pid: a for pid, a in shown_as.items() if a != "hold"}),
     )
 
 

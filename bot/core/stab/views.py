@@ -9,12 +9,13 @@ A viewer is a power, `PUBLIC` (the table and spectators) or `GM` (everything).
   attacks dislodged (rule 5: "what retreat moves other players have made as a consequence of
   that player's attacks").
 - The public: what the public report revealed, nothing else.
-- Hidden everywhere but the GM's map: a unit whose order the report keeps hidden is drawn as
-  the report shows it: holding (`A BUR H`, a convoying fleet of case B) or with no order
-  (`F PIC S ?`, `F NTH C ? - ?`), its dislodgement marked; a retreat's destination (rule 2,
-  "Dislodgments"); the retreat options, which would tell which spaces next to the dislodged
-  unit are occupied (rule 4: "If a unit cannot retreat to a province ... he is not told why");
-  builds and removals (rule 3 publishes totals only).
+- Another power's unit whose order the report keeps hidden is drawn as the report shows it:
+  holding (`A BUR H`, a convoying fleet of case B), or marked `S ?` (crossed when cut) or `C ?`
+  (`F PIC S ?; (cut)`, `F NTH C ? - ?`), its dislodgement marked.
+- Hidden everywhere but on the GM's map: a retreat's destination (rule 2, "Dislodgments"); the
+  retreat options, which would tell which spaces next to the dislodged unit are occupied (rule
+  4: "If a unit cannot retreat to a province ... he is not told why"); builds and removals
+  (rule 3 publishes totals only).
 - Centres: rule 3 publishes "the seven supply centre totals for each power, but will not
   reveal who owns which supply centre"; rule 5 tells each player "which supply centres he
   owns". So a power's map colours its own centres, the public map none; every map's legend
@@ -56,6 +57,9 @@ class Sight:
     centre_totals: Mapping[Power, int] = field(default_factory=dict)
     unit_counts: Mapping[Power, int] = field(default_factory=dict)  # only the counts it knows
     retreat_options: bool = False  # the GM's map only (rule 4)
+    # Units the report names with their order hidden: province -> ("support" | "convoy",
+    # whether it failed: a cut support, `F PIC S ?; (cut)`).
+    obscured: Mapping[str, tuple[str, bool]] = field(default_factory=dict)
 
     @property
     def everything(self) -> bool:
@@ -138,6 +142,15 @@ def sight(  # noqa: PLR0917 - the one stable signature the renderer and the serv
         shown, out_results = _retreats(position, given, all_results, report, power)
     centres = {pid: p for pid, p in position.centers.items() if p is power}
     counts = {power: len(position.units_of(power))} if power is not None else {}
+    first: dict[str, OrderResult] = {}
+    for r in all_results:
+        if isinstance(r.order, UnitOrder) and not isinstance(r.order, Retreat | Disband):
+            first.setdefault(r.order.unit.province, r)
+    obscured = {
+        pid: (how, pid in first and not first[pid].succeeded)
+        for pid, how in report.obscured.items()
+        if pid in units and pid not in own
+    }
     return Sight(
         viewer,
         units,
@@ -147,6 +160,7 @@ def sight(  # noqa: PLR0917 - the one stable signature the renderer and the serv
         MappingProxyType(centres),
         totals,
         MappingProxyType(counts),
+        obscured=MappingProxyType(obscured),
     )
 
 

@@ -54,6 +54,7 @@ def test_the_public_sees_what_the_report_revealed_and_nothing_else(example: tupl
     # "Exactly what English F(Pic) was supporting is not revealed": drawn, no order, dislodged.
     assert not any(isinstance(o, UnitOrder) and o.unit.province == "PIC" for o in s.orders)
     assert s.dislodged == {"PIC"}
+    assert dict(s.obscured) == {"PIC": ("support", True)}  # `F PIC S ?; (cut)`
     # Rule 3: "will not reveal who owns which supply centre"; totals only, no unit counts.
     assert dict(s.centres) == {}
     assert s.centre_totals[G] == 1
@@ -75,6 +76,7 @@ def test_a_power_sees_its_own_units_and_orders_and_the_public_report(example: tu
     }
     assert not s.units & {"RUH", "SWE", "KIE", "MAO"}
     assert dict(s.unit_counts) == {E: 4}
+    assert dict(s.obscured) == {}  # its own F PIC's order is drawn in full
     assert dict(s.centres) == {}  # England owns none of the example's two centres
     france = sight(MAP, pos, None, out.results, report, F)
     assert "F MAO - NAO" in _texts(france.orders)  # its own secret move
@@ -178,6 +180,7 @@ def test_convoy_cases_are_drawn_as_reported() -> None:
     )  # fmt: skip
     assert _texts(a.orders) == {"A YOR - NWY", "F HEL - NTH", "F DEN S F HEL - NTH"}
     assert a.dislodged == {"NTH"}
+    assert dict(a.obscured) == {"NTH": ("convoy", True)}
     # Case B: "The convoying fleet is reported as holding ... The move of the convoyed army is
     # not reported": a hold drawn, the army not drawn at all.
     b = _public(
