@@ -22,6 +22,9 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
+# The code beside this bench, not an installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
 from bot.cli.demo import random_orders
 from bot.core.parser import render_order
 from bot.service import EventKind, FakeClock, TableService

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -63,15 +64,30 @@ def _covers_a_place(ctx: _Ctx, box: tuple[float, float, float, float]) -> bool:
 def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
     # As large as the preview wants, but never over a place: the powers in one column or two,
     # whichever fits at the larger size, shrinking until it fits.
-    best = (0.0, 1)
-    for cols in (1, 2):
-        scale = LEGEND_SCALE
-        while scale > 0.85 and _covers_a_place(
-            ctx, _layout(ctx, lang, scale, cols, game_over=game_over).box
-        ):
-            scale -= 0.05
-        best = max(best, (scale, -cols))
-    _draw_legend(ctx, lang, best[0], -best[1], game_over=game_over)
+    key = (lang, ctx.s, game_over, ctx.position.phase, _counts(ctx))
+    fit = ctx.r.legend_fits.get(key)
+    if fit is None:
+        best = (0.0, 1)
+        for cols in (1, 2):
+            scale = LEGEND_SCALE
+            while scale > 0.85 and _covers_a_place(
+                ctx, _layout(ctx, lang, scale, cols, game_over=game_over).box
+            ):
+                scale -= 0.05
+            best = max(best, (scale, -cols))
+        fit = (best[0], -best[1])
+        if len(ctx.r.legend_fits) >= 4096:  # bounded: counts vary from game to game
+            ctx.r.legend_fits.clear()
+        ctx.r.legend_fits[key] = fit
+    _draw_legend(ctx, lang, fit[0], fit[1], game_over=game_over)
+
+
+def _counts(ctx: _Ctx) -> tuple[tuple[int, int], ...]:
+    """(centres, units) of each power: with the language and the phase, all the legend's
+    size depends on."""
+    centres = Counter(ctx.position.centers.values())
+    units = Counter(u.power for u in ctx.position.units.values())
+    return tuple((centres[p], units[p]) for p in ctx.gm.powers)
 
 
 @dataclass(frozen=True, slots=True)
