@@ -38,6 +38,7 @@ from renderer.palette import (
     _Sprite,
     power_colours,
 )
+from renderer.png import encode_png
 
 # Re-exported: the names the package and tests import from here.
 __all__ = [
@@ -215,9 +216,7 @@ class Renderer:
             visible=visible,
             game_over=game_over,
         )
-        buf = io.BytesIO()
-        img.save(buf, format="PNG", compress_level=self.compress_level)
-        return buf.getvalue()
+        return encode_png(img, self.compress_level)
 
     def _select(
         self,
