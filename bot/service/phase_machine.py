@@ -90,6 +90,28 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     }
 
 
+def render_final_map(  # noqa: PLR0917 - the JSON-able inputs of one picture
+    engine: Engine,
+    map_name: str,
+    position_doc: dict[str, Any],
+    orders_doc: list[dict[str, Any]],
+    outcome_doc: dict[str, Any],
+    lang: str,
+    palette: str,
+) -> bytes | None:
+    """The map of a game's last phase, its title saying the game is over (issue 16). Pure,
+    like `compute_phase`: runs in a thread or another process."""
+    return engine.render(
+        engine.load_map(map_name),
+        position_from_json(position_doc),
+        codec.orders_from_json(orders_doc),
+        codec.outcome_from_json(outcome_doc),
+        lang,
+        palette=palette,
+        game_over=True,
+    )
+
+
 class PhaseMachine:
     """Moves a game's current phase along its timeline: opens it, starts the writing window,
     sends reminders, closes and adjudicates it, and ends the game when it is over."""
@@ -261,6 +283,10 @@ class PhaseMachine:
             else:
                 result = await asyncio.to_thread(job)
         compute = time.perf_counter() - t0
+        if result["png"] is not None:
+            result["png"] = await self._final_map(
+                game_id, ctx, ph, result, orders_doc, palette, result["png"]
+            )
         if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
             return
         if self.metrics is not None:
@@ -271,6 +297,44 @@ class PhaseMachine:
                     "compute": compute,
                 }
             )
+
+    async def _final_map(  # noqa: PLR0917 - the pieces of one adjudication
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        result: dict[str, Any],
+        orders_doc: list[dict[str, Any]],
+        palette: str,
+        png: bytes,
+    ) -> bytes:
+        """The phase's map, drawn again with "game over" in its title if this phase ends the
+        game: the end is known only from the adjudicated position (`_game_over`, decided
+        again in `_commit`'s transaction), so only a game's last map is drawn twice."""
+        nxt = position_from_json(result["next"])
+        over, _, _ = await self._game_over(self.table.storage, game_id, ctx, nxt)
+        if not over:
+            return png
+        job = partial(
+            render_final_map,
+            self.table.engine,
+            ctx.variant,
+            json.loads(ph.position_json),
+            orders_doc,
+            result["outcome"],
+            ctx.lang,
+            palette,
+        )
+        try:
+            async with self._computing:
+                if self.executor is not None:
+                    final = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+                else:
+                    final = await asyncio.to_thread(job)
+        except Exception:  # the map without its title is still the map: never hold results
+            log.exception("game %s: the final map could not be drawn again", game_id)
+            return png
+        return final or png
 
     async def _close(self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool) -> bool:
         """Freeze the orders (open -> adjudicating) if the deadline passed (or `force`);
