@@ -510,13 +510,16 @@ class _Ctx:
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         if clip_labels:
             # Stop where the line would enter a label box near its end (NWG, NTH, BLA...).
+            # A short move (VIE-BOH: its line meets BOH's label 44 px out) stops there too,
+            # with a body of half its head or more: going on would put the head under the
+            # label pasted back over the line (issue 16).
             reach = hl + 6 * s
             for box in self.label_boxes:
                 span = _enter_exit(a, b, box)
                 if span is None:
                     continue
                 t0, t1 = span
-                if t0 > 0 and t1 * length > length - reach and t0 * length > 2.2 * hl + 4 * s:
+                if t0 > 0 and t1 * length > length - reach and t0 * length > 1.5 * hl + 2 * s:
                     length = t0 * length
                     b = (a[0] + ux * length, a[1] + uy * length)
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
