@@ -182,7 +182,9 @@ def _draw_legend(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bo
             ty = key_y + (k % key_rows) * line_h
             d.text((tx, ty), text, font=font, fill=INK)
 
-    ctx.draw.panel((x0, y0, x0 + box_w, y0 + box_h), paint)
+    # Everything the panel shows follows from the legend's key (see title_and_legend).
+    key = (lang, ctx.s, scale, cols, game_over, ctx.position.phase, _counts(ctx))
+    ctx.draw.panel((x0, y0, x0 + box_w, y0 + box_h), paint, cache=ctx.r.panels, key=key)
     # Swatches after the panel, in the exact power colours.
     sw = 9 * s
     for k, (p, _, _) in enumerate(rows):

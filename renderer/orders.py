@@ -598,6 +598,14 @@ class _Ctx:
 def _enter_exit(a: Point, b: Point, box: tuple[float, float, float, float]) -> Point | None:
     """Where segment a-b enters and leaves a box, as fractions of its length (Liang-Barsky);
     None when it misses the box."""
+    # Most boxes are far from the segment: a bounding-box test first (issue 18).
+    if (
+        (a[0] < box[0] and b[0] < box[0])
+        or (a[0] > box[2] and b[0] > box[2])
+        or (a[1] < box[1] and b[1] < box[1])
+        or (a[1] > box[3] and b[1] > box[3])
+    ):
+        return None
     t0, t1 = 0.0, 1.0
     dx, dy = b[0] - a[0], b[1] - a[1]
     for p, q in (

@@ -35,6 +35,7 @@ from renderer.palette import (
     _Draw,
     _make_sprite,
     _mix,
+    _Quantized,
     _Sprite,
     power_colours,
 )
@@ -87,6 +88,7 @@ class Renderer:
         # The legend's size and columns per (language, scale, title, rows): choosing them
         # measures a dozen trial layouts (issue 18: half a render's time).
         self.legend_fits: dict[tuple[object, ...], tuple[float, int]] = {}
+        self.panels: dict[object, _Quantized] = {}  # the legend's panel, drawn and reduced
 
     # --- static layers -------------------------------------------------------------------
 
