@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 
 Metrics = Callable[[dict[str, float]], None]
 
+THREADS = 2  # adjudications at once without an executor (see PhaseMachine.__init__)
+
 
 def compute_phase(  # noqa: PLR0917 - internal helper
     engine: Engine,
@@ -129,10 +131,12 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
-        # Tables due together are computed a few at a time, in turn (in threads, one: the
-        # GIL), not all interleaved: the first table's results are ready after its own
-        # work, not after everyone's (issue 19).
-        workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
+        # Tables due together are computed a few at a time, in turn, not all interleaved:
+        # the first table's results are ready after its own work, not after everyone's
+        # (issue 19). In threads, two: a map's PNG compression (a third of a render) runs
+        # without the GIL, beside the other's drawing (bench/deadline.py: 1.36x for 60
+        # tables on 2 cores; more threads only contend for the GIL).
+        workers = getattr(executor, "_max_workers", 1) if executor is not None else THREADS
         self._computing = asyncio.Semaphore(max(1, int(workers)))
 
     async def advance_locked(self, game_id: int) -> None:
