@@ -280,13 +280,7 @@ class PhaseMachine:
             self.render_maps,
             palette,
         )
-        async with self._computing:
-            t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)
-            if self.executor is not None:
-                result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-            else:
-                result = await asyncio.to_thread(job)
-        compute = time.perf_counter() - t0
+        result, compute = await self._off_loop(job)
         if result["png"] is not None:
             result["png"] = await self._final_map(
                 game_id, ctx, ph, result, orders_doc, palette, result["png"]
@@ -301,6 +295,17 @@ class PhaseMachine:
                     "compute": compute,
                 }
             )
+
+    async def _off_loop(self, job: Callable[[], Any]) -> tuple[Any, float]:
+        """Run CPU-bound work in the executor (else a thread) when its turn comes; its
+        result and the seconds of the work itself, not of the wait for a turn."""
+        async with self._computing:
+            t0 = time.perf_counter()
+            if self.executor is not None:
+                result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+            else:
+                result = await asyncio.to_thread(job)
+            return result, time.perf_counter() - t0
 
     async def _final_map(  # noqa: PLR0917 - the pieces of one adjudication
         self,
@@ -330,11 +335,7 @@ class PhaseMachine:
             palette,
         )
         try:
-            async with self._computing:
-                if self.executor is not None:
-                    final = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-                else:
-                    final = await asyncio.to_thread(job)
+            final, _ = await self._off_loop(job)
         except Exception:  # the map without its title is still the map: never hold results
             log.exception("game %s: the final map could not be drawn again", game_id)
             return png
