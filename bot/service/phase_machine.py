@@ -16,6 +16,7 @@ from bot.core.advice import nothing_to_do, to_order_powers
 from bot.core.jsonio import position_from_json, position_to_json
 from bot.core.messages import render as render_message
 from bot.core.model import (
+    Phase,
     PhaseKind,
     Position,
     Season,
@@ -320,6 +321,9 @@ class PhaseMachine:
         """The phase's map, drawn again with "game over" in its title if this phase ends the
         game: the end is known only from the adjudicated position (`_game_over`, decided
         again in `_commit`'s transaction), so only a game's last map is drawn twice."""
+        phase = Phase.parse(result["next"]["phase"])
+        if not (phase.kind is PhaseKind.MOVEMENT and phase.season is Season.SPRING):
+            return png  # a game ends only at a year's end (`_game_over`): no position to read
         nxt = position_from_json(result["next"])
         over, _, _ = await self._game_over(self.table.storage, game_id, ctx, nxt)
         if not over:
