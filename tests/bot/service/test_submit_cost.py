@@ -17,13 +17,17 @@ HOLD = '[{"hold": 1}]'  # a stored order set (what it says is not read here)
 
 
 async def _store_history(svc: TableService, game_id: int, n: int) -> None:
-    """`n` prior accepted submissions for every power."""
+    """`n` prior submissions for every power: accepted ones and, newest, as many refused
+    ones (a run of refused sets must not make the accepted set behind them costly to find:
+    migration 0008's index holds the accepted ones only)."""
     st = await svc.status(game_id)
     async with svc.storage.tx() as tx:
         for power, user in st.players.items():
-            for _ in range(n):
+            for i in range(n):
+                accepted = i < n // 2
+                orders = HOLD if accepted else "[]"
                 await tx.add_submission(
-                    st.phase_id, power.value, user, "submit", "A X H", True, HOLD, "{}", 0.0
+                    st.phase_id, power.value, user, "submit", "A X H", accepted, orders, "{}", 0.0
                 )
 
 
