@@ -16,8 +16,8 @@ Method (after the director tools, research 3c): a squared pair-repeat penalty (a
 has met c times costs 2c+1 more to meet again, so Σ c² grows least), a reward for seating
 two of the last round's table-toppers together when they have not met, a doubler's two
 seats and the director's keep-apart pairs kept apart; players are moved between tables by
-improving swaps from a seeded shuffle. Countries: per table, the assignment minimising Σ (times the player already had
-that country)², by improving swaps from a greedy start.
+improving swaps from a seeded shuffle. Countries: per table, the assignment minimising
+Σ (times the player already had that country)², by improving swaps from a greedy start.
 """
 
 from __future__ import annotations
