@@ -498,13 +498,13 @@ class Rounds:
 
     # --- helpers ------------------------------------------------------------------------
 
-    def _require_director(self, snap: Snapshot, user: str) -> None:
+    def require_director(self, snap: Snapshot, user: str) -> None:
         if user != snap.row.director:
             raise TournamentRefusedError.of("director_only", snap.lang)
 
     async def _director(self, tournament_id: int, user: str) -> Snapshot:
         snap = await snapshot(self.storage, tournament_id)
-        self._require_director(snap, user)
+        self.require_director(snap, user)
         return snap
 
     async def _seated(
@@ -522,7 +522,7 @@ class Rounds:
     ) -> tuple[Snapshot, int, dict[str, Any]]:
         snap = await snapshot(self.storage, tournament_id)
         if by != user:
-            self._require_director(snap, by)
+            self.require_director(snap, by)
         n = snap.next_round()
         r = snap.round(n)
         plan = dict(json.loads(r.seating_json)) if r and r.seating_json else {}

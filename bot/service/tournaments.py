@@ -175,7 +175,7 @@ class Tournaments(Rounds):
         """Present for the next round (before it is seated again or started)."""
         snap = await snapshot(self.storage, tournament_id)
         if by != user:
-            self._require_director(snap, by)
+            self.require_director(snap, by)
         n = snap.next_round()
         async with self.storage.tx() as tx:
             await tx.mark_entry(tournament_id, n, user, "checked_in_at", self.clock.now())
@@ -184,7 +184,7 @@ class Tournaments(Rounds):
     async def check_out(self, tournament_id: int, user: str, *, by: str) -> int:
         snap = await snapshot(self.storage, tournament_id)
         if by != user:
-            self._require_director(snap, by)
+            self.require_director(snap, by)
         n = snap.next_round()
         async with self.storage.tx() as tx:
             await tx.mark_entry(tournament_id, n, user, "checked_in_at", None)
