@@ -18,7 +18,7 @@ from bot.core.tournament import edc2023
 from bot.core.tournament.model import StandingRow, TournamentError
 from bot.core.tournament.seating import seat_round
 from bot.service.clock import load_clock
-from bot.service.errors import ServiceError
+from bot.service.errors import ServiceError, StoreUnavailableError
 from bot.service.events import Event, EventKind
 from bot.service.missed import missed_counts
 from bot.service.record import final_standings, game_record
@@ -232,13 +232,57 @@ class Rounds:
         self, tournament_id: int, director: str, channels: Mapping[int, str] | None = None
     ) -> Snapshot:
         """One game per table, every player seated at their country, all started on the
-        round clock. `channels`: table -> its Discord channel or thread."""
-        snap, n, plan = await self._seated(tournament_id, director)
-        final = plan.get("final")
-        if final and len(final["countries"]) < len(final["players"]):
-            raise TournamentRefusedError.of("final_countries", snap.lang)
-        tables = snap.tables_of(n)
-        seated = {p for t in tables for p, _ in seats(t)}
+        round clock. `channels`: table -> its Discord channel or thread. A start cut short
+        (a crash between two tables) resumes where it stopped when called again."""
+        snap = await self._director(tournament_id, director)
+        running = snap.running()
+        if running is not None and await self._unstarted(snap, running.round_no):
+            n = running.round_no
+        else:
+            snap, n, plan = await self._seated(tournament_id, director)
+            final = plan.get("final")
+            if final and len(final["countries"]) < len(final["players"]):
+                raise TournamentRefusedError.of("final_countries", snap.lang)
+            await self._begin(snap, n, plan)
+            snap = await snapshot(self.storage, tournament_id)
+        gms = snap.gms()
+        for t in snap.tables_of(n):
+            gm = gms[(t.table_no - 1) % len(gms)] if gms else snap.row.director
+            game_id = t.game_id
+            if game_id is None:
+                channel = (channels or {}).get(t.table_no)
+                game_id = await self._table_game(snap, t, gm, channel)
+                async with self.storage.tx() as tx:
+                    await tx.put_table(
+                        tournament_id,
+                        TableRow(
+                            n,
+                            t.table_no,
+                            t.variant,
+                            t.seats_json,
+                            game_id,
+                            channel,
+                            None,
+                            None,
+                            None,
+                        ),
+                    )
+        for t in (await snapshot(self.storage, tournament_id)).tables_of(n):
+            if t.game_id is not None:
+                game = await self.svc.status(t.game_id)
+                if game.status == "forming":
+                    await self.svc.start_game(t.game_id, game.gm)
+        return await snapshot(self.storage, tournament_id)
+
+    async def _unstarted(self, snap: Snapshot, n: int) -> bool:
+        for t in snap.tables_of(n):
+            if t.game_id is None or (await self.svc.status(t.game_id)).status == "forming":
+                return True
+        return False
+
+    async def _begin(self, snap: Snapshot, n: int, plan: dict[str, Any]) -> None:
+        """The round is running: its absences, withdrawals and doublers are recorded."""
+        seated = {p for t in snap.tables_of(n) for p, _ in seats(t)}
         now = self.clock.now()
         old = snap.round(n)
         async with self.storage.tx() as tx:
@@ -247,62 +291,60 @@ class Rounds:
                 away = e.user_id not in seated and e.user_id not in plan["withdrawn"]
                 if away and (e.registered_at is not None or e.preregistered_at is not None):
                     why = "registered" if e.registered_at is not None else "announced"
-                    await tx.add_mark(
-                        tournament_id, MarkRow(e.user_id, "absence", n, None, why, now)
-                    )
+                    await tx.add_mark(snap.id, MarkRow(e.user_id, "absence", n, None, why, now))
             for p in plan["withdrawn"]:
-                await tx.add_mark(tournament_id, MarkRow(p, "withdrawal", n, None, "", now))
+                await tx.add_mark(snap.id, MarkRow(p, "withdrawal", n, None, "", now))
             for p in plan["two_tables"]:
-                await tx.add_mark(tournament_id, MarkRow(p, "two_tables", n, None, "", now))
+                await tx.add_mark(snap.id, MarkRow(p, "two_tables", n, None, "", now))
             await tx.put_round(
-                tournament_id,
+                snap.id,
                 RoundRow(
-                    n, old.starts_at if old else None, "running", json.dumps(plan), now, bool(final)
+                    n,
+                    old.starts_at if old else None,
+                    "running",
+                    json.dumps(plan),
+                    now,
+                    bool(plan.get("final")),
                 ),
             )
-        gms = snap.gms()
-        games: list[tuple[int, str]] = []
-        for t in tables:
-            gm = gms[(t.table_no - 1) % len(gms)] if gms else snap.row.director
-            channel = (channels or {}).get(t.table_no)
-            game = await self.svc.create_game(
-                gm,
-                name=f"{snap.row.name} R{n} T{t.table_no}",
-                clock=snap.row.clock,
-                rules=snap.row.rules,
-                lang=snap.row.lang,
-                variant=t.variant,
-                early_adjudication=False,  # one clock: no table runs ahead
-                meta={
-                    "guild": int(snap.row.guild_id or 0),
-                    "channel": int(channel or 0),
-                    "press": [],
-                    "spectators": [],
-                    "scoring": snap.row.scoring,
-                    "tournament": tournament_id,
-                },
-            )
-            for player, power in seats(t):
-                await self.svc.assign(game.id, gm, player, power)
-            async with self.storage.tx() as tx:
-                await tx.put_table(
-                    tournament_id,
-                    TableRow(
-                        n, t.table_no, t.variant, t.seats_json, game.id, channel, None, None, None
-                    ),
-                )
-            games.append((game.id, gm))
-        for game_id, gm in games:
-            await self.svc.start_game(game_id, gm)
-        return await snapshot(self.storage, tournament_id)
+
+    async def _table_game(self, snap: Snapshot, t: TableRow, gm: str, channel: str | None) -> int:
+        """The table's game, created with its players at their countries."""
+        game = await self.svc.create_game(
+            gm,
+            name=f"{snap.row.name} R{t.round_no} T{t.table_no}",
+            clock=snap.row.clock,
+            rules=snap.row.rules,
+            lang=snap.row.lang,
+            variant=t.variant,
+            early_adjudication=False,  # one clock: no table runs ahead
+            meta={
+                "guild": int(snap.row.guild_id or 0),
+                "channel": int(channel or 0),
+                "press": [],
+                "spectators": [],
+                "scoring": snap.row.scoring,
+                "tournament": snap.id,
+            },
+        )
+        for player, power in seats(t):
+            await self.svc.assign(game.id, gm, player, power)
+        return game.id
 
     # --- the service's events: phases on the round clock, tables that end ---------------
 
     async def on_event(self, event: Event) -> None:
-        if event.kind is EventKind.GAME_OVER:
-            await self.table_ended(event.game_id)
-        elif event.kind is EventKind.WINDOW_OPENED and event.phase:
-            await self.align(event.game_id, event.phase)
+        """A failure here never holds a game's events back (its table is still playable,
+        and the director can record its result); only a storage outage retries."""
+        try:
+            if event.kind is EventKind.GAME_OVER:
+                await self.table_ended(event.game_id)
+            elif event.kind is EventKind.WINDOW_OPENED and event.phase:
+                await self.align(event.game_id, event.phase)
+        except StoreUnavailableError:
+            raise
+        except Exception:
+            log.exception("tournament: event %s of game %s", event.key, event.game_id)
 
     async def align(self, game_id: int, phase: str) -> None:
         """A table's movement phase opened: its deadline becomes the round's."""
@@ -419,7 +461,10 @@ class Rounds:
         r = next((x for x in await self.storage.rounds(snap.id) if x.round_no == n), None)
         if r is not None and r.status == "done":
             for listener in self.round_done:
-                await listener(snap.id, n)
+                try:
+                    await listener(snap.id, n)
+                except Exception:
+                    log.exception("tournament %s: round %s done, a listener failed", snap.id, n)
 
     async def _table_score(
         self, game_id: int, table: TableRow

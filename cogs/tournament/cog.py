@@ -365,9 +365,12 @@ class TournamentCog(
         snap = await snapshot(self.bot.service.storage, tid)
         self.tours.require_director(snap, by)
         await think(interaction, ephemeral=False)
-        n = snap.next_round()
+        running = snap.running()  # a start cut short resumes
+        n = running.round_no if running else snap.next_round()
         channels: dict[int, str] = {}
         for t in snap.tables_of(n):
+            if t.game_id is not None:
+                continue
             # A public thread per table in the tournament channel: spectators read it.
             made = await self.bot.http.start_thread_without_message(
                 int(snap.row.channel_id),

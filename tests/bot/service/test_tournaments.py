@@ -180,3 +180,37 @@ async def test_requests_are_once_each_and_exclusive_and_penalties_are_edc_d(open
         await tours.penalty(tid, DIRECTOR, "p01", "rude", 3)
     with pytest.raises(TournamentRefusedError, match="Unknown tournament rules"):
         await tours.create(DIRECTOR, name="x", aggregation="best-of-all")
+
+
+async def test_a_start_cut_short_resumes_and_a_failing_hook_holds_no_event(opener) -> None:
+    svc, tours, tid, _ = await _tournament(opener)
+    await tours.seat(tid, DIRECTOR)
+    create = svc.create_game
+    calls = 0
+
+    async def crash_on_second(*args, **kw):
+        nonlocal calls
+        calls += 1
+        if calls == 2:
+            raise RuntimeError("the process dies")
+        return await create(*args, **kw)
+
+    svc.create_game = crash_on_second  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        await tours.start_round(tid, DIRECTOR)
+    snap = await tours.storage.tables(tid)
+    first = snap[0].game_id
+    assert (first is not None, snap[1].game_id) == (True, None)
+    snap = await tours.start_round(tid, DIRECTOR)  # called again: the round resumes
+    games = [t.game_id for t in snap.tables_of(1)]
+    assert games[0] == first
+    assert [(await svc.status(g)).status for g in games] == ["active", "active"]
+
+    async def broken(*_args):
+        raise ValueError("a bug in the tournament")
+
+    tours._table_score = broken  # type: ignore[method-assign]
+    await svc.end_game(games[1], DIRECTOR)
+    assert "game_over" in svc.notifier.kinds(games[1])  # delivered all the same
+    points = await tours.record_result(tid, DIRECTOR, 2, "Germany 9")  # the director's path
+    assert max(points.values()) > 0
