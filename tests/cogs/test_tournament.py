@@ -199,3 +199,42 @@ async def _final_choice(w: Weekend, snap) -> None:
 
 def _file(message, ext: str) -> bytes:
     return next(f.data for f in message.files if f.filename.endswith(f".{ext}"))
+
+
+async def test_a_french_tournament_refuses_in_french_and_posts_its_tables(
+    weekend: Weekend,
+) -> None:
+    w = weekend
+    assert w.service is not None
+    reply = await w.command(w.td, "tournament create", {"name": "Coupe", "language": "fr"})
+    assert "Tournoi Coupe (n° 1) créé" in reply.content
+    reply = await w.command(w.td, "tournament schedule", {"round": 1, "start": "demain 19h"})
+    assert "AAAA-MM-JJ HH:MM" in reply.content
+    reply = await w.command(w.players[0], "tournament seat")
+    assert reply.content == "Seul l’arbitre du tournoi peut faire cela."
+    for p in w.players[:7]:
+        await w.tours.check_in(1, w.key(p), by=w.key(p))
+    await w.command(w.td, "tournament seat")
+    reply = await w.command(w.td, "tournament start")
+    assert "La ronde 1 a commencé : 1 table(s)" in reply.content
+    [table] = (await _snap(w)).tables_of(1)
+    thread = int(table.thread_id or 0)
+    await w.service.run_due()
+    await w.service.deliver()
+    # The table's thread is the game's channel: the game's own posts go there.
+    await w.fake.wait_for(lambda: w.fake.state.messages_in(thread), within=10)
+    reply = await w.command(w.td, "tournament result", {"table": 1, "centres": "Prusse 3"})
+    assert "Impossible de lire « Prusse 3 »" in reply.content
+    await w.command(w.td, "tournament result", {"table": 1, "centres": "Allemagne 9, France 8"})
+    await w.fake.wait_for(lambda: _standings_posts_fr(w), within=20)
+    [post] = _standings_posts_fr(w)
+    assert "Coupe : classement après la ronde 1." in post.content
+    assert {f.filename.rsplit(".", 1)[1] for f in post.files} == {"png", "csv", "json"}
+
+
+def _standings_posts_fr(w: Weekend) -> list:
+    return [
+        m
+        for m in w.fake.state.messages_in(w.channel.id)
+        if m.interaction_id is None and "classement après la ronde" in m.content
+    ]
