@@ -287,8 +287,9 @@ class Rounds:
         old = snap.round(n)
         async with self.storage.tx() as tx:
             for e in snap.entries_of(n):
-                # D 4: "-15 points (and all bonuses) if registration and absence"
-                away = e.user_id not in seated and e.user_id not in plan["withdrawn"]
+                # D 4: "-15 points (and all bonuses) if registration and absence": not
+                # there (standby players and those asked to withdraw were there).
+                away = e.user_id not in seated and e.checked_in_at is None
                 if away and (e.registered_at is not None or e.preregistered_at is not None):
                     why = "registered" if e.registered_at is not None else "announced"
                     await tx.add_mark(snap.id, MarkRow(e.user_id, "absence", n, None, why, now))

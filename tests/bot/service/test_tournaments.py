@@ -214,3 +214,20 @@ async def test_a_start_cut_short_resumes_and_a_failing_hook_holds_no_event(opene
     assert "game_over" in svc.notifier.kinds(games[1])  # delivered all the same
     points = await tours.record_result(tid, DIRECTOR, 2, "Germany 9")  # the director's path
     assert max(points.values()) > 0
+
+
+async def test_a_registered_player_who_is_not_there_is_absent_a_standby_is_not(opener) -> None:
+    _svc, tours, tid, names = await _tournament(opener, players=8)
+    async with tours.storage.tx() as tx:
+        for who in ("ghost", *names):
+            await tx.mark_entry(tid, 1, who, "registered_at", 1.0)
+    snap = await tours.seat(tid, DIRECTOR)
+    standby = json.loads(snap.round(1).seating_json)["sitting_out"]
+    assert len(standby) == 1  # 8 present: one table of 7, one on standby (seed B)
+    snap = await tours.start_round(tid, DIRECTOR)
+    absent = [(m.user_id, m.reason) for m in snap.marks if m.kind == "absence"]
+    assert absent == [("ghost", "registered")]
+    await tours.record_result(tid, DIRECTOR, 1, "Italy 6")
+    rows = {r.player: r for r in await tours.standings(tid)}
+    assert rows["ghost"].total == -15  # D 4: "-15 points ... if registration and absence"
+    assert rows[standby[0]].total == 0
