@@ -27,6 +27,7 @@ from bot.service.storage.rows import (
     ResultRow,
     SubmissionRow,
 )
+from bot.service.storage.tournaments import TournamentStatements
 
 
 def _opt_float(value: Any) -> float | None:
@@ -109,7 +110,7 @@ def _outbox(r: sqlite3.Row) -> OutboxRow:
     )
 
 
-class SqliteRepo:
+class SqliteRepo(TournamentStatements):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
     def __init__(self, db: Store | Tx) -> None:
