@@ -19,6 +19,7 @@ EXTENSIONS = (
     "cogs.vote",
     "cogs.history",
     "cogs.settings",
+    "cogs.tournament",
 )
 
 

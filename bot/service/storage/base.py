@@ -29,9 +29,10 @@ from bot.service.storage.rows import (
     ResultRow,
     SubmissionRow,
 )
+from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(PaletteRepo, Protocol):
+class Repository(TournamentRepository, PaletteRepo, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

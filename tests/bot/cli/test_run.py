@@ -87,6 +87,7 @@ async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
         "replay",
         "export",
         "settings",
+        "tournament",
     }
     assert (tmp_path / "p.db").exists()
 

@@ -63,6 +63,7 @@ async def test_every_command_string_has_a_valid_french_translation() -> None:
         "replay",
         "export",
         "settings",
+        "tournament",
     }
     items: list[tuple[str, dict, dict]] = []
     for payload in payloads:
