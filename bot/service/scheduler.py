@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from bot.service.errors import (
@@ -15,6 +16,7 @@ from bot.service.events import EventKind
 from bot.service.outbox import Outbox
 from bot.service.phase_machine import PhaseMachine
 from bot.service.queries import Queries
+from bot.service.storage.claims import CLOCK
 from bot.service.table import (
     Table,
 )
@@ -24,6 +26,7 @@ log = logging.getLogger(__name__)
 
 
 RETRY = 30.0  # seconds before a failed clock step of a game is tried again
+CLAIM_RETRY = 0.05  # seconds: another process was claiming the same step this instant
 
 
 class Scheduler:
@@ -39,17 +42,51 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self._deliveries: set[asyncio.Task[None]] = set()  # delivery passes running
         self._pass_done = asyncio.Event()  # a background delivery pass ended
+        self._helpers: set[asyncio.Task[None]] = set()  # lease renewal, notices heard
         self.closed = False
 
     def start(self) -> None:
-        """Start the scheduler task (deadlines, reminders, delivery)."""
+        """Start the scheduler task (deadlines, reminders, delivery); on a shared database
+        also the renewal of this process's leases and the notices of the others."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._loop())
+            if self.table.storage.shared:
+                self._spawn(self._renew_leases())
+                self._spawn(self.table.storage.listen(self.heard))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._helpers.add(task)
+        task.add_done_callback(self._helpers.discard)
+
+    def heard(self, game_id: int, sender: str) -> None:
+        """Another process changed a game (a new phase, a deadline moved, an early
+        adjudication, a start): read its times again."""
+        if sender != self.table.owner and not self.closed:
+            self._spawn(self._reread(game_id))
+
+    async def _reread(self, game_id: int) -> None:
+        try:
+            await self.table.changed_elsewhere(game_id)
+        except Exception as exc:  # noqa: BLE001 - read again at its next due time anyway
+            log.warning("game %s: cannot read its new times: %s", game_id, exc)
+
+    async def _renew_leases(self) -> None:
+        """A live process keeps its claims (a long delivery, a slow adjudication); a dead
+        one's run out after `lease` and the others take the work over."""
+        while not self.closed:
+            await asyncio.sleep(self.table.lease / 3)
+            try:
+                until = self.table.clock.now() + self.table.lease
+                async with self.table.storage.tx(durable=False) as tx:
+                    await tx.renew_claims(self.table.owner, until)
+            except ServiceError as exc:
+                log.warning("cannot renew this process's claims: %s", exc.message)
 
     async def stop(self) -> None:
         """Stop the scheduler task (at close)."""
         self.closed = True
-        for task in (self._task, *self._deliveries):
+        for task in (self._task, *self._deliveries, *self._helpers):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -70,7 +107,7 @@ class Scheduler:
                 if st.broken:
                     await self.mark_broken(gid, st.broken)
                     continue
-                await self.table.reschedule(gid)
+                await self.table.reschedule(gid, announce=False)
             except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
                 await self.mark_broken(gid, unreadable_reason(gid, exc))
 
@@ -163,7 +200,24 @@ class Scheduler:
                     w.cancel()
 
     async def advance(self, game_id: int, *, deliver: bool = True) -> None:
-        """One step of a game's clock: open a window, send a reminder, or adjudicate."""
+        """One step of a game's clock: open a window, send a reminder, or adjudicate. On a
+        shared database the step is claimed first: one process takes it, the others look
+        again when its lease runs out (it announces the game's new times when done)."""
+        later = await self.table.claim(game_id, CLOCK)
+        if later is not None:
+            self.table.due[game_id] = max(later, self.table.clock.now() + CLAIM_RETRY)
+            return
+        try:
+            await self._step(game_id)
+        finally:
+            await self.table.release(game_id, CLOCK)
+        # Deliver this game's events now rather than after every due game is done.
+        if deliver:
+            await self.outbox.deliver()
+        elif self._task is not None:
+            self._kick_delivery()
+
+    async def _step(self, game_id: int) -> None:
         async with self.table.lock(game_id):
             try:
                 await self.machine.advance_locked(game_id)
@@ -180,8 +234,3 @@ class Scheduler:
                 return
             self.table.errors.pop(game_id, None)
             await self.table.reschedule(game_id)
-        # Deliver this game's events now rather than after every due game is done.
-        if deliver:
-            await self.outbox.deliver()
-        elif self._task is not None:
-            self._kick_delivery()

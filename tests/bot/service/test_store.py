@@ -20,7 +20,8 @@ from tests.bot.service.faults import crash
 
 async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
     store = await Store.open(db_path)
-    assert await store.schema_version() == len(migrations())
+    numbers = [n for n, _, _ in migrations()]
+    assert await store.schema_version() == numbers[-1]
     mode = await store.fetchone("PRAGMA journal_mode")
     fk = await store.fetchone("PRAGMA foreign_keys")
     sync = await store.fetchone("PRAGMA synchronous")
@@ -28,7 +29,7 @@ async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
     await store.close()
     again = await Store.open(db_path)
     rows = await again.fetchall("SELECT version FROM schema_version")
-    assert [r[0] for r in rows] == list(range(1, len(migrations()) + 1))
+    assert [r[0] for r in rows] == numbers
     await again.close()
 
 
