@@ -183,6 +183,13 @@ class Schema:
         rows = await self.fetch("SELECT game_id, deadline FROM {s}.phases WHERE phase = 'S1901M'")
         return {int(r["game_id"]): float(r["deadline"]) for r in rows}
 
+    async def results_keys(self) -> dict[int, str]:
+        """game id -> the outbox key of its first results (for the games adjudicated)."""
+        rows = await self.fetch(
+            "SELECT p.game_id, p.id FROM {s}.results r JOIN {s}.phases p ON p.id = r.phase_id"
+        )
+        return {int(r["game_id"]): f"{r['game_id']}:{r['id']}:results" for r in rows}
+
     async def size(self) -> int:
         row = await self.admin.fetchrow(
             "SELECT SUM(pg_total_relation_size(format('%I.%I', schemaname, tablename)::regclass))"
@@ -296,6 +303,7 @@ async def spread(args: argparse.Namespace) -> None:
 
 
 async def kill(args: argparse.Namespace) -> None:
+    from bot.discord_app.notifier import nonce  # noqa: PLC0415
     from tests.fake_discord import FakeDiscord  # noqa: PLC0415
 
     n = args.kill_games
@@ -312,33 +320,37 @@ async def kill(args: argparse.Namespace) -> None:
             db.clock.set(time.time())
             await db.seed([lead] * n, [{"channel": c} for c in channels])
             deadline = db.clock.now() + lead
-            first: list[float] = []
-            posted: dict[int, float] = {}
+            posts: dict[tuple[int | None, str | None], list[float]] = {}
             table_ids = set(channels)
 
             def seen(msg: Any) -> None:
-                if msg.channel_id in table_ids and time.time() >= deadline:
-                    posted.setdefault(msg.channel_id, time.time())
-                    if not first:
-                        first.append(time.time())
+                if msg.channel_id in table_ids:
+                    posts.setdefault((msg.channel_id, msg.nonce), []).append(time.time())
 
             fake.state.listeners.append(seen)
-            while not first or len(posted) < max(1, n // 10):  # noqa: ASYNC110 - a poll
+            while len(await db.results_keys()) < max(1, n // 10):  # noqa: ASYNC110 - a poll
                 await asyncio.sleep(0.01)
-            os.kill(procs[0].pid, signal.SIGKILL)  # mid-burst: some tables posted, most not
+            ids = await db.results_keys()
+            os.kill(procs[0].pid, signal.SIGKILL)  # mid-burst: some tables adjudicated, most not
             killed_at = time.time()
-            before = len(posted)
             await until_done(db, n, args.lease * 4 + n / 10 + 60)
             twice = await db.adjudicated_twice()
+            keys = await db.results_keys()
         finally:
             stop(procs)
         doubles = fake.state.double_posts()
-        last = max(posted.values()) - deadline if posted else float("nan")
+    results = [
+        posts.get((channel, nonce(key, channel, 0)), [])
+        for channel, key in zip(channels, [keys.get(i + 1, "") for i in range(n)], strict=True)
+    ]
+    last = max((min(p) for p in results if p), default=float("nan")) - deadline
+    without = sum(1 for p in results if not p)
+    more = sum(1 for p in results if len(p) > 1)
     print(
-        f"  killed {killed_at - deadline:.2f} s after the deadline with {before}/{n} tables"
-        f" posted; phases adjudicated twice {twice}; tables without results {n - len(posted)};"
-        f" double posts {doubles}; last table's results {last:.1f} s after the deadline"
-        f" (lease {args.lease:g} s)"
+        f"  killed {killed_at - deadline:.2f} s after the deadline with {len(ids)}/{n} tables"
+        f" adjudicated; phases adjudicated twice {twice}; tables without results {without},"
+        f" with results twice {more}; double posts {doubles}; last table's results"
+        f" {last:.1f} s after the deadline (lease {args.lease:g} s)"
     )
 
 
