@@ -52,7 +52,20 @@ class Outbox:
         self.retry_at = None
         rows = await self.table.storage.pending_events()
         games = list(dict.fromkeys(r.game_id for r in rows))
+        if self.table.storage.shared and games:
+            # Lanes other processes are delivering: left to them in one read, not one claim
+            # each (a holder looks for new events after it lets its lane go).
+            held = await self.table.storage.held_elsewhere(
+                LANE, self.table.owner, self.table.clock.now()
+            )
+            for until in (held[g] for g in games if g in held):
+                self._retry_later(until)
+            games = [g for g in games if g not in held]
         return sum(await asyncio.gather(*(self._lane(g) for g in games)))
+
+    async def deliver_game(self, game_id: int) -> int:
+        """Deliver this game's pending events (its lane; see `deliver`)."""
+        return await self._lane(game_id)
 
     async def _lane(self, game_id: int) -> int:
         if game_id in self._running:

@@ -154,9 +154,12 @@ class Scheduler:
         self._deliveries.add(task)
         task.add_done_callback(self._deliveries.discard)
 
-    async def _deliver_task(self) -> None:
+    async def _deliver_task(self, game_id: int | None = None) -> None:
         try:
-            await self.outbox.deliver()
+            if game_id is None:
+                await self.outbox.deliver()
+            else:
+                await self.outbox.deliver_game(game_id)
         except Exception:
             log.exception("delivery pass failed")
             self.outbox.retry_at = self.table.clock.now() + 5.0
@@ -215,7 +218,14 @@ class Scheduler:
         if deliver:
             await self.outbox.deliver()
         elif self._task is not None:
-            self._kick_delivery()
+            self._kick_lane(game_id)
+
+    def _kick_lane(self, game_id: int) -> None:
+        """This game's lane in a task of its own (due games stepped together do not each
+        scan every game's pending events)."""
+        task = asyncio.get_running_loop().create_task(self._deliver_task(game_id))
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
 
     async def _step(self, game_id: int) -> None:
         async with self.table.lock(game_id):

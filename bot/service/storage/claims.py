@@ -66,6 +66,10 @@ class ClaimsRepository(Protocol):
 
     async def claim_of(self, game_id: int, kind: str) -> ClaimRow | None: ...
 
+    async def held_elsewhere(self, kind: str, owner: str, now: float) -> dict[int, float]:
+        """game id -> lease end, for the live `kind` claims of processes other than `owner`."""
+        ...
+
     async def pending_events_of(self, game_id: int) -> list[OutboxRow]:
         """This game's undelivered events, in order."""
         ...
@@ -168,6 +172,14 @@ class SqliteClaims:
             float(row["lease_until"]),
             None if phase is None else int(phase),
         )
+
+    async def held_elsewhere(self, kind: str, owner: str, now: float) -> dict[int, float]:
+        rows = await self._db.fetchall(
+            "SELECT game_id, lease_until FROM claims WHERE kind=? AND claimed_by IS NOT NULL"
+            " AND claimed_by != ? AND lease_until > ?",
+            (kind, owner, now),
+        )
+        return {int(r["game_id"]): float(r["lease_until"]) for r in rows}
 
     async def pending_events_of(self, game_id: int) -> list[OutboxRow]:
         rows = await self._db.fetchall(

@@ -372,10 +372,6 @@ async def _check_schema(conn: asyncpg.Connection, where: str) -> None:
 
 
 async def _migrate(conn: asyncpg.Connection, where: str) -> None:
-    await conn.execute(
-        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
-        " name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
-    )
     # Processes starting together: one migrates, the others wait and find it done.
     await conn.execute("SELECT pg_advisory_lock(hashtext('parley-migrate:' || current_schema()))")
     try:
@@ -387,6 +383,10 @@ async def _migrate(conn: asyncpg.Connection, where: str) -> None:
 
 
 async def _migrate_locked(conn: asyncpg.Connection, where: str) -> None:
+    await conn.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
+        " name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
+    )
     applied = {int(r["version"]) for r in await conn.fetch("SELECT version FROM schema_version")}
     for number, name, sql in pending(migrations(), applied, where):
         try:
