@@ -43,6 +43,8 @@ class Scheduler:
         self._deliveries: set[asyncio.Task[None]] = set()  # delivery passes running
         self._pass_done = asyncio.Event()  # a background delivery pass ended
         self._helpers: set[asyncio.Task[None]] = set()  # lease renewal, notices heard
+        self._full_pass: asyncio.Task[None] | None = None  # the pass over every game
+        self._pass_again = False  # kicked while it ran: run once more
         self.closed = False
 
     def start(self) -> None:
@@ -59,17 +61,11 @@ class Scheduler:
         self._helpers.add(task)
         task.add_done_callback(self._helpers.discard)
 
-    def heard(self, game_id: int, sender: str) -> None:
+    def heard(self, game_id: int, sender: str, due: float | None) -> None:
         """Another process changed a game (a new phase, a deadline moved, an early
-        adjudication, a start): read its times again."""
-        if sender != self.table.owner and not self.closed:
-            self._spawn(self._reread(game_id))
-
-    async def _reread(self, game_id: int) -> None:
-        try:
-            await self.table.changed_elsewhere(game_id)
-        except Exception as exc:  # noqa: BLE001 - read again at its next due time anyway
-            log.warning("game %s: cannot read its new times: %s", game_id, exc)
+        adjudication, a start): its next due time is as it says."""
+        if sender != self.table.owner and not self.closed and game_id not in self.table.broken:
+            self.table.changed_elsewhere(game_id, due)
 
     async def _renew_leases(self) -> None:
         """A live process keeps its claims (a long delivery, a slow adjudication); a dead
@@ -147,12 +143,26 @@ class Scheduler:
 
     def _kick_delivery(self) -> None:
         """Deliver in a task of its own: a slow or absent Discord never holds the clock.
-        Each pass starts the lanes of games not being delivered (see `Outbox`) and asks the
-        running ones to look again: one game's events never wait for another's."""
+        Each pass starts the lanes of games not being delivered (see `Outbox`). One pass
+        at a time: a kick while one runs asks its lanes to look again and makes it run
+        once more after (thousands of kicks in a burst must not each read every pending
+        event)."""
         self.outbox.retry_at = None  # (set again by a pass that fails)
-        task = asyncio.get_running_loop().create_task(self._deliver_task())
-        self._deliveries.add(task)
-        task.add_done_callback(self._deliveries.discard)
+        if self._full_pass is not None and not self._full_pass.done():
+            self.outbox.look_again()
+            self._pass_again = True
+            return
+        self._pass_again = False
+        self._full_pass = asyncio.get_running_loop().create_task(self._passes())
+        self._deliveries.add(self._full_pass)
+        self._full_pass.add_done_callback(self._deliveries.discard)
+
+    async def _passes(self) -> None:
+        while True:
+            await self._deliver_task()
+            if not self._pass_again or self.closed:
+                return
+            self._pass_again = False
 
     async def _deliver_task(self, game_id: int | None = None) -> None:
         try:

@@ -391,7 +391,7 @@ class Table:
             self.due[game_id] = due
         self.wake.set()
         if announce and self.storage.shared:
-            await self.storage.announce(game_id, self.owner)
+            await self.storage.announce(game_id, self.owner, due)
 
     async def claim(self, game_id: int, kind: str, phase_id: int | None = None) -> float | None:
         """Take this game's `kind` claim for this process (None), or learn when to look
@@ -409,7 +409,13 @@ class Table:
             async with self.storage.tx() as tx:
                 await tx.release_claim(game_id, kind, self.owner)
 
-    async def changed_elsewhere(self, game_id: int) -> None:
-        """Another process changed this game: its settings and times are read again."""
+    def changed_elsewhere(self, game_id: int, due: float | None) -> None:
+        """Another process changed this game and says when it is next due: its settings are
+        read again when needed, its due time is taken as told (no read: a burst of notices
+        must not become a burst of queries in every process)."""
         self._ctx.pop(game_id, None)
-        await self.reschedule(game_id, announce=False)
+        if due is None:
+            self.due.pop(game_id, None)
+        else:
+            self.due[game_id] = due
+        self.wake.set()

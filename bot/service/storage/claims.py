@@ -28,7 +28,8 @@ from bot.service.storage.rows import OutboxRow, outbox_row
 CLOCK = "clock"  # the due step of a game's current phase (open, remind, adjudicate)
 LANE = "lane"  # the delivery of a game's events, in order
 
-GameChanged = Callable[[int, str], None]  # (game id, the announcing process)
+# (game id, the announcing process, when the game's clock is next due: None if never)
+GameChanged = Callable[[int, str, float | None], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,8 +96,9 @@ class Coordination(Protocol):
 
     async def unlock_game(self, game_id: int) -> None: ...
 
-    async def announce(self, game_id: int, sender: str) -> None:
-        """Tell the other processes that this game's times or settings changed."""
+    async def announce(self, game_id: int, sender: str, due: float | None) -> None:
+        """Tell the other processes that this game's times or settings changed, and when
+        its clock is next due now (they need not read it again)."""
         ...
 
     async def listen(self, on_change: GameChanged) -> None:
@@ -213,7 +215,7 @@ class LocalCoordination:
     async def unlock_game(self, game_id: int) -> None:  # noqa: ARG002
         return None
 
-    async def announce(self, game_id: int, sender: str) -> None:  # noqa: ARG002
+    async def announce(self, game_id: int, sender: str, due: float | None) -> None:  # noqa: ARG002
         return None
 
     async def listen(self, on_change: GameChanged) -> None:  # noqa: ARG002

@@ -333,16 +333,23 @@ class PgStorage(PgRepo):
             "SELECT pg_advisory_unlock(hashtext('parley:' || current_schema()), ?)", (game_id,)
         )
 
-    async def announce(self, game_id: int, sender: str) -> None:
-        await self.store.fetchone("SELECT pg_notify(?, ?)", (self.channel, f"{game_id}:{sender}"))
+    async def announce(self, game_id: int, sender: str, due: float | None) -> None:
+        when = "" if due is None else repr(due)
+        await self.store.fetchone(
+            "SELECT pg_notify(?, ?)", (self.channel, f"{game_id}|{sender}|{when}")
+        )
 
     async def listen(self, on_change: GameChanged) -> None:
         """LISTEN on a connection of its own (a listening connection must stay idle)."""
 
         def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
-            game, _, sender = payload.partition(":")
+            game, sender, when = [*payload.split("|"), "", "", ""][:3]
+            try:
+                due = float(when) if when else None
+            except ValueError:
+                return
             if game.isdigit():
-                on_change(int(game), sender)
+                on_change(int(game), sender, due)
 
         try:
             conn = await asyncpg.connect(
