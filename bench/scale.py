@@ -323,7 +323,9 @@ async def kill(args: argparse.Namespace) -> None:
         procs = [spawn(db.name, args.lease, fake=fake.base_url, token=fake.token) for _ in range(2)]
         try:
             await wait_ready(procs)
-            lead = 8.0 + n * 4 / 40  # the start-up announcements go out first (40/s)
+            # Seeding (~0.3 s a game on this loaded machine) and the start-up announcements
+            # (40 requests/s) come before the deadline.
+            lead = 10.0 + n * (0.3 + 4 / 40)
             db.clock.set(time.time())
             await db.seed([lead] * n, [{"channel": c} for c in channels])
             deadline = db.clock.now() + lead
