@@ -28,4 +28,4 @@ async def test_two_processes_share_one_rate() -> None:
     assert sum(r["used"] for r in rows) == 20
     assert max(r["used"] for r in rows) == 4  # 40/s in slots of 0.1 s, both processes
     assert len(rows) >= 5
-    assert elapsed >= 0.35  # the later slots were waited for
+    assert elapsed >= 0.29  # the fifth slot waited for (it starts >= 0.3 s after the first)
