@@ -44,6 +44,7 @@ from bot.service.outbox import Outbox
 from bot.service.palettes import Palettes
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
+from bot.service.ratelimit import SharedRate
 from bot.service.scheduler import Scheduler
 from bot.service.settings import GameSettings, game_settings
 from bot.service.storage import Storage
@@ -102,6 +103,8 @@ class TableService:
             ProcessPoolExecutor() if isinstance(executor, str) else executor
         )
         self.deliveries = Deliveries(storage, self.clock)
+        # The bot's global rate limit, shared with the other processes on this database.
+        self.rate = SharedRate(storage) if storage.shared else None
         self.table = Table(storage, self.clock, self.engine, grace)
         self.outbox = Outbox(self.table, notifier or NullNotifier())
         self.voting = Votes(self.table, self.outbox)

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.service.storage.claims import ClaimsRepository, Coordination
 from bot.service.storage.palettes import PaletteRepo
 from bot.service.storage.rows import (
     AuditRow,
@@ -32,7 +33,7 @@ from bot.service.storage.rows import (
 from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(TournamentRepository, PaletteRepo, Protocol):
+class Repository(TournamentRepository, ClaimsRepository, PaletteRepo, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------
@@ -263,7 +264,7 @@ class Repository(TournamentRepository, PaletteRepo, Protocol):
     async def save_votebook(self, game_id: int, state_json: str, at: float) -> None: ...
 
 
-class Storage(Repository, Protocol):
+class Storage(Repository, Coordination, Protocol):
     """A repository with transactions and a life cycle."""
 
     @property
