@@ -31,6 +31,7 @@ async def pair(clock: FakeClock) -> AsyncIterator[tuple[TableService, TableServi
                     notifier=MemoryNotifier(),
                     storage=storage,
                     run=False,
+                    grace=0.0,  # the tests step to the deadline (test_lateness.py: the grace)
                 )
             )
         yield opened[0], opened[1]
