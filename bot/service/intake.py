@@ -68,7 +68,11 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     if not errors:
         problems = engine.check(position, orders, rules, game_map, lang)
         # The core refuses only under these keys (submission_problems); asked only then.
-        if rules.reject_inaccurate_order_sets or not rules.xxx_hold_accepted:
+        if (
+            rules.reject_inaccurate_order_sets
+            or not rules.xxx_hold_accepted
+            or not rules.irrelevant_coast_ignored
+        ):
             refused = problems
     return ReadSet(orders, errors, refused, voided)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.interpret import submission_problems
 from bot.core.map import load_map
+from bot.core.messages import render
 from bot.core.model import Power
 from bot.core.parser import parse_order
 from bot.core.presets import load_rules
@@ -73,3 +74,26 @@ def test_gm_order_correction_i5_last_legal_order_is_used():
     literal = load_rules("world-masters").with_options(duplicates_count_illegal_orders=True)
     out, _ = adjudicate_interpreted(pos, orders, literal, STD)
     assert "BUR" not in out.position.units
+
+
+def test_irrelevant_coast_refused_under_stabbeurfou_ignored_elsewhere():
+    # stabbeurfou 4.B.6 'SF a': "«Stabbeurfou» rejects any coast specification if none is
+    # requested." The reading keeps what was written until the rule set has ruled.
+    pos = STD.start
+    texts = ("A PAR - BUR/NC", "F BRE/NC - MAO")
+    orders = [parse_order(t, power=Power.FRANCE, position=pos, game_map=STD) for t in texts]
+    assert [o.canonical() for o in orders] == ["A PAR - BUR", "F BRE - MAO"]
+    assert [o.irrelevant_coasts for o in orders] == [("BUR",), ("BRE",)]
+    sf = submission_problems(pos, orders, load_rules("stabbeurfou"), STD)
+    assert [p.key for p in sf] == ["refusal.no_coast_here"] * 2
+    assert render(sf[0], "en", STD) == (
+        "A PAR - BUR/NC: BUR has no coasts: write none (a coast is refused where none is asked)"
+    )
+    assert render(sf[1], "fr", STD).startswith("F BRE/NC - MAO : BRE n'a pas de côtes :")
+    # Every other preset ignores the coast (4.B.6 b): nothing to refuse.
+    for name in ("datc", "edc2023", "house", "world-masters", "stab"):
+        assert submission_problems(pos, orders, load_rules(name), STD) == [], name
+    # A coast that is asked for is no problem under stabbeurfou either.
+    asked = parse_order("F STP/SC - BOT", power=Power.RUSSIA, position=pos, game_map=STD)
+    assert asked.irrelevant_coasts == ()
+    assert submission_problems(pos, [asked], load_rules("stabbeurfou"), STD) == []
