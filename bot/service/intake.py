@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power, Unit
-from bot.core.orders import Build, Order, UnitOrder
+from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.parser import count_orders
 from bot.core.rules import Choice, RuleSet
 from bot.core.submission import keeps_readable_orders
@@ -35,6 +35,8 @@ class ReadSet:
     errors: list[str] = field(default_factory=list)  # unreadable or foreign: the set is refused
     refused: list[str] = field(default_factory=list)  # the rule set's refusals (Stabbeurfou)
     voided: list[str] = field(default_factory=list)  # unreadable lines the rule set voids (EDC)
+    # With `split`: the lines of the adjustment orders, kept for the Winter (bot.service.early)
+    later: list[str] = field(default_factory=list)
 
 
 def check_size(text: str, lang: str) -> None:
@@ -55,10 +57,18 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     position: Position,
     game_map: GameMap,
     rules: RuleSet,
+    *,
+    split: bool = False,
 ) -> ReadSet:
-    """Parse the set, refuse orders for other powers' units, then ask the rule set."""
+    """Parse the set, refuse orders for other powers' units, then ask the rule set. With
+    `split` (a Fall retreat window that also takes the adjustments) the adjustment orders
+    are set apart as `later` lines, unchecked: they are read when the Winter opens."""
     parsed = engine.parse(text, lang=lang, power=power, position=position, game_map=game_map)
     orders = list(parsed.orders)
+    later: list[str] = []
+    if split:
+        orders, for_winter = split_adjustments(position, orders)
+        later = [o.source for o in for_winter]
     errors = [f"{src}: {why}" if src else why for src, why in parsed.errors]
     voided: list[str] = []
     if errors and keeps_readable_orders(rules, readable=len(orders)):
@@ -74,7 +84,19 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
             or not rules.irrelevant_coast_ignored
         ):
             refused = problems
-    return ReadSet(orders, errors, refused, voided)
+    return ReadSet(orders, errors, refused, voided, later)
+
+
+def split_adjustments(position: Position, orders: list[Order]) -> tuple[list[Order], list[Order]]:
+    """(retreat orders, adjustment orders) of a set written in a Fall retreat window that
+    also takes the Winter's orders (edc-2023 B "Winter (retirement & adjustments)"): builds
+    and waives are adjustments, and so is a disband of a unit that is not dislodged."""
+    now: list[Order] = []
+    later: list[Order] = []
+    for order in orders:
+        removal = isinstance(order, Disband) and position.dislodged_in(order.unit.province) is None
+        (later if isinstance(order, Build | Waive) or removal else now).append(order)
+    return now, later
 
 
 def ordered_unit(position: Position, order: Order) -> Unit | None:

@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -21,6 +22,7 @@ from bot.core.model import (
     Season,
 )
 from bot.service import codec
+from bot.service.early import EarlyOrders
 from bot.service.engine import Engine
 from bot.service.events import EventKind
 from bot.service.missed import record_missed
@@ -107,6 +109,7 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
+        self.early = EarlyOrders(table)
         # Tables due together are computed a few at a time, in turn (in threads, one: the
         # GIL), not all interleaved: the first table's results are ready after its own
         # work, not after everyone's (issue 19).
@@ -127,6 +130,7 @@ class PhaseMachine:
             ph = await self.table.current_phase(game_id)
             if ph is None:
                 return
+            await self.early.apply(game_id, ctx, ph)  # house II(5): orders sent early
         if ph.status == "open" and ph.deadline is not None:
             if now >= ph.deadline:
                 await self.adjudicate(game_id, ctx, ph)
@@ -139,6 +143,11 @@ class PhaseMachine:
 
     async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         times = ctx.clock.times(ph.phase)
+        if ph.phase.season is Season.WINTER and ctx.clock.retreats_with_adjustments:
+            # edc-2023 B: the Winter was written in the Fall retreat window: no second wait.
+            prev = await self.table.storage.last_done_before(game_id, ph.id)
+            if ctx.clock.shares_window(ph.phase, prev.phase if prev else None):
+                times = replace(times, negotiation=0.0, writing=0.0)
         # The clock runs from the adjudication (opens_at = its time + reading): a late step
         # (a busy loop, a slow Discord) must not push the deadline back. Only an opening
         # missed while the process was down starts from now, not to eat the players' window.
@@ -235,6 +244,8 @@ class PhaseMachine:
     ) -> None:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
+        if ph.status == "open":  # sets kept for this phase and not read yet (a restart)
+            await self.early.apply(game_id, ctx, ph)
         if not await self._close(game_id, ctx, ph, force=force):
             return
         standing = await self.table.standing(ph.id)

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.service.storage.early import EarlyOrdersRepo
 from bot.service.storage.rows import (
     AuditRow,
     DeliveryRow,
@@ -30,7 +31,7 @@ from bot.service.storage.rows import (
 )
 
 
-class Repository(Protocol):
+class Repository(EarlyOrdersRepo, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.service.storage.connection import Store, Tx
+from bot.service.storage.early import EarlyOrdersSql
 from bot.service.storage.rows import (
     AuditRow,
     DeliveryRow,
@@ -109,7 +110,7 @@ def _outbox(r: sqlite3.Row) -> OutboxRow:
     )
 
 
-class SqliteRepo:
+class SqliteRepo(EarlyOrdersSql):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
     def __init__(self, db: Store | Tx) -> None:
