@@ -134,6 +134,13 @@ READINGS: list[str] = [
     " told either way. Label W is the Fall retreats and the adjustments: the Fall retreat"
     " phase takes its retreats, the Winter its builds, removals and waives. Without the key a"
     " set labelled for another phase is refused (house II(2)).",
+    "`poorly_written_orders = b` (house III(1) Alternative B, 'a presumption being made that"
+    " each player wishes to submit a complete set of valid orders'; DATC 4.E.2 b, judge the"
+    " orders as a set): one order explains another of the same power - a fleet's move written"
+    " without the coast where two are reachable (`F MAO - SPA`) takes the coast that the"
+    " power's own support or convoy of that move names (`F POR S F MAO - SPA/NC`); if the"
+    " set names both coasts, or none, the line stays unreadable. a (every other preset):"
+    " each order by itself, as before. The seed shows only Alternative B of III(1).",
     "Clock `retreats_with_adjustments` (edc-2023 B, 'Winter (retirement & adjustments):"
     " writing 1''; '30 minutes per year'): the Fall retreat window also takes the adjustment"
     " orders (builds, waives, and removals of units not dislodged, kept as contingent orders);"

@@ -56,6 +56,9 @@ class _Ctx:
     # Provinces read with a coast they do not have (DATC 4.B.6), in reading order; the
     # order keeps them (`Order.irrelevant_coasts`) for the rule set to rule on.
     dropped: list[str] = field(default_factory=list)
+    # DATC 4.E.2 b (house III(1) B), a set read as a whole: the coast of a move that the
+    # power's own support or convoy of it names, by (unit's province, destination province).
+    hints: dict[tuple[str, str], Location] = field(default_factory=dict)
 
 
 class _ToOrders(Transformer[Token, Any]):
@@ -260,6 +263,9 @@ def _fill_dest(ctx: _Ctx, unit: UnitRef, dest: Location) -> Location:
     if len(reach) == 1:
         return reach[0]
     if len(reach) > 1:
+        hinted = ctx.hints.get((unit.province, dest.province))
+        if hinted in reach:  # DATC 4.E.2 b: the set says which coast
+            return hinted
         name = ctx.names.full_name(dest.province, ctx.lang)
         raise OrderSyntaxError(
             ctx.msgs["two_coasts"].format(p=name, opts=_coast_options(ctx, dest.province)),

@@ -63,7 +63,11 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     """Parse the set, refuse orders for other powers' units, then ask the rule set. With
     `split` (a Fall retreat window that also takes the adjustments) the adjustment orders
     are set apart as `later` lines, unchecked: they are read when the Winter opens."""
-    parsed = engine.parse(text, lang=lang, power=power, position=position, game_map=game_map)
+    # DATC 4.E.2 b (house III(1) B): the set read as an attempt at a complete valid set.
+    as_set = rules.poorly_written_orders is Choice.B
+    parsed = engine.parse(
+        text, lang=lang, power=power, position=position, game_map=game_map, as_set=as_set
+    )
     orders = list(parsed.orders)
     later: list[str] = []
     if split:
