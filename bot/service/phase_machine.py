@@ -160,26 +160,41 @@ class PhaseMachine:
             if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
             key = f"{game_id}:{ph.id}:{window}"
-            await self.table.emit(
-                tx,
-                f"{key}:window",
-                game_id,
-                EventKind.WINDOW_OPENED,
-                now,
-                {
-                    "window": window,
-                    "writing_at": writing_at,
-                    "deadline": deadline,
-                    "press_open": ctx.clock.press_open(ph.phase, window),
-                    "to_order": [
-                        p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
-                    ],
-                },
-                ph.id,
-            )
+            if deadline > start:  # (a Winter written in the Fall retreat window: no window)
+                await self._announce(tx, game_id, ctx, ph, now, key, window, writing_at, deadline)
             await self.table.set_press(
                 tx, game_id, ctx.clock.press_open(ph.phase, window), key, now, ph.id, window
             )
+
+    async def _announce(  # noqa: PLR0917 - the parts of a window's opening
+        self,
+        tx: Repository,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        now: float,
+        key: str,
+        window: str,
+        writing_at: float,
+        deadline: float,
+    ) -> None:
+        await self.table.emit(
+            tx,
+            f"{key}:window",
+            game_id,
+            EventKind.WINDOW_OPENED,
+            now,
+            {
+                "window": window,
+                "writing_at": writing_at,
+                "deadline": deadline,
+                "press_open": ctx.clock.press_open(ph.phase, window),
+                "to_order": [
+                    p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
+                ],
+            },
+            ph.id,
+        )
 
     async def _to_writing(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         async with self.table.storage.tx() as tx:
