@@ -13,7 +13,6 @@ retreat orders are applied, its adjustment orders kept for the Winter.
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from bot.core.model import Phase, PhaseKind, Season
@@ -64,16 +63,8 @@ class EarlyOrders:
         for early in rows:
             power = parse_power(early.power, ctx.game_map)
             text, _ = strip_labels(expand(early.text, mine.get(early.power, {})), ph.phase)
-            read = await asyncio.to_thread(
-                intake.read_set,
-                self.table.engine,
-                text,
-                ctx.lang,
-                power,
-                position,
-                ctx.game_map,
-                ctx.rules,
-                split=fall_retreat,
+            read = await intake.read_off_loop(
+                self.table.engine, text, ctx, power, position, split=fall_retreat
             )
             orders = read.orders
             if ph.phase.kind is PhaseKind.ADJUSTMENT:  # a W set's retreats are moot now

@@ -7,6 +7,7 @@ the bot must not spend on its event loop.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from bot.core import catalogue
@@ -18,7 +19,7 @@ from bot.core.rules import Choice, RuleSet
 from bot.core.submission import keeps_readable_orders
 from bot.service.engine import Engine
 from bot.service.errors import ServiceError
-from bot.service.table import unit_text
+from bot.service.table import GameCtx, unit_text
 from bot.service.texts import t
 
 # A whole press of 34 units (the standard map's maximum) written out with supports and a
@@ -89,6 +90,21 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
         ):
             refused = problems
     return ReadSet(orders, errors, refused, voided, later)
+
+
+async def read_off_loop(
+    engine: Engine,
+    text: str,
+    ctx: GameCtx,
+    power: Power,
+    position: Position,
+    *,
+    split: bool,
+) -> ReadSet:
+    """`read_set` in a thread: reading is pure and CPU-bound, never on the event loop."""
+    return await asyncio.to_thread(
+        read_set, engine, text, ctx.lang, power, position, ctx.game_map, ctx.rules, split=split
+    )
 
 
 def split_adjustments(position: Position, orders: list[Order]) -> tuple[list[Order], list[Order]]:

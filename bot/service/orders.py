@@ -331,17 +331,8 @@ class Orders:
             return [], [wrong], [], [], []
         # The Fall retreat window that also takes the Winter's orders (edc-2023 B).
         split = ctx.clock.shares_window(early.winter_of(position.phase), str(position.phase))
-        # Reading is pure and CPU-bound: off the event loop.
-        read = await asyncio.to_thread(
-            intake.read_set,
-            self.table.engine,
-            text,
-            ctx.lang,
-            power,
-            position,
-            ctx.game_map,
-            ctx.rules,
-            split=split,
+        read = await intake.read_off_loop(
+            self.table.engine, text, ctx, power, position, split=split
         )
         voided = [t("voided_line", ctx.lang, error=e) for e in read.voided]
         return read.orders, read.errors, read.refused, voided, read.later
