@@ -93,6 +93,7 @@ class DiscordNotifier:
             EventKind.VOTE_CLOSED: self._vote,
             EventKind.DRAW_AVAILABLE: self._draw_available,
             EventKind.ORDERS_MISSED: self._missed,
+            EventKind.EARLY_ORDERS_READ: self._early,
             EventKind.BOARD_EDITED: self._edited,
             EventKind.ABBREVIATIONS_AGREED: self._abbreviations,
             EventKind.GAME_OVER: self._over,
@@ -544,6 +545,12 @@ class DiscordNotifier:
         phase = phase_name(event.phase or "", game.lang)
         text = t("event.orders_missed", game.lang, gm=mention(game.gm), phase=phase, who=who)
         await self.dm(game.gm, text, event.key, event=event)
+
+    async def _early(self, event: Event, game: GameStatus) -> None:  # noqa: ARG002
+        """To the player who sent orders early (house II(5)): what became of them."""
+        p: dict[str, Any] = event.payload
+        lines = [str(p.get("message", "")), *p.get("orders", []), *p.get("errors", [])]
+        await self.dm(str(p.get("user", "")), "\n".join(lines), event.key, event=event)
 
     async def _over(self, event: Event, game: GameStatus) -> None:
         lang, p = game.lang, event.payload

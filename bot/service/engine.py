@@ -33,7 +33,14 @@ class Engine(Protocol):
     def load_rules(self, name: str) -> RuleSet: ...
 
     def parse(
-        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+        self,
+        text: str,
+        *,
+        lang: str,
+        power: Power,
+        position: Position,
+        game_map: GameMap,
+        as_set: bool = False,
     ) -> Parsed: ...
 
     def check(
@@ -99,9 +106,18 @@ class CoreEngine:
         return rules
 
     def parse(
-        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+        self,
+        text: str,
+        *,
+        lang: str,
+        power: Power,
+        position: Position,
+        game_map: GameMap,
+        as_set: bool = False,
     ) -> Parsed:
-        res = parse_orders(text, lang=lang, power=power, position=position, game_map=game_map)
+        res = parse_orders(
+            text, lang=lang, power=power, position=position, game_map=game_map, as_set=as_set
+        )
         return Parsed(
             list(res.orders),
             [(str(getattr(e, "text", "")), str(getattr(e, "message", e))) for e in res.errors],

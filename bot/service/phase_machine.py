@@ -9,6 +9,7 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -22,6 +23,7 @@ from bot.core.model import (
     Season,
 )
 from bot.service import codec
+from bot.service.early import EarlyOrders
 from bot.service.engine import Engine
 from bot.service.events import EventKind
 from bot.service.missed import record_missed
@@ -132,6 +134,7 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
+        self.early = EarlyOrders(table)
         # Tables due together are computed a few at a time, in turn, not all interleaved:
         # the first table's results are ready after its own work, not after everyone's
         # (issue 19). In threads, two: a map's PNG compression (a third of a render) runs
@@ -154,6 +157,7 @@ class PhaseMachine:
             ph = await self.table.current_phase(game_id)
             if ph is None:
                 return
+            await self.early.apply(game_id, ctx, ph)  # house II(5): orders sent early
         if ph.status == "open" and ph.deadline is not None:
             if now >= ph.deadline:
                 await self.adjudicate(game_id, ctx, ph)
@@ -166,6 +170,11 @@ class PhaseMachine:
 
     async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         times = ctx.clock.times(ph.phase)
+        if ph.phase.season is Season.WINTER and ctx.clock.retreats_with_adjustments:
+            # edc-2023 B: the Winter was written in the Fall retreat window: no second wait.
+            prev = await self.table.storage.last_done_before(game_id, ph.id)
+            if ctx.clock.shares_window(ph.phase, prev.phase if prev else None):
+                times = replace(times, negotiation=0.0, writing=0.0)
         # The clock runs from the adjudication (opens_at = its time + reading): a late step
         # (a busy loop, a slow Discord) must not push the deadline back. Only an opening
         # missed while the process was down starts from now, not to eat the players' window.
@@ -178,26 +187,41 @@ class PhaseMachine:
             if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
             key = f"{game_id}:{ph.id}:{window}"
-            await self.table.emit(
-                tx,
-                f"{key}:window",
-                game_id,
-                EventKind.WINDOW_OPENED,
-                now,
-                {
-                    "window": window,
-                    "writing_at": writing_at,
-                    "deadline": deadline,
-                    "press_open": ctx.clock.press_open(ph.phase, window),
-                    "to_order": [
-                        p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
-                    ],
-                },
-                ph.id,
-            )
+            if deadline > start:  # (a Winter written in the Fall retreat window: no window)
+                await self._announce(tx, game_id, ctx, ph, now, key, window, writing_at, deadline)
             await self.table.set_press(
                 tx, game_id, ctx.clock.press_open(ph.phase, window), key, now, ph.id, window
             )
+
+    async def _announce(  # noqa: PLR0917 - the parts of a window's opening
+        self,
+        tx: Repository,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        now: float,
+        key: str,
+        window: str,
+        writing_at: float,
+        deadline: float,
+    ) -> None:
+        await self.table.emit(
+            tx,
+            f"{key}:window",
+            game_id,
+            EventKind.WINDOW_OPENED,
+            now,
+            {
+                "window": window,
+                "writing_at": writing_at,
+                "deadline": deadline,
+                "press_open": ctx.clock.press_open(ph.phase, window),
+                "to_order": [
+                    p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
+                ],
+            },
+            ph.id,
+        )
 
     async def _to_writing(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         async with self.table.storage.tx() as tx:
@@ -262,6 +286,8 @@ class PhaseMachine:
     ) -> None:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
+        if ph.status == "open":  # sets kept for this phase and not read yet (a restart)
+            await self.early.apply(game_id, ctx, ph)
         if not await self._close(game_id, ctx, ph, force=force):
             return
         standing = await self.table.standing(ph.id)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.service.storage.claims import ClaimsRepository, Coordination
+from bot.service.storage.early import EarlyOrdersRepo
 from bot.service.storage.rows import (
     AuditRow,
     DeliveryRow,
@@ -32,7 +33,7 @@ from bot.service.storage.rows import (
 from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(TournamentRepository, ClaimsRepository, Protocol):
+class Repository(TournamentRepository, ClaimsRepository, EarlyOrdersRepo, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

@@ -29,6 +29,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("players", "game_id, power"),
     ("phases", "id"),
     ("submissions", "id"),
+    ("early_orders", "id"),
     ("ready", "phase_id, power"),
     ("results", "phase_id"),
     ("outbox", "id"),
@@ -37,7 +38,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("deliveries", "event_id, dest"),
     ("delivered_messages", "event_id, dest, part"),
 )
-_IDENTITY = ("games", "phases", "submissions", "outbox", "audit")
+_IDENTITY = ("games", "phases", "submissions", "early_orders", "outbox", "audit")
 _SQLITE_ORDER = {"deliveries": "started_at, rowid"}  # the order they were begun: PG's seq
 
 
