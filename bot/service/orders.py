@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from functools import partial
 
 from bot.core import advice
 from bot.core.advice import order_key, to_order_powers
@@ -18,12 +19,13 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
-from bot.service import codec, intake, order_map
+from bot.service import codec, hidden, intake, order_map
 from bot.service.abbreviations import META_KEY as ABBREVIATIONS
 from bot.service.abbreviations import expand
 from bot.service.errors import (
     LateSubmissionError,
 )
+from bot.service.hidden_views import hidden_mode
 from bot.service.labels import strip_labels
 from bot.service.outbox import Outbox
 from bot.service.scheduler import Scheduler
@@ -65,6 +67,8 @@ class Orders:
         self, ctx: GameCtx, position: Position, power: Power, orders: list[Order]
     ) -> list[str]:
         """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
+        if ctx.rules.hidden_movement:  # Stab!: only about the player's own units
+            position, orders = hidden.known(position, power, orders)
         items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
         return [
             self._impossible(ctx, item)
@@ -158,8 +162,9 @@ class Orders:
         describe = ph.phase.describe(lang)
         mine = await self._abbreviations(game_id, power)
         reading = expand(text, mine) if mine else text
+        mode = await hidden_mode(self.table, game_id, ctx)
         orders, errors, refused_strict, voided = await self._read(
-            ctx, position, power, reading, kind
+            ctx, position, power, reading, kind, mode
         )
         accepted = not errors and not refused_strict
         mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
@@ -235,8 +240,8 @@ class Orders:
         found: dict[str, str] = meta.get(ABBREVIATIONS, {}).get(power.value, {})
         return found
 
-    async def _read(
-        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str
+    async def _read(  # noqa: PLR0917 - the inputs of one reading
+        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str, mode: str = ""
     ) -> tuple[list[Order], list[str], list[str], list[str]]:
         """(orders, unreadable lines, refusals by the rule set, voided lines) of a set."""
         if kind == "clear":
@@ -247,9 +252,11 @@ class Orders:
             phase = position.phase.describe(ctx.lang)
             wrong = t("labelled_other_phase", ctx.lang, label=other_phase, phase=phase)
             return [], [wrong], [], []
-        # Reading is pure and CPU-bound: off the event loop.
+        # Reading is pure and CPU-bound: off the event loop. Stab!: read against what the
+        # player knows (bot.service.hidden).
+        reader = partial(hidden.read_hidden_set, mode=mode) if mode else intake.read_set
         read = await asyncio.to_thread(
-            intake.read_set,
+            reader,
             self.table.engine,
             text,
             ctx.lang,
@@ -328,6 +335,8 @@ class Orders:
             return None
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
         position = self.table.position_of(ph)
+        if ctx.rules.hidden_movement:  # Stab!: the player's own units only
+            position, orders = hidden.known(position, power, orders)
         if not palette:  # the game's (`/game create palette:`), else the default
             row = await self.table.game_row(game_id)
             palette = str(json.loads(row.meta_json).get("palette") or "default")

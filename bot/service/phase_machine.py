@@ -14,15 +14,19 @@ from typing import Any
 
 from bot.core.advice import nothing_to_do, to_order_powers
 from bot.core.jsonio import position_from_json, position_to_json
+from bot.core.map import GameMap
 from bot.core.messages import render as render_message
 from bot.core.model import (
     PhaseKind,
     Position,
     Season,
 )
-from bot.service import codec
+from bot.core.orders import Order
+from bot.core.outcome import Outcome
+from bot.service import codec, hidden
 from bot.service.engine import Engine
 from bot.service.events import EventKind
+from bot.service.hidden_views import hidden_mode
 from bot.service.missed import record_missed
 from bot.service.storage import Repository
 from bot.service.storage.rows import NewResult
@@ -52,6 +56,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     lang: str,
     render: bool = True,
     palette: str = "default",
+    hidden_mode: str = "",
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
@@ -62,19 +67,24 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     rules = cached_rules(engine, rules_name)
     position = position_from_json(position_doc)
     orders = codec.orders_from_json(orders_doc)
-    outcome = engine.adjudicate(position, orders, rules, game_map)
-    t1 = time.perf_counter()
-    png = None
-    map_error = ""
-    if render:
-        # A map that cannot be drawn must never hold back the results.
-        try:
-            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
-        except Exception as exc:  # noqa: BLE001 - any renderer failure
-            map_error = f"{type(exc).__name__}: {exc}"
-    t2 = time.perf_counter()
     skipped: list[dict[str, Any]] = []
-    nxt = outcome.position
+    if hidden_mode:  # Stab!: placement, conditional retreats, the public map (hidden.py)
+        played, png, map_error, drawing = hidden.compute(
+            engine, game_map, rules, position, orders, hidden_mode, lang, render, palette
+        )
+        outcome = played.outcome
+        nxt = outcome.position
+        if played.settled is not None:  # rule 4: the retreats settled with the moves
+            skipped.append(codec.outcome_to_json(played.settled))
+            nxt = played.settled.position
+        t2 = time.perf_counter()
+        t1 = t2 - drawing
+    else:
+        outcome = engine.adjudicate(position, orders, rules, game_map)
+        t1 = time.perf_counter()
+        png, map_error = _draw(engine, game_map, position, orders, outcome, lang, render, palette)
+        t2 = time.perf_counter()
+        nxt = outcome.position
     while nothing_to_do(nxt, game_map) and len(skipped) < 5:
         extra = engine.adjudicate(nxt, [], rules, game_map)
         skipped.append(codec.outcome_to_json(extra))
@@ -88,6 +98,27 @@ def compute_phase(  # noqa: PLR0917 - internal helper
         "adjudicate_seconds": t1 - t0,
         "render_seconds": t2 - t1,
     }
+
+
+def _draw(  # noqa: PLR0917 - internal helper
+    engine: Engine,
+    game_map: GameMap,
+    position: Position,
+    orders: list[Order],
+    outcome: Outcome,
+    lang: str,
+    render: bool,
+    palette: str,
+) -> tuple[bytes | None, str]:
+    png = None
+    map_error = ""
+    if render:
+        # A map that cannot be drawn must never hold back the results.
+        try:
+            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
+        except Exception as exc:  # noqa: BLE001 - any renderer failure
+            map_error = f"{type(exc).__name__}: {exc}"
+    return png, map_error
 
 
 class PhaseMachine:
@@ -243,6 +274,7 @@ class PhaseMachine:
             orders_doc.extend(json.loads(standing[power].orders_json))
         row = await self.table.game_row(game_id)
         palette = str(json.loads(row.meta_json).get("palette") or "default")
+        mode = await hidden_mode(self.table, game_id, ctx)
         job = partial(
             compute_phase,
             self.table.engine,
@@ -253,6 +285,7 @@ class PhaseMachine:
             ctx.lang,
             self.render_maps,
             palette,
+            mode,
         )
         async with self._computing:
             t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)
@@ -261,7 +294,7 @@ class PhaseMachine:
             else:
                 result = await asyncio.to_thread(job)
         compute = time.perf_counter() - t0
-        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
+        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute, mode):
             return
         if self.metrics is not None:
             self.metrics(
@@ -299,6 +332,7 @@ class PhaseMachine:
         result: dict[str, Any],
         orders_doc: list[dict[str, Any]],
         compute: float,
+        mode: str = "",
     ) -> bool:
         """Results, skipped phases, the next phase and their events, in one transaction;
         False if another step already did it."""
@@ -358,7 +392,10 @@ class PhaseMachine:
                 EventKind.RESULTS_READY,
                 done_at,
                 {
-                    "lines": self.table.result_lines(ctx, outcome),
+                    # Stab!: nothing of the board here; each viewer's report and map are
+                    # made at delivery (hidden_views.py), the public map is the result's.
+                    "lines": [] if mode else self.table.result_lines(ctx, outcome),
+                    "stab": {"phase_id": ph.id} if mode else None,
                     "next_phase": str(nxt.phase),
                     "centers": centers,
                     "reading_until": done_at + reading,

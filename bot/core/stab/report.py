@@ -60,6 +60,8 @@ class PhaseReport:
     centre_totals: Mapping[Power, int] = field(default_factory=dict)  # adjustment phases
     # Provinces the public report names: every viewer's map may show their units.
     revealed: frozenset[str] = frozenset()
+    # Of those, the units whose order the report shows in full (a map may draw it).
+    shown: frozenset[str] = frozenset()
 
 
 def _unit_text(unit: Unit) -> str:
@@ -323,7 +325,10 @@ def movement_report(
         for p in game_map.powers
     }
     revealed = frozenset(how)
-    return PhaseReport(position.phase, _freeze(public), MappingProxyType(private), {}, revealed)
+    shown = frozenset(p for p, k in how.items() if k == "full")
+    return PhaseReport(
+        position.phase, _freeze(public), MappingProxyType(private), {}, revealed, shown
+    )
 
 
 def _retreat_moves(outcome: Outcome) -> dict[str, str | None]:

@@ -1,0 +1,230 @@
+"""Stab! (issue 14, seeds/stab-hidden-movement-variant.txt) through the table service: free
+placement in Spring 1901 (rule 1), reports instead of results (rules 2, 3, 5, 6), the retreat
+mode chosen at creation (rule 4), and nothing of the hidden board anywhere a player or the
+public can read it. The maps are checked by what the renderer is GIVEN (a recording engine
+here, in the tests): what it is not given it cannot draw."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from bot.core.map import GameMap
+from bot.core.model import Position, Power
+from bot.core.orders import Order, UnitOrder
+from bot.core.outcome import Outcome
+from bot.service import EventKind, MemoryNotifier, ServiceError
+from bot.service.engine import CoreEngine
+from tests.bot.service.conftest import SEVEN, run_until
+from tests.standard import STANDARD
+
+PNG = b"\x89PNG\r\n\x1a\nrecorded"
+USER = dict(zip(STANDARD.powers, SEVEN, strict=True))
+
+
+@dataclass
+class Drawn:
+    units: dict[str, str]  # province -> power
+    centres: dict[str, str]
+    orders: list[str]
+
+
+@dataclass
+class RecordingEngine(CoreEngine):
+    """The real core; `render` records what it is asked to draw instead of drawing it."""
+
+    drawn: list[Drawn] = field(default_factory=list)
+
+    def __eq__(self, other: object) -> bool:
+        return other is self
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def render(
+        self,
+        game_map: GameMap,
+        position: Position,
+        orders: list[Order],
+        outcome: Outcome,
+        lang: str,
+        *,
+        palette: str = "default",
+    ) -> bytes | None:
+        self.drawn.append(
+            Drawn(
+                {p: u.power.value for p, u in position.units.items()},
+                {c: o.value for c, o in position.centers.items()},
+                [o.canonical() for o in orders]
+                + [r.order.canonical() for r in outcome.results if isinstance(r.order, UnitOrder)],
+            )
+        )
+        return PNG
+
+
+PLACE = {
+    Power.ENGLAND: "A YOR\nA WAL\nF CLY",
+    Power.FRANCE: "A PIC\nA PAR\nF BRE",
+    Power.GERMANY: "A RUH\nA MUN\nF KIE",
+    Power.ITALY: "A VEN\nA ROM\nF NAP",
+    Power.AUSTRIA: "A VIE\nA BUD\nF TRI",
+    Power.RUSSIA: "A MOS\nA WAR\nF SEV\nF STP/SC",
+    Power.TURKEY: "A CON\nA SMY\nF ANK",
+}
+
+
+async def stab_game(svc: Any, **kw: Any) -> int:
+    status = await svc.create_game("gm", name="stab", rules="stab", clock="edc2023", **kw)
+    for power, user in USER.items():
+        await svc.join(status.id, user, power)
+    await svc.start_game(status.id, "gm")
+    await svc.run_due()
+    return status.id
+
+
+async def adjudicate(svc: Any, clock: Any, gid: int) -> None:
+    before = (await svc.status(gid)).phase
+    clock.set((await svc.status(gid)).deadline)
+    await svc.run_due()
+
+    async def moved() -> bool:
+        st = await svc.status(gid)
+        return st.phase != before and st.phase_status == "open"
+
+    await run_until(svc, clock, gid, moved)
+
+
+async def test_spring_1901_is_a_free_placement_sent_with_the_orders(opener):
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    assert (await svc.position(gid)).units == {}
+    status = await svc.status(gid)
+    assert status.hidden
+    assert set(status.to_order) == set(STANDARD.powers)  # everyone places
+    ok = await svc.submit(gid, USER[Power.ENGLAND], "A YOR\nA WAL\nF CLY\nA YOR - LON")
+    assert ok.accepted, ok.errors
+    assert sorted(ok.warnings) == [
+        "A WAL: no order (it will hold)",
+        "F CLY: no order (it will hold)",
+    ]
+    bad = await svc.submit(gid, USER[Power.FRANCE], "A PIC\nF BUR\nA PAR")
+    assert not bad.accepted
+    assert bad.errors == ["FRANCE: F BUR: a fleet cannot stand in BUR, an inland space"]
+    foreign = await svc.submit(gid, USER[Power.FRANCE], "A YOR")
+    assert not foreign.accepted
+    assert "is not in a home space of FRANCE" in foreign.errors[0]
+    none = await svc.submit(gid, USER[Power.FRANCE], "A PAR - BUR")
+    assert not none.accepted
+    assert none.errors[0].startswith("Spring 1901 of Stab!: start your orders with")
+
+
+async def test_placement_errors_are_in_the_games_language(opener):
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc, lang="fr")
+    bad = await svc.submit(gid, USER[Power.FRANCE], "A PIC\nA PAR\nF BRE\nA MAR")
+    assert not bad.accepted
+    assert "centres d'origine" in bad.errors[0] or "centre" in bad.errors[0]
+    none = await svc.submit(gid, USER[Power.FRANCE], "A PAR - BOU")
+    assert none.errors[0].startswith("Printemps 1901 de Stab!")
+
+
+async def test_retreat_mode_is_chosen_at_creation(opener):
+    svc = await opener(engine=RecordingEngine())
+    with pytest.raises(ServiceError, match="unknown Stab! retreat mode"):
+        await svc.create_game("gm", rules="stab", stab_retreats="later")
+    gid = await stab_game(svc, stab_retreats="conditional")
+    assert (await svc.game_settings(gid)).stab_retreats == "conditional"
+    plain = await svc.create_game("gm", rules="stab")
+    assert (await svc.game_settings(plain.id)).stab_retreats == "phase"  # rule 4's GM note
+    standard = await svc.create_game("gm", rules="datc")
+    assert (await svc.game_settings(standard.id)).stab_retreats == ""
+
+
+def _hidden_units(position: Position, revealed: frozenset[str], viewer: Power | None) -> set[str]:
+    return {
+        f"{u.type.value} {p}"
+        for p, u in position.units.items()
+        if p not in revealed and u.power is not viewer
+    }
+
+
+async def test_a_stab_year_leaks_nothing(opener, clock):
+    """Spring 1901 placed, then a bounce (PIC/RUH -> BEL... ) and the reports: each viewer
+    is told and shown only their own units and what the public report revealed."""
+    notes = MemoryNotifier()
+    engine = RecordingEngine()
+    svc = await opener(engine=engine, notifier=notes)
+    gid = await stab_game(svc)
+    for power, lines in PLACE.items():
+        orders = {
+            Power.FRANCE: "\nA PIC - BEL",
+            Power.GERMANY: "\nA RUH - BEL",  # a bounce: both revealed (rule 2)
+            Power.ENGLAND: "\nA YOR - LON",  # unopposed: hidden
+        }.get(power, "")
+        reply = await svc.submit(gid, USER[power], lines + orders)
+        assert reply.accepted, (power, reply.errors)
+    engine.drawn.clear()
+    await adjudicate(svc, clock, gid)
+    [results] = [e for e in notes.events if e.kind is EventKind.RESULTS_READY]
+    assert results.payload["lines"] == []  # nothing of the board in the event
+    phase_id = results.payload["stab"]["phase_id"]
+    # The public map (the results row's) was given the revealed units only.
+    [public] = engine.drawn
+    assert public.units == {"PIC": "FRANCE", "RUH": "GERMANY"}
+    assert public.centres == {}
+    assert sorted(public.orders) == sorted(["A PIC - BEL", "A RUH - BEL"] * 2)
+    # The public report, and nothing of YOR - LON.
+    view = await svc.hidden_view(gid, "a stranger", phase_id)
+    text = "\n".join(view.lines)
+    assert "A PIC - BEL" in text
+    assert "A RUH - BEL" in text
+    assert "LON" not in text
+    assert "YOR" not in text
+    # England's view: its private report (where its units are), its own units on the map.
+    engine.drawn.clear()
+    view = await svc.hidden_view(gid, USER[Power.ENGLAND], phase_id)
+    text = "\n".join(view.lines)
+    assert "Your units: A LON, A WAL, F CLY" in text
+    assert "MUN" not in text
+    [drawn] = engine.drawn
+    assert set(drawn.units) == {"YOR", "WAL", "CLY", "PIC", "RUH"}
+    assert "A YOR - LON" in drawn.orders
+    assert not any("MUN" in o or "VEN" in o for o in drawn.orders)
+    assert set(drawn.centres) == {"LON", "EDI", "LVP"}
+    # The GM sees everything.
+    engine.drawn.clear()
+    view = await svc.hidden_view(gid, "gm", phase_id)
+    assert "A YOR - LON" in "\n".join(view.lines)
+    assert len(engine.drawn[0].units) == 22
+    # Public queries: nothing of the board while the game runs.
+    res = await svc.results(gid)
+    assert res.outcome.results == ()
+    assert res.orders == {}
+    assert res.png == PNG
+    assert (await svc.position(gid)).units == {}
+    assert (await svc.status(gid)).units == {}
+    # Only one's own orders of a phase, even once adjudicated (the placement reads as builds).
+    mine = await svc.phase_orders(gid, USER[Power.ITALY], phase_id)
+    assert mine == {Power.ITALY: ["A VEN B", "A ROM B", "F NAP B"]}
+
+
+async def test_warnings_speak_only_of_the_players_own_units(opener, clock):
+    """Today a submission warns "no unit in BUR": under Stab! that would reveal the board."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    for power, lines in PLACE.items():
+        await svc.submit(gid, USER[power], lines)
+    await adjudicate(svc, clock, gid)
+    # France orders Germany's army in MUN, and one in BUR where there is none: the same
+    # answer either way, and never "A MUN is German".
+    reply = await svc.submit(
+        gid, USER[Power.FRANCE], "A MUN - RUH\nA BUR - RUH\nA PIC H\nA PAR H\nF BRE H"
+    )
+    assert reply.accepted
+    assert reply.warnings == [
+        "A MUN - RUH: you have no unit in MUN",
+        "A BUR - RUH: you have no unit in BUR",
+    ]
+    assert not any("German" in w for w in reply.warnings)
