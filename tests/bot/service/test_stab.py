@@ -6,62 +6,17 @@ here, in the tests): what it is not given it cannot draw."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
-from bot.core.map import GameMap
 from bot.core.model import Position, Power
-from bot.core.orders import Order, UnitOrder
-from bot.core.outcome import Outcome
 from bot.service import EventKind, MemoryNotifier, ServiceError
-from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import SEVEN, run_until
+from tests.bot.service.recording import PNG, RecordingEngine
 from tests.standard import STANDARD
 
-PNG = b"\x89PNG\r\n\x1a\nrecorded"
 USER = dict(zip(STANDARD.powers, SEVEN, strict=True))
-
-
-@dataclass
-class Drawn:
-    units: dict[str, str]  # province -> power
-    centres: dict[str, str]
-    orders: list[str]
-
-
-@dataclass
-class RecordingEngine(CoreEngine):
-    """The real core; `render` records what it is asked to draw instead of drawing it."""
-
-    drawn: list[Drawn] = field(default_factory=list)
-
-    def __eq__(self, other: object) -> bool:
-        return other is self
-
-    def __hash__(self) -> int:
-        return id(self)
-
-    def render(
-        self,
-        game_map: GameMap,
-        position: Position,
-        orders: list[Order],
-        outcome: Outcome,
-        lang: str,
-        *,
-        palette: str = "default",
-    ) -> bytes | None:
-        self.drawn.append(
-            Drawn(
-                {p: u.power.value for p, u in position.units.items()},
-                {c: o.value for c, o in position.centers.items()},
-                [o.canonical() for o in orders]
-                + [r.order.canonical() for r in outcome.results if isinstance(r.order, UnitOrder)],
-            )
-        )
-        return PNG
 
 
 PLACE = {
