@@ -183,3 +183,97 @@ async def test_warnings_speak_only_of_the_players_own_units(opener, clock):
         "A BUR - RUH: you have no unit in BUR",
     ]
     assert not any("German" in w for w in reply.warnings)
+
+
+DISLODGE = {  # Spring 1901: Germany dislodges France's army in Burgundy
+    Power.FRANCE: "A BUR\nA PAR\nF BRE",
+    Power.GERMANY: "A MUN\nA RUH\nF KIE\nA MUN - BUR\nA RUH S A MUN - BUR",
+    Power.ENGLAND: "A YOR\nA WAL\nF CLY",
+    # Italy sends nothing: NMR (rule 6), and no unit placed.
+}
+
+
+async def _dislodge(svc: Any, clock: Any, gid: int, france_extra: str = "") -> dict[str, Any]:
+    for power, text in DISLODGE.items():
+        extra = france_extra if power is Power.FRANCE else ""
+        reply = await svc.submit(gid, USER[power], text + extra)
+        assert reply.accepted, (power, reply.errors)
+    await adjudicate(svc, clock, gid)
+    return {
+        who: await svc.hidden_view(gid, user)
+        for who, user in [("public", "nobody"), ("gm", "gm")]
+        + [(p.value, USER[p]) for p in (Power.FRANCE, Power.GERMANY, Power.ITALY)]
+    }
+
+
+async def test_conditional_retreats_are_settled_with_the_moves(opener, clock):
+    """Rule 4: `A BUR R PIC` written with the Spring orders; the public report says the unit
+    was dislodged, never where it went; the attacker is told (rule 5)."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc, stab_retreats="conditional")
+    views = await _dislodge(svc, clock, gid, "\nA BUR R PIC\nA BUR R GAS")
+    public = "\n".join(views["public"].lines)
+    assert "A MUN - BUR" in public  # it dislodged a unit (rule 2)
+    assert "A RUH S A MUN - BUR" in public
+    assert "A BUR H; (dislodged)" in public
+    assert "PIC" not in public
+    assert "GAS" not in public
+    germany = "\n".join(views["GERMANY"].lines)
+    assert "A BUR (FRANCE), dislodged by your attack, retreated to PIC" in germany
+    france = "\n".join(views["FRANCE"].lines)
+    assert "Your units: A PAR, A PIC, F BRE" in france
+    assert (await svc.status(gid)).phase == "F1901M"  # no separate retreat phase
+
+
+async def test_a_separate_retreat_phase_by_default(opener, clock):
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    views = await _dislodge(svc, clock, gid)
+    assert "Dislodged, to retreat: A BUR" in "\n".join(views["FRANCE"].lines)
+    assert (await svc.status(gid)).phase == "S1901R"
+    assert (await svc.submit(gid, USER[Power.FRANCE], "A BUR R GAS")).accepted
+    await adjudicate(svc, clock, gid)
+    germany = "\n".join((await svc.hidden_view(gid, USER[Power.GERMANY])).lines)
+    assert "retreated to GAS" in germany
+    assert "GAS" not in "\n".join((await svc.hidden_view(gid, "nobody")).lines)
+
+
+async def test_nmrs_are_reported_as_such(opener, clock):
+    """Rule 6: "All NMRs are reported as such, but the position of the units concerned is
+    only revealed in accordance with the general rules"."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    views = await _dislodge(svc, clock, gid)
+    public = views["public"].lines
+    assert "NMR" in public[public.index("__Italy__") + 1]
+    assert "__England__" not in public  # England's placement and holds stay hidden
+
+
+async def test_the_end_of_the_game_opens_the_history(opener, clock):
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    await _dislodge(svc, clock, gid)
+    await svc.end_game(gid, "gm", "enough")
+    assert not (await svc.status(gid)).hidden
+    view = await svc.hidden_view(gid, "a stranger")
+    assert view.viewer == "gm"
+    assert "Dislodged, to retreat: A BUR" in "\n".join(view.lines)  # France's own report
+    assert (await svc.results(gid)).outcome.results != ()
+
+
+async def test_the_order_map_shows_only_the_players_own_units(opener, clock, monkeypatch):
+    from bot.service import order_map  # noqa: PLC0415
+
+    given: list[set[str]] = []
+
+    def recording(position: Position, *args: Any, **kw: Any) -> bytes | None:
+        given.append(set(position.units))
+        return PNG
+
+    monkeypatch.setattr(order_map, "draw", recording)
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    await svc.submit(gid, USER[Power.GERMANY], "A MUN\nA RUH\nF KIE")
+    await svc.submit(gid, USER[Power.FRANCE], "A BUR\nA PAR\nF BRE\nA BUR - MUN")
+    assert await svc.orders_map(gid, USER[Power.FRANCE]) == PNG
+    assert given == [{"BUR", "PAR", "BRE"}]  # not Germany's MUN, which France ordered into
