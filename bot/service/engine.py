@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -60,6 +61,7 @@ class Engine(Protocol):
         lang: str,
         *,
         palette: str = "default",
+        visible: Collection[str] | None = None,
     ) -> bytes | None: ...
 
 
@@ -138,6 +140,17 @@ class CoreEngine:
         lang: str,
         *,
         palette: str = "default",
+        visible: Collection[str] | None = None,
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
-        return render(game_map, None, position, orders, outcome.results, lang=lang, palette=palette)
+        # `visible`: the provinces whose units a viewer may see (Stab!, bot.service.hidden).
+        return render(
+            game_map,
+            None,
+            position,
+            orders,
+            outcome.results,
+            lang=lang,
+            palette=palette,
+            visible=visible,
+        )

@@ -253,6 +253,10 @@ def draw(  # noqa: PLR0917 - pure inputs, run in a thread
 
         orders = [o for o in orders if seen(o)]
         outcome = replace(outcome, results=tuple(r for r in outcome.results if seen(r.order)))
+        visible = frozenset(position.units) | {d.unit.province for d in position.dislodged}
+        return engine.render(
+            game_map, position, orders, outcome, lang, palette=palette, visible=visible
+        )
     return engine.render(game_map, position, orders, outcome, lang, palette=palette)
 
 

@@ -4,6 +4,7 @@ owners, the orders): the Stab! tests check that nothing hidden is GIVEN to the r
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from bot.core.map import GameMap
@@ -20,6 +21,7 @@ class Drawn:
     units: dict[str, str]  # province -> power
     centres: dict[str, str]
     orders: list[str]
+    visible: frozenset[str] | None = None  # the renderer's own filter, when one was given
 
 
 @dataclass
@@ -44,6 +46,7 @@ class RecordingEngine(CoreEngine):
         lang: str,
         *,
         palette: str = "default",
+        visible: Collection[str] | None = None,
     ) -> bytes | None:
         self.drawn.append(
             Drawn(
@@ -51,8 +54,11 @@ class RecordingEngine(CoreEngine):
                 {c: o.value for c, o in position.centers.items()},
                 [o.canonical() for o in orders]
                 + [r.order.canonical() for r in outcome.results if isinstance(r.order, UnitOrder)],
+                None if visible is None else frozenset(visible),
             )
         )
         if self.draw:
-            return super().render(game_map, position, orders, outcome, lang, palette=palette)
+            return super().render(
+                game_map, position, orders, outcome, lang, palette=palette, visible=visible
+            )
         return PNG

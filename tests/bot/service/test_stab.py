@@ -145,6 +145,7 @@ async def test_a_stab_year_leaks_nothing(opener, clock):
     assert "MUN" not in text
     [drawn] = engine.drawn
     assert set(drawn.units) == {"YOR", "WAL", "CLY", "PIC", "RUH"}
+    assert drawn.visible == {"YOR", "WAL", "CLY", "PIC", "RUH"}  # the renderer filters too
     assert "A YOR - LON" in drawn.orders
     assert not any("MUN" in o or "VEN" in o for o in drawn.orders)
     assert set(drawn.centres) == {"LON", "EDI", "LVP"}
