@@ -278,3 +278,36 @@ async def test_the_order_map_shows_only_the_players_own_units(opener, clock, mon
     await svc.submit(gid, USER[Power.FRANCE], "A BUR\nA PAR\nF BRE\nA BUR - MUN")
     assert await svc.orders_map(gid, USER[Power.FRANCE]) == PNG
     assert given == [{"BUR", "PAR", "BRE"}]  # not Germany's MUN, which France ordered into
+
+
+async def test_a_centre_lost_and_the_winter_totals(opener, clock):
+    """Rule 5: France is told privately that it lost Paris, to whom and with what, though the
+    unopposed move stays out of the public report; rule 3: in the Winter the public learns
+    only each power's number of centres, each player privately which centres it owns."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    await svc.submit(gid, USER[Power.FRANCE], "A PIC\nA GAS\nF BRE")
+    await svc.submit(gid, USER[Power.GERMANY], "A MUN\nA RUH\nF KIE\nA MUN - BUR")
+    await adjudicate(svc, clock, gid)
+    await svc.submit(gid, USER[Power.GERMANY], "A BUR - PAR")
+    await adjudicate(svc, clock, gid)
+    fall = {
+        w: await svc.hidden_view(gid, u) for w, u in (("public", "x"), ("fr", USER[Power.FRANCE]))
+    }
+    assert fall["public"].phase == "F1901M"
+    assert "PAR" not in "\n".join(fall["public"].lines)
+    assert "You lost PAR to GERMANY (A PAR)" in fall["fr"].lines
+    assert (await svc.status(gid)).phase == "W1901A"
+    assert (await svc.submit(gid, USER[Power.GERMANY], "A MUN B")).accepted
+    await adjudicate(svc, clock, gid)
+    public = await svc.hidden_view(gid, "x")
+    assert public.phase == "W1901A"
+    [head, totals] = public.lines
+    assert head == "**Public report**"
+    assert totals.startswith("Supply centre totals: ")
+    assert "Germany 4" in totals
+    assert "France 2" in totals
+    assert "MUN" not in totals
+    france = await svc.hidden_view(gid, USER[Power.FRANCE])
+    assert "Your supply centres: BRE, MAR" in france.lines
+    assert "MUN" not in "\n".join(france.lines)  # Germany's build stays hidden
