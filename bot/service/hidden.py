@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,6 +48,10 @@ OPTION = "stab_retreats"  # the key in a game's options (fixed at creation)
 GM = "gm"  # the viewer who sees everything (and everyone, once the game is over)
 
 _LINES = re.compile(r"[\n;]")
+# Rule 2: "the player may elect only to reveal those supports necessary ... [include the
+# order in which you want them to be revealed]": `REVEAL MUN RUH` (the supporting units'
+# provinces, first revealed first), a line of the set.
+_REVEAL = re.compile(r"^\s*(?:REVEAL|R[EÉ]V[EÉ]LER)\b[\s:]*(.*)$", re.IGNORECASE)
 _RETREAT = re.compile(
     r"^\s*(?:([AF])\s+)?([A-Z]{3})(?:\s*/\s*([A-Z]{2}))?\s+R\s+([A-Z]{3})(?:\s*/\s*([A-Z]{2}))?\s*$",
     re.IGNORECASE,
@@ -103,6 +107,8 @@ def read_hidden_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a
     retreats its `F PIC R BEL` lines (rule 4), then its orders. An order for a place where it
     has no unit is a warning about its own units, never "that unit is French"."""
     lines = [s.strip() for s in _LINES.split(text) if s.strip()]
+    reveal = [line for line in lines if _REVEAL.match(line)]
+    lines = [line for line in lines if line not in reveal]
     view = own_view(position, power)
     placed: list[Order] = []
     if placing(position):
@@ -116,7 +122,11 @@ def read_hidden_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a
         view = Position(view.phase, {u.province: u for u in units}, view.centers)
         placed = [Build(power, UnitRef(u.type, u.location, power), source=f"{u}") for u in units]
     written: list[Order] = []
-    errors: list[str] = []
+    errors: list[str] = [
+        t("stab_reveal_syntax", lang, line=line)
+        for line in reveal
+        if not all(p in game_map.provinces for p in reveal_order(line))
+    ]
     if mode == CONDITIONAL and position.phase.kind is PhaseKind.MOVEMENT:
         lines, retreat_lines = split_retreats(lines)
         for line in retreat_lines:
@@ -127,6 +137,16 @@ def read_hidden_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a
                 written.append(found)
     read = read_set(engine, "\n".join(lines), lang, power, view, game_map, rules)
     return ReadSet(placed + written + read.orders, read.errors + errors, read.refused, read.voided)
+
+
+def reveal_order(text: str) -> list[str]:
+    """The provinces of a set's `REVEAL` lines, in order (rule 2's stated preference)."""
+    out: list[str] = []
+    for line in _LINES.split(text):
+        m = _REVEAL.match(line)
+        if m is not None:
+            out += [w.upper() for w in re.split(r"[\s,]+", m.group(1)) if w]
+    return out
 
 
 def _retreat(line: str, power: Power, view: Position, game_map: GameMap) -> Retreat | str:
@@ -198,11 +218,20 @@ def report_of(  # noqa: PLR0917 - the facts of one phase
     nmr: Sequence[Power],
     game_map: GameMap,
     lang: str,
+    preferences: Mapping[Power, Sequence[str]] | None = None,
 ) -> PhaseReport:
     position = prepared.position
     kind = position.phase.kind
     if kind is PhaseKind.MOVEMENT:
-        return movement_report(position, outcome, game_map, nmr=nmr, retreats=settled, lang=lang)
+        return movement_report(
+            position,
+            outcome,
+            game_map,
+            nmr=nmr,
+            preferences=preferences,
+            retreats=settled,
+            lang=lang,
+        )
     if kind is PhaseKind.RETREAT:
         return retreat_report(position, outcome, game_map, nmr=nmr, lang=lang)
     return adjustment_report(position, game_map)
@@ -216,6 +245,7 @@ def adjudicate(  # noqa: PLR0917 - pure inputs, run in a thread or a process
     orders: Sequence[Order],
     mode: str,
     lang: str,
+    preferences: Mapping[Power, Sequence[str]] | None = None,
 ) -> Played:
     prepared = prepare(position, orders)
     outcome = engine.adjudicate(prepared.position, prepared.orders, rules, game_map)
@@ -224,7 +254,7 @@ def adjudicate(  # noqa: PLR0917 - pure inputs, run in a thread or a process
     if mode == CONDITIONAL and retreating and position.phase.kind is PhaseKind.MOVEMENT:
         settled = conditional_retreats(outcome, prepared.retreats, rules, game_map)
     nmr = nmr_powers(position, orders, game_map)
-    report = report_of(prepared, outcome, settled, nmr, game_map, lang)
+    report = report_of(prepared, outcome, settled, nmr, game_map, lang, preferences)
     return Played(prepared.position, prepared.orders, outcome, settled, report)
 
 
@@ -270,10 +300,11 @@ def compute(  # noqa: PLR0917 - pure inputs, run in a thread or a process
     lang: str,
     render: bool,
     palette: str,
+    preferences: Mapping[Power, Sequence[str]] | None = None,
 ) -> tuple[Played, bytes | None, str, float]:
     """A hidden phase adjudicated, with its PUBLIC map (the one the results row keeps):
     (played, png, map error, seconds spent drawing)."""
-    played = adjudicate(engine, game_map, rules, position, orders, mode, lang)
+    played = adjudicate(engine, game_map, rules, position, orders, mode, lang, preferences)
     t0 = time.perf_counter()
     png, error = None, ""
     if render:

@@ -28,6 +28,13 @@ async def hidden_mode(table: Table, game_id: int, ctx: GameCtx) -> str:
     return hidden.retreat_mode(json.loads(row.options_json or "{}"))
 
 
+async def reveal_preferences(table: Table, phase_id: int) -> dict[Power, list[str]]:
+    """Rule 2: the order each power asked its surplus hold supports revealed in (`REVEAL`
+    lines of the set that stands)."""
+    standing = await table.standing(phase_id)
+    return {p: found for p, row in standing.items() if (found := hidden.reveal_order(row.text))}
+
+
 @dataclass(frozen=True, slots=True)
 class HiddenView:
     """One viewer's view of one phase: the lines they are told and their map."""
@@ -93,7 +100,8 @@ class HiddenViews:
             settled = codec.outcome_from_json(json.loads(settled_row.result.outcome_json))
         prepared = hidden.prepare(position, orders)
         nmr = hidden.nmr_powers(position, orders, ctx.game_map)
-        report = hidden.report_of(prepared, outcome, settled, nmr, ctx.game_map, ctx.lang)
+        prefs = await reveal_preferences(self.table, r.id)
+        report = hidden.report_of(prepared, outcome, settled, nmr, ctx.game_map, ctx.lang, prefs)
         played = hidden.Played(prepared.position, prepared.orders, outcome, settled, report)
         viewer = await self.viewer(game_id, user)
         lines = hidden.view_lines(played, viewer, ctx.game_map, ctx.lang)

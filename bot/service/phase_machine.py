@@ -19,6 +19,7 @@ from bot.core.messages import render as render_message
 from bot.core.model import (
     PhaseKind,
     Position,
+    Power,
     Season,
 )
 from bot.core.orders import Order
@@ -26,7 +27,7 @@ from bot.core.outcome import Outcome
 from bot.service import codec, hidden
 from bot.service.engine import Engine
 from bot.service.events import EventKind
-from bot.service.hidden_views import hidden_mode
+from bot.service.hidden_views import hidden_mode, reveal_preferences
 from bot.service.missed import record_missed
 from bot.service.storage import Repository
 from bot.service.storage.rows import NewResult
@@ -57,6 +58,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     render: bool = True,
     palette: str = "default",
     hidden_mode: str = "",
+    preferences: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
@@ -70,7 +72,16 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     skipped: list[dict[str, Any]] = []
     if hidden_mode:  # Stab!: placement, conditional retreats, the public map (hidden.py)
         played, png, map_error, drawing = hidden.compute(
-            engine, game_map, rules, position, orders, hidden_mode, lang, render, palette
+            engine,
+            game_map,
+            rules,
+            position,
+            orders,
+            hidden_mode,
+            lang,
+            render,
+            palette,
+            {Power(p): v for p, v in (preferences or {}).items()},
         )
         outcome = played.outcome
         nxt = outcome.position
@@ -286,6 +297,7 @@ class PhaseMachine:
             self.render_maps,
             palette,
             mode,
+            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()},
         )
         async with self._computing:
             t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)

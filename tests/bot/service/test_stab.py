@@ -311,3 +311,37 @@ async def test_a_centre_lost_and_the_winter_totals(opener, clock):
     france = await svc.hidden_view(gid, USER[Power.FRANCE])
     assert "Your supply centres: BRE, MAR" in france.lines
     assert "MUN" not in "\n".join(france.lines)  # Germany's build stays hidden
+
+
+@pytest.mark.parametrize(
+    ("reveal", "shown", "kept"),
+    [("", "A BER S A MUN", "RUH"), ("\nREVEAL RUH", "A RUH S A MUN", "BER")],
+)
+async def test_surplus_hold_supports_by_the_players_stated_order(
+    opener, clock, reveal, shown, kept
+):
+    """Rule 2: of a held unit's supports only those needed are revealed, "in the absence of
+    specific instructions ... alphabetically"; `REVEAL RUH` is the player's instruction."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    sets = {
+        Power.FRANCE: "A BUR\nA PAR\nF BRE\nA BUR - MUN",
+        Power.AUSTRIA: "A TYR\nA VIE\nF TRI\nA TYR S A BUR - MUN",
+        Power.GERMANY: "A MUN\nA RUH\nA BER\nA RUH S A MUN\nA BER S A MUN" + reveal,
+    }
+    for power, text in sets.items():
+        reply = await svc.submit(gid, USER[power], text)
+        assert reply.accepted, reply.errors
+    await adjudicate(svc, clock, gid)
+    public = (await svc.hidden_view(gid, "x")).lines
+    assert "A BUR - MUN; (failed)" in public
+    assert shown in public
+    assert kept not in "\n".join(public)
+
+
+async def test_a_reveal_line_naming_no_province_is_refused(opener):
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc)
+    reply = await svc.submit(gid, USER[Power.GERMANY], "A MUN\nA RUH\nREVEAL XYZ")
+    assert not reply.accepted
+    assert reply.errors[0].startswith("REVEAL XYZ: write REVEAL and the provinces")
