@@ -544,6 +544,9 @@ class DiscordNotifier:
         phase = phase_name(event.phase or "", game.lang)
         edit = str(event.payload.get("edit", ""))
         text = t("event.board_edited", game.lang, phase=phase, edit=edit)
+        if game.hidden:  # Stab!: an edit names a unit and where it stands: the GM's alone
+            await self.dm(game.gm, text, event.key, event=event)
+            return
         await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _missed(self, event: Event, game: GameStatus) -> None:

@@ -121,3 +121,10 @@ async def test_a_stab_spring_on_discord_leaks_nothing(table: Table) -> None:
     assert "hidden until the game ends" in export.content
     mine = await table.command(table.players[Power.ITALY], "history", {"game": game_id})
     assert "A YOR" not in mine.content
+
+    # A GM's correction names a unit and where it stands: to the GM alone.
+    gm_dms = len(fake.state.dms_to(table.gm.id))
+    await table.command(table.gm, "gm edit", {"change": "remove A VEN", "game": game_id})
+    await table.settle()
+    assert any("A VEN" in m.text() for m in fake.state.dms_to(table.gm.id)[gm_dms:])
+    assert not any("A VEN" in m.text() for m in fake.state.guild_messages())
