@@ -345,3 +345,62 @@ async def test_a_reveal_line_naming_no_province_is_refused(opener):
     reply = await svc.submit(gid, USER[Power.GERMANY], "A MUN\nA RUH\nREVEAL XYZ")
     assert not reply.accepted
     assert reply.errors[0].startswith("REVEAL XYZ: write REVEAL and the provinces")
+
+
+async def test_the_seeds_worked_example_through_the_service(opener, clock):
+    """The seed's Autumn example, played at a table whose retreats are conditional (rule 4):
+    "ENGLAND: F(NTH) C A(Edi)-Hol; F(Pic) S F(ENG)-Bre. If necessary F(Pic) retreats to Bel,
+    ENG. FRANCE: A(Par) S F(Bre)-Pic; A(Mar) S A(Gas)-Bur; F(MAO)-NAO; GERMANY: A(Mun) &
+    A(Ruh) S A(Bur); A(Bur) S A(Bel)-Pic; A(Kie)-Den; F(Swe)-Den" (with the moves the GM's
+    note adds). The board is set by the GM's edits in the Fall of 1901 (the season matters,
+    not the year)."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc, stab_retreats="conditional")
+    await svc.submit(gid, USER[Power.ENGLAND], "A EDI")
+    await svc.submit(gid, USER[Power.FRANCE], "A PAR\nA MAR\nF BRE")
+    await svc.submit(gid, USER[Power.GERMANY], "A MUN\nA RUH\nA KIE")
+    await adjudicate(svc, clock, gid)
+    for edit in (
+        "place F NTH England",
+        "place F PIC England",
+        "place F ENG England",
+        "place A GAS France",
+        "place F MAO France",
+        "place A BUR Germany",
+        "place A BEL Germany",
+        "place F SWE Germany",
+        "centre HOL Germany",  # "Assuming that Germany owned Holland"
+    ):
+        await svc.edit_board(gid, "gm", edit)
+    sets = {
+        Power.ENGLAND: "F NTH C A EDI - HOL\nA EDI - HOL\nF PIC S F ENG - BRE\nF ENG - BRE\n"
+        "F PIC R BEL\nF PIC R ENG",
+        Power.FRANCE: "A PAR S F BRE - PIC\nA MAR S A GAS - BUR\nF MAO - NAO\nF BRE - PIC\n"
+        "A GAS - BUR",
+        Power.GERMANY: "A MUN S A BUR\nA RUH S A BUR\nA BUR S A BEL - PIC\nA KIE - DEN\n"
+        "F SWE - DEN\nA BEL - PIC",
+    }
+    for power, text in sets.items():
+        reply = await svc.submit(gid, USER[power], text)
+        assert reply.accepted, reply.errors
+    await adjudicate(svc, clock, gid)
+    views = {p: await svc.hidden_view(gid, USER[p]) for p in sets}
+    public = (await svc.hidden_view(gid, "x")).lines
+    assert public[public.index("__England__") + 1] == "F PIC S ?; (cut) (dislodged)"
+    assert "A PAR S F BRE - PIC" in public  # "FRANCE: A(Par) S F(Bre)-Pic; A(Mar) S A(Gas)-Bur"
+    assert "A MAR S A GAS - BUR" in public
+    assert "A MUN S A BUR" in public  # "GERMANY: A(Mun) S A(Bur); A(Bur) S A(Bel)-Pic"
+    text = "\n".join(public)
+    for hidden in ("RUH", "SWE", "KIE", "DEN", "NAO", "MAO", "ENG -", "NTH", "EDI", "HOL"):
+        assert hidden not in text, hidden
+    # "The GM would inform France privately that it had lost Brest and that the English
+    # F(Pic) had retreated to ENG. England would be informed that F(Pic) had retreated to
+    # ENG. Assuming that Germany owned Holland, he would be informed privately that he had
+    # lost it."
+    assert "You lost BRE to ENGLAND (F BRE)" in views[Power.FRANCE].lines
+    assert (
+        "F PIC (ENGLAND), dislodged by your attack, retreated to ENG" in views[Power.FRANCE].lines
+    )
+    assert "F ENG" in next(x for x in views[Power.ENGLAND].lines if x.startswith("Your units"))
+    assert "You lost HOL to ENGLAND (A HOL)" in views[Power.GERMANY].lines
+    assert (await svc.status(gid)).phase == "W1901A"  # the retreat was settled with the moves
