@@ -244,10 +244,14 @@ class Queries:
         rows = await self.table.storage.phase_summaries(game_id)
         return [PhaseInfo(r.id, r.phase, r.status, r.adjudicated_at) for r in rows]
 
-    async def position(self, game_id: int, phase_id: int | None = None) -> Position:
+    async def position(
+        self, game_id: int, phase_id: int | None = None, *, viewer: str | None = None
+    ) -> Position:
         """The position a phase of this game is played from (the current one by default);
-        public: the board everyone sees. NotFoundError for a phase of another game."""
-        await self.table.game_row(game_id)
+        public: the board everyone sees. NotFoundError for a phase of another game.
+        Stab! while the game runs: the GM (`viewer`) sees it all, a player its own units
+        and centres, anyone else no unit and no centre's owner."""
+        game = await self.table.game_row(game_id)
         await self.table.load_ctx(game_id)
         row = await (
             self.table.storage.current_phase(game_id)
@@ -258,9 +262,10 @@ class Queries:
             lang = await self.table.lang_of(game_id)
             raise NotFoundError.of("no_phase", lang, game=game_id)
         position = self.table.position_of(self.table.phase_from_row(row))
-        if await self._secret(game_id):  # Stab!: no unit, no centre's owner is public
-            return Position(position.phase)
-        return position
+        if not await self._secret(game_id) or (viewer is not None and viewer == game.gm):
+            return position
+        mine = await self.table.storage.power_of(game_id, viewer) if viewer else None
+        return hidden.own_view(position, Power(mine)) if mine else Position(position.phase)
 
     async def _secret(self, game_id: int) -> bool:
         """A Stab! game not over yet: its board is hidden (issue 14)."""

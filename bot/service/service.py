@@ -257,8 +257,10 @@ class TableService:
     async def phases(self, game_id: int) -> list[PhaseInfo]:
         return await self.queries.phases(game_id)
 
-    async def position(self, game_id: int, phase_id: int | None = None) -> Position:
-        return await self.queries.position(game_id, phase_id)
+    async def position(
+        self, game_id: int, phase_id: int | None = None, *, viewer: str | None = None
+    ) -> Position:
+        return await self.queries.position(game_id, phase_id, viewer=viewer)
 
     async def hidden_view(
         self, game_id: int, user: str, phase_id: int | None = None, *, palette: str = ""

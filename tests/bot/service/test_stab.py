@@ -160,6 +160,10 @@ async def test_a_stab_year_leaks_nothing(opener, clock):
     assert res.orders == {}
     assert res.png == PNG
     assert (await svc.position(gid)).units == {}
+    assert len((await svc.position(gid, viewer="gm")).units) == 22
+    england = await svc.position(gid, viewer=USER[Power.ENGLAND])
+    assert set(england.units) == {"LON", "WAL", "CLY"}
+    assert set(england.centers) == {"LON", "EDI", "LVP"}
     assert (await svc.status(gid)).units == {}
     # Only one's own orders of a phase, even once adjudicated (the placement reads as builds).
     mine = await svc.phase_orders(gid, USER[Power.ITALY], phase_id)
