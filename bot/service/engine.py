@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -18,6 +17,7 @@ from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.parser import parse_orders, render_order
 from bot.core.rules import RuleSet
+from bot.core.stab.views import Sight
 from bot.service.errors import ConfigError
 from renderer import render
 
@@ -61,7 +61,7 @@ class Engine(Protocol):
         lang: str,
         *,
         palette: str = "default",
-        visible: Collection[str] | None = None,
+        sight: Sight | None = None,
     ) -> bytes | None: ...
 
 
@@ -140,10 +140,10 @@ class CoreEngine:
         lang: str,
         *,
         palette: str = "default",
-        visible: Collection[str] | None = None,
+        sight: Sight | None = None,
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
-        # `visible`: the provinces whose units a viewer may see (Stab!, bot.service.hidden).
+        # `sight`: all a Stab! viewer may see (bot.core.stab.views; bot.service.hidden).
         return render(
             game_map,
             None,
@@ -152,5 +152,5 @@ class CoreEngine:
             outcome.results,
             lang=lang,
             palette=palette,
-            visible=visible,
+            sight=sight,
         )

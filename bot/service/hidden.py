@@ -21,7 +21,7 @@ from bot.core.advice import to_order_powers
 from bot.core.map import GameMap
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
 from bot.core.notation import notation_lines
-from bot.core.orders import Build, Order, Retreat, UnitOrder, UnitRef
+from bot.core.orders import Build, Order, Retreat, UnitRef
 from bot.core.outcome import Outcome
 from bot.core.rules import RuleSet
 from bot.core.stab.placement import PlacementError, place, split_placement
@@ -33,6 +33,7 @@ from bot.core.stab.report import (
     retreat_report,
 )
 from bot.core.stab.retreats import conditional_retreats, split_retreats
+from bot.core.stab.views import GM, PUBLIC, sight
 from bot.service.engine import Engine
 from bot.service.intake import ReadSet, read_set
 from bot.service.texts import named, t
@@ -45,7 +46,6 @@ CONDITIONAL = "conditional"
 RETREAT_MODES = (PHASE, CONDITIONAL)
 OPTION = "stab_retreats"  # the key in a game's options (fixed at creation)
 
-GM = "gm"  # the viewer who sees everything (and everyone, once the game is over)
 
 _LINES = re.compile(r"[\n;]")
 # Rule 2: "the player may elect only to reveal those supports necessary ... [include the
@@ -79,16 +79,15 @@ def own_view(position: Position, power: Power) -> Position:
     )
 
 
-def public_view(position: Position, provinces: Iterable[str], power: Power | None) -> Position:
-    """What a viewer may see of `position`: the units in `provinces` (what the public report
-    named), plus `power`'s own units and centres (None: the public); no other centre's owner
-    (rule 3: only the totals are public)."""
+def public_view(position: Position, provinces: Iterable[str]) -> Position:
+    """The units (and units awaiting retreat) of `provinces` only, no centre's owner (a
+    viewer's map colours its own centres from its sight, rule 3)."""
     seen = frozenset(provinces)
     return Position(
         position.phase,
-        {p: u for p, u in position.units.items() if p in seen or u.power is power},
-        {c: o for c, o in position.centers.items() if power is not None and o is power},
-        tuple(d for d in position.dislodged if d.unit.province in seen or d.unit.power is power),
+        {p: u for p, u in position.units.items() if p in seen},
+        {},
+        tuple(d for d in position.dislodged if d.unit.province in seen),
     )
 
 
@@ -266,28 +265,22 @@ def draw(  # noqa: PLR0917 - pure inputs, run in a thread
     lang: str,
     palette: str = "default",
 ) -> bytes | None:
-    """The map of one viewer (a power, None for the public, GM for everything): the units the
-    public report named and the viewer's own; the orders the report shows in full and the
-    viewer's own. Filtered here, before the renderer: what it is not given it cannot draw."""
-    orders, outcome = played.orders, played.outcome
-    position = played.position
-    if viewer != GM:
-        power = viewer if isinstance(viewer, Power) else None
-        report = played.report
-        position = public_view(position, report.revealed, power)
-
-        def seen(o: Order) -> bool:
-            return isinstance(o, UnitOrder) and (
-                o.unit.province in report.shown or (power is not None and o.power is power)
-            )
-
-        orders = [o for o in orders if seen(o)]
-        outcome = replace(outcome, results=tuple(r for r in outcome.results if seen(r.order)))
-        visible = frozenset(position.units) | {d.unit.province for d in position.dislodged}
-        return engine.render(
-            game_map, position, orders, outcome, lang, palette=palette, visible=visible
-        )
-    return engine.render(game_map, position, orders, outcome, lang, palette=palette)
+    """The map of one viewer (a power, None for the public, GM for everything), as the core
+    decides it (`bot.core.stab.views.sight`: rules 2-5). The renderer draws the sight; the
+    board it is given is cut to the sight's units too: what it is not given it cannot draw."""
+    seen = sight(
+        game_map,
+        played.position,
+        played.orders,
+        played.outcome.results,
+        played.report,
+        PUBLIC if viewer is None else viewer,
+    )
+    position = played.position if seen.everything else public_view(played.position, seen.units)
+    outcome = replace(played.outcome, results=seen.results)
+    return engine.render(
+        game_map, position, list(seen.orders), outcome, lang, palette=palette, sight=seen
+    )
 
 
 def compute(  # noqa: PLR0917 - pure inputs, run in a thread or a process

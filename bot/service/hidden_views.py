@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.core.jsonio import position_from_json
 from bot.core.model import Phase, PhaseKind, Power
+from bot.core.stab.views import GM
 from bot.service import codec, hidden
 from bot.service.errors import NotFoundError
 from bot.service.storage.rows import PlayedPhase
@@ -66,7 +67,7 @@ class HiddenViews:
     async def viewer(self, game_id: int, user: str) -> Power | str | None:
         row = await self.table.game_row(game_id)
         if row.gm == user or row.status == "over":
-            return hidden.GM  # "When the game ends the full history opens to all" (issue 14)
+            return GM  # "When the game ends the full history opens to all" (issue 14)
         mine = await self.table.storage.power_of(game_id, user)
         return Power(mine) if mine else None
 

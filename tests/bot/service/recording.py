@@ -4,13 +4,13 @@ owners, the orders): the Stab! tests check that nothing hidden is GIVEN to the r
 
 from __future__ import annotations
 
-from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from bot.core.map import GameMap
 from bot.core.model import Position
 from bot.core.orders import Order, UnitOrder
 from bot.core.outcome import Outcome
+from bot.core.stab.views import Sight
 from bot.service.engine import CoreEngine
 
 PNG = b"\x89PNG\r\n\x1a\nrecorded"
@@ -21,7 +21,7 @@ class Drawn:
     units: dict[str, str]  # province -> power
     centres: dict[str, str]
     orders: list[str]
-    visible: frozenset[str] | None = None  # the renderer's own filter, when one was given
+    sight: frozenset[str] | None = None  # the units of the Sight the renderer was given
 
 
 @dataclass
@@ -46,19 +46,21 @@ class RecordingEngine(CoreEngine):
         lang: str,
         *,
         palette: str = "default",
-        visible: Collection[str] | None = None,
+        sight: Sight | None = None,
     ) -> bytes | None:
         self.drawn.append(
             Drawn(
                 {p: u.power.value for p, u in position.units.items()},
-                {c: o.value for c, o in position.centers.items()},
+                # The centres' owners drawn: the sight's when there is one (the renderer
+                # colours those), else the board's.
+                {c: o.value for c, o in (sight.centres if sight else position.centers).items()},
                 [o.canonical() for o in orders]
                 + [r.order.canonical() for r in outcome.results if isinstance(r.order, UnitOrder)],
-                None if visible is None else frozenset(visible),
+                None if sight is None else sight.units,
             )
         )
         if self.draw:
             return super().render(
-                game_map, position, orders, outcome, lang, palette=palette, visible=visible
+                game_map, position, orders, outcome, lang, palette=palette, sight=sight
             )
         return PNG

@@ -145,7 +145,7 @@ async def test_a_stab_year_leaks_nothing(opener, clock):
     assert "MUN" not in text
     [drawn] = engine.drawn
     assert set(drawn.units) == {"YOR", "WAL", "CLY", "PIC", "RUH"}
-    assert drawn.visible == {"YOR", "WAL", "CLY", "PIC", "RUH"}  # the renderer filters too
+    assert drawn.sight == {"YOR", "WAL", "CLY", "PIC", "RUH"}  # the core's sight says the same
     assert "A YOR - LON" in drawn.orders
     assert not any("MUN" in o or "VEN" in o for o in drawn.orders)
     assert set(drawn.centres) == {"LON", "EDI", "LVP"}
