@@ -62,6 +62,7 @@ class Engine(Protocol):
         *,
         palette: str = "default",
         sight: Sight | None = None,
+        game_over: bool = False,
     ) -> bytes | None: ...
 
 
@@ -141,6 +142,7 @@ class CoreEngine:
         *,
         palette: str = "default",
         sight: Sight | None = None,
+        game_over: bool = False,
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
         # `sight`: all a Stab! viewer may see (bot.core.stab.views; bot.service.hidden).
@@ -153,4 +155,5 @@ class CoreEngine:
             lang=lang,
             palette=palette,
             sight=sight,
+            game_over=game_over,
         )
