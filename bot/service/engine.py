@@ -17,6 +17,7 @@ from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.parser import parse_orders, render_order
 from bot.core.rules import RuleSet
+from bot.core.stab.views import Sight
 from bot.service.errors import ConfigError
 from renderer import render
 
@@ -67,6 +68,7 @@ class Engine(Protocol):
         lang: str,
         *,
         palette: str = "default",
+        sight: Sight | None = None,
         game_over: bool = False,
     ) -> bytes | None: ...
 
@@ -155,9 +157,11 @@ class CoreEngine:
         lang: str,
         *,
         palette: str = "default",
+        sight: Sight | None = None,
         game_over: bool = False,
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
+        # `sight`: all a Stab! viewer may see (bot.core.stab.views; bot.service.hidden).
         return render(
             game_map,
             None,
@@ -166,5 +170,6 @@ class CoreEngine:
             outcome.results,
             lang=lang,
             palette=palette,
+            sight=sight,
             game_over=game_over,
         )

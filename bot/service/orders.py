@@ -19,12 +19,13 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
-from bot.service import codec, early, intake, order_map
+from bot.service import codec, early, hidden, intake, order_map
 from bot.service.abbreviations import META_KEY as ABBREVIATIONS
 from bot.service.abbreviations import expand
 from bot.service.errors import (
     LateSubmissionError,
 )
+from bot.service.hidden_views import hidden_mode
 from bot.service.labels import labelled_phase, strip_labels
 from bot.service.outbox import Outbox
 from bot.service.scheduler import Scheduler
@@ -66,6 +67,8 @@ class Orders:
         self, ctx: GameCtx, position: Position, power: Power, orders: list[Order]
     ) -> list[str]:
         """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
+        if ctx.rules.hidden_movement:  # Stab!: only about the player's own units
+            position, orders = hidden.known(position, power, orders)
         items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
         return [
             self._impossible(ctx, item)
@@ -179,8 +182,9 @@ class Orders:
         lang = ctx.lang
         position = self.table.position_of(ph)
         describe = ph.phase.describe(lang)
+        secret = await hidden_mode(self.table, game_id, ctx)
         orders, errors, refused_strict, voided, later = await self._read(
-            ctx, position, power, reading, kind
+            ctx, position, power, reading, kind, secret
         )
         accepted = not errors and not refused_strict
         mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
@@ -316,8 +320,8 @@ class Orders:
             raise late
         return SubmitReply(True, game_id, ph.name, power, [], [], [], message, now, eid)
 
-    async def _read(
-        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str
+    async def _read(  # noqa: PLR0917 - the inputs of one reading
+        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str, mode: str = ""
     ) -> tuple[list[Order], list[str], list[str], list[str], list[str]]:
         """(orders, unreadable lines, refusals by the rule set, voided lines, the lines kept
         for the Winter) of a set."""
@@ -329,11 +333,24 @@ class Orders:
             phase = position.phase.describe(ctx.lang)
             wrong = t("labelled_other_phase", ctx.lang, label=other_phase, phase=phase)
             return [], [wrong], [], [], []
-        # The Fall retreat window that also takes the Winter's orders (edc-2023 B).
-        split = ctx.clock.shares_window(early.winter_of(position.phase), str(position.phase))
-        read = await intake.read_off_loop(
-            self.table.engine, text, ctx, power, position, split=split
-        )
+        if mode:  # Stab!: read against what the player knows (bot.service.hidden)
+            read = await asyncio.to_thread(
+                hidden.read_hidden_set,
+                self.table.engine,
+                text,
+                ctx.lang,
+                power,
+                position,
+                ctx.game_map,
+                ctx.rules,
+                mode,
+            )
+        else:
+            # The Fall retreat window that also takes the Winter's orders (edc-2023 B).
+            split = ctx.clock.shares_window(early.winter_of(position.phase), str(position.phase))
+            read = await intake.read_off_loop(
+                self.table.engine, text, ctx, power, position, split=split
+            )
         voided = [t("voided_line", ctx.lang, error=e) for e in read.voided]
         return read.orders, read.errors, read.refused, voided, read.later
 
@@ -404,6 +421,8 @@ class Orders:
             return None
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
         position = self.table.position_of(ph)
+        if ctx.rules.hidden_movement:  # Stab!: the player's own units only
+            position, orders = hidden.known(position, power, orders)
         if not palette:  # the game's (`/game create palette:`), else the default
             row = await self.table.game_row(game_id)
             palette = str(json.loads(row.meta_json).get("palette") or "default")

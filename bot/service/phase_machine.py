@@ -15,17 +15,22 @@ from typing import Any
 
 from bot.core.advice import nothing_to_do, to_order_powers
 from bot.core.jsonio import position_from_json, position_to_json
+from bot.core.map import GameMap
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Phase,
     PhaseKind,
     Position,
+    Power,
     Season,
 )
-from bot.service import codec
+from bot.core.orders import Order
+from bot.core.outcome import Outcome
+from bot.service import codec, hidden
 from bot.service.early import EarlyOrders
 from bot.service.engine import Engine
 from bot.service.events import EventKind
+from bot.service.hidden_views import hidden_mode, reveal_preferences
 from bot.service.missed import record_missed
 from bot.service.storage import Repository
 from bot.service.storage.rows import NewResult
@@ -57,6 +62,8 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     lang: str,
     render: bool = True,
     palette: str = "default",
+    hidden_mode: str = "",
+    preferences: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
@@ -67,19 +74,33 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     rules = cached_rules(engine, rules_name)
     position = position_from_json(position_doc)
     orders = codec.orders_from_json(orders_doc)
-    outcome = engine.adjudicate(position, orders, rules, game_map)
-    t1 = time.perf_counter()
-    png = None
-    map_error = ""
-    if render:
-        # A map that cannot be drawn must never hold back the results.
-        try:
-            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
-        except Exception as exc:  # noqa: BLE001 - any renderer failure
-            map_error = f"{type(exc).__name__}: {exc}"
-    t2 = time.perf_counter()
     skipped: list[dict[str, Any]] = []
-    nxt = outcome.position
+    if hidden_mode:  # Stab!: placement, conditional retreats, the public map (hidden.py)
+        played, png, map_error, drawing = hidden.compute(
+            engine,
+            game_map,
+            rules,
+            position,
+            orders,
+            hidden_mode,
+            lang,
+            render,
+            palette,
+            {Power(p): v for p, v in (preferences or {}).items()},
+        )
+        outcome = played.outcome
+        nxt = outcome.position
+        if played.settled is not None:  # rule 4: the retreats settled with the moves
+            skipped.append(codec.outcome_to_json(played.settled))
+            nxt = played.settled.position
+        t2 = time.perf_counter()
+        t1 = t2 - drawing
+    else:
+        outcome = engine.adjudicate(position, orders, rules, game_map)
+        t1 = time.perf_counter()
+        png, map_error = _draw(engine, game_map, position, orders, outcome, lang, render, palette)
+        t2 = time.perf_counter()
+        nxt = outcome.position
     while nothing_to_do(nxt, game_map) and len(skipped) < 5:
         extra = engine.adjudicate(nxt, [], rules, game_map)
         skipped.append(codec.outcome_to_json(extra))
@@ -93,6 +114,27 @@ def compute_phase(  # noqa: PLR0917 - internal helper
         "adjudicate_seconds": t1 - t0,
         "render_seconds": t2 - t1,
     }
+
+
+def _draw(  # noqa: PLR0917 - internal helper
+    engine: Engine,
+    game_map: GameMap,
+    position: Position,
+    orders: list[Order],
+    outcome: Outcome,
+    lang: str,
+    render: bool,
+    palette: str,
+) -> tuple[bytes | None, str]:
+    png = None
+    map_error = ""
+    if render:
+        # A map that cannot be drawn must never hold back the results.
+        try:
+            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
+        except Exception as exc:  # noqa: BLE001 - any renderer failure
+            map_error = f"{type(exc).__name__}: {exc}"
+    return png, map_error
 
 
 def render_final_map(  # noqa: PLR0917 - the JSON-able inputs of one picture
@@ -296,6 +338,7 @@ class PhaseMachine:
             orders_doc.extend(json.loads(standing[power].orders_json))
         row = await self.table.game_row(game_id)
         palette = str(json.loads(row.meta_json).get("palette") or "default")
+        mode = await hidden_mode(self.table, game_id, ctx)
         job = partial(
             compute_phase,
             self.table.engine,
@@ -306,13 +349,16 @@ class PhaseMachine:
             ctx.lang,
             self.render_maps,
             palette,
+            mode,
+            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()},
         )
         result, compute = await self._off_loop(job)
-        if result["png"] is not None:
+        # (Stab!: the stored map stays the public one; at the end each view opens instead.)
+        if result["png"] is not None and not mode:
             result["png"] = await self._final_map(
                 game_id, ctx, ph, result, orders_doc, palette, result["png"]
             )
-        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
+        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute, mode):
             return
         if self.metrics is not None:
             self.metrics(
@@ -398,6 +444,7 @@ class PhaseMachine:
         result: dict[str, Any],
         orders_doc: list[dict[str, Any]],
         compute: float,
+        mode: str = "",
     ) -> bool:
         """Results, skipped phases, the next phase and their events, in one transaction;
         False if another step already did it."""
@@ -457,7 +504,10 @@ class PhaseMachine:
                 EventKind.RESULTS_READY,
                 done_at,
                 {
-                    "lines": self.table.result_lines(ctx, outcome),
+                    # Stab!: nothing of the board here; each viewer's report and map are
+                    # made at delivery (hidden_views.py), the public map is the result's.
+                    "lines": [] if mode else self.table.result_lines(ctx, outcome),
+                    "stab": {"phase_id": ph.id} if mode else None,
                     "next_phase": str(nxt.phase),
                     "centers": centers,
                     "reading_until": done_at + reading,

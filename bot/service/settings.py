@@ -17,6 +17,7 @@ from typing import Any
 from bot.core.scoring import SYSTEMS
 from bot.service.clock import parse_duration
 from bot.service.errors import ConfigError
+from bot.service.hidden_views import hidden_mode
 from bot.service.record import scoring_system
 from bot.service.table import Table
 from renderer import PALETTES
@@ -106,6 +107,7 @@ class GameSettings:
     lang: str
     early: bool
     palette: str = "default"
+    stab_retreats: str = ""  # Stab! (a hidden-movement preset): "phase" or "conditional"
 
 
 async def game_settings(table: Table, game_id: int) -> GameSettings:
@@ -128,4 +130,5 @@ async def game_settings(table: Table, game_id: int) -> GameSettings:
         lang=ctx.lang,
         early=ctx.early,
         palette=str(json.loads(row.meta_json).get("palette") or "default"),
+        stab_retreats=await hidden_mode(table, game_id, ctx),
     )

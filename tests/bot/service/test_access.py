@@ -50,6 +50,7 @@ READS = {
     "phase_orders",
     "history",
     "results",
+    "hidden_view",
     "power_of",
     "phases",
     "position",
