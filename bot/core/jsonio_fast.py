@@ -1,0 +1,222 @@
+"""The POSITION reader and the output writer of bulk runs (`parley adjudicate --jsonl`, issue 18).
+
+A corpus replays thousands of positions in which a power's list of units or centres recurs
+from phase to phase; `PositionReader` reads and map-checks each distinct list once and keeps
+the result (units are immutable). It reads only well-formed documents: anything else (a
+dislodged unit, an unknown key, a bad name, two units in a province...) returns None, and the
+caller takes jsonio's `position_from_json` and its map check, whose errors name the place.
+"""
+
+from __future__ import annotations
+
+import json
+from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
+from typing import Any
+
+from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
+from bot.core.map import GameMap
+from bot.core.model import ModelError, Phase, Position, Power, Unit
+from bot.core.orders import Order
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+
+_SIZE = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
+_KEYS = frozenset(POSITION_KEYS) - {"dislodged"}
+
+
+class PositionReader:
+    """`position_from_json(doc)` plus the map check, for well-formed documents (else None)."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
+        self._phases: dict[str, Phase] = {}
+        self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
+        self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
+
+    def read(self, doc: object) -> Position | None:
+        try:
+            return self._read(doc)
+        except TypeError:  # an unhashable item in a list: the slow path says what is wrong
+            return None
+
+    def _read(self, doc: object) -> Position | None:
+        if type(doc) is not dict or not _KEYS.issuperset(doc) or doc.get("dislodged", []):
+            return None
+        text = doc.get("phase")
+        phase = self._phases.get(text) if type(text) is str else None
+        if phase is None:
+            phase = self._phase(text)
+            if phase is None:
+                return None
+        by_prov: dict[str, Unit] = {}
+        n_units = 0
+        raw_units = doc.get("units", {})
+        if type(raw_units) is not dict:
+            return None
+        for pname, texts in raw_units.items():
+            if type(texts) is not list:
+                return None
+            units = self._units.get((pname, tuple(texts)))
+            if units is None:
+                units = self._unit_list(pname, texts)
+                if units is None:
+                    return None
+            n_units += len(units)
+            by_prov.update(units)
+        if n_units != len(by_prov):
+            return None  # two units in one province: the slow path says so
+        centers: dict[str, Power] = {}
+        raw_centers = doc.get("centers", {})
+        if type(raw_centers) is not dict:
+            return None
+        given = 0
+        for pname, provs in raw_centers.items():
+            if type(provs) is not list:
+                return None
+            owned = self._centers.get((pname, tuple(provs)))
+            if owned is None:
+                owned = self._center_list(pname, provs)
+                if owned is None:
+                    return None
+            given += len(owned)
+            centers.update(owned)
+        if given != len(centers):
+            return None  # a centre owned twice: the slow path says so
+        return Position.adopt(phase, by_prov, centers)
+
+    def _phase(self, text: object) -> Phase | None:
+        if type(text) is not str:
+            return None
+        try:
+            phase = Phase.parse(text)
+        except ModelError:
+            return None
+        if len(self._phases) >= _SIZE:
+            self._phases.clear()
+        self._phases[text] = phase
+        return phase
+
+    def _power(self, name: object) -> Power | None:
+        if type(name) is not str:
+            return None
+        try:
+            power = Power.of(name)
+        except ModelError:
+            return None
+        return power if power in self.game_map.powers else None
+
+    def _unit_list(self, pname: str, texts: list[object]) -> tuple[tuple[str, Unit], ...] | None:
+        power = self._power(pname)
+        if power is None:
+            return None
+        gm = self.game_map
+        out = []
+        for text in texts:
+            try:
+                unit = _unit(power, str(text))
+            except ModelError:
+                return None
+            if unit.province not in gm.provinces or not gm.can_occupy(unit.type, unit.location):
+                return None
+            out.append((unit.province, unit))
+        if len(self._units) >= _SIZE:
+            self._units.clear()
+        result = self._units[pname, tuple(texts)] = tuple(out)
+        return result
+
+    def _center_list(self, pname: str, provs: list[object]) -> tuple[tuple[str, Power], ...] | None:
+        power = self._power(pname)
+        if power is None:
+            return None
+        pids = [str(p).upper() for p in provs]
+        if not set(pids) <= self.game_map.supply_centers or len(set(pids)) != len(pids):
+            return None
+        if len(self._centers) >= _SIZE:
+            self._centers.clear()
+        result = self._centers[pname, tuple(provs)] = tuple((p, power) for p in pids)
+        return result
+
+
+class OutcomeWriter:
+    """`parley adjudicate`'s output line, written from fragments: the text that
+    `JSONEncoder(ensure_ascii=False, separators=(",", ":"))` makes of `outcome_to_json`'s
+    document (with the extra results and notes the CLI adds), byte for byte (a test compares
+    them). Each order's and unit's quoted text is made once: the bulk reader hands the same
+    order objects out again, and the map index the same units."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
+        self._dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        # id(object) -> (object, text): the object is kept, so its id is not reused meanwhile
+        self._heads: dict[int, tuple[Order, Power | None, str]] = {}
+        self._units: dict[int, tuple[Unit, str]] = {}
+        self._tails = {
+            (v, r): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
+            for v in Verdict
+            for r in Reason
+        }
+
+    def text(self, outcome: Outcome, extra: list[dict[str, Any]], notes: list[str]) -> str:
+        """The output line (without its newline)."""
+        parts = [self._result(r) for r in outcome.results]
+        parts += [self._dumps(e) for e in extra]
+        gm = self.game_map
+        dislodged = self._dumps([_dislodged_json(d, gm) for d in outcome.dislodged])
+        out = (
+            f'{{"results":[{",".join(parts)}],"dislodged":{dislodged},'
+            f'"position":{self._position(outcome.position)}'
+        )
+        if notes:
+            out += f',"notes":{self._dumps(notes)}'
+        return out + "}"
+
+    def _result(self, r: OrderResult) -> str:
+        order, power = r.order, r.power
+        head = self._heads.get(id(order))
+        if head is None or head[0] is not order or head[1] is not power:
+            if len(self._heads) >= _SIZE:
+                self._heads.clear()
+            who = "null" if power is None else _q(power.value)
+            head = self._heads[id(order)] = (
+                order,
+                power,
+                f'{{"power":{who},"order":{_q(order.canonical())}',
+            )
+        text = head[2] + self._tails[r.verdict, r.reason]
+        if r.note or r.message is not None:
+            detail = r.detail  # a property that renders a message
+            if detail:
+                text += f',"detail":{_q(detail)}'
+        if r.implied:
+            text += ',"implied":true'
+        return text + "}"
+
+    def _position(self, position: Position) -> str:
+        units: dict[str, list[str]] = {}
+        cache = self._units
+        for u in position.units.values():
+            hit = cache.get(id(u))
+            if hit is None or hit[0] is not u:
+                if len(cache) >= _SIZE:
+                    cache.clear()
+                hit = cache[id(u)] = (u, str(u))
+            units.setdefault(u.power.value, []).append(hit[1])
+        centers: dict[str, list[str]] = {}
+        for pid, owner in position.centers.items():
+            centers.setdefault(owner.value, []).append(pid)
+        text = (
+            f'{{"phase":{_q(str(position.phase))},"units":{{{_lists(units)}}},'
+            f'"centers":{{{_lists(centers)}}}'
+        )
+        if position.dislodged:
+            gm = self.game_map
+            text += (
+                f',"dislodged":{self._dumps([_dislodged_json(d, gm) for d in position.dislodged])}'
+            )
+        return text + "}"
+
+
+def _lists(by_key: dict[str, list[str]]) -> str:
+    """`"A":["x","y"],"B":[...]`: keys sorted, each list sorted (as position_to_json)."""
+    return ",".join(
+        f"{_q(k)}:[{','.join(_q(x) for x in sorted(v))}]" for k, v in sorted(by_key.items())
+    )
