@@ -70,6 +70,14 @@ def register(subparsers: Any) -> None:
         help="variant: a bundled map (standard, sandard) or a variant file (default standard)",
     )
     p.add_argument("--jsonl", action="store_true", help="one JSON document per line")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --jsonl: worker processes (default: one per CPU; inputs of fewer than"
+        " 250 lines are answered in one process)",
+    )
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.set_defaults(func=run)
 
@@ -304,10 +312,11 @@ def _answer(engine: Engine, number: int, raw: str | bytes) -> tuple[str, bool]:
     return engine.line_text(line) if line else (_dumps({"error": "empty line"}), True)
 
 
-def run_jsonl(engine: Engine, lines: Iterable[str | bytes], out: IO[str]) -> int:
-    """Answer every line (text, or bytes read as UTF-8); returns the number of error lines."""
+def run_jsonl(engine: Engine, lines: Iterable[str | bytes], out: IO[str], start: int = 1) -> int:
+    """Answer every line (text, or bytes read as UTF-8), numbered from `start` in error
+    messages; returns the number of error lines."""
     errors = 0
-    for number, raw in enumerate(lines, 1):
+    for number, raw in enumerate(lines, start):
         if number % _FREEZE_EVERY == 1:
             # The engine's caches grow to ~10^5 long-lived objects that each full collection
             # would walk again (it cost ~40% of the run); frozen, the collector skips them.
@@ -326,7 +335,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"parley adjudicate: {exc}", file=sys.stderr)
         return 2
     if args.jsonl:
-        return _run_jsonl_input(engine, args.file)
+        if args.jobs < 0:
+            print("parley adjudicate: --jobs must be 0 (one per CPU) or more", file=sys.stderr)
+            return 2
+        return _run_jsonl_input(engine, args)
     try:
         text = read_input(args.file)
     except InputFileError as exc:
@@ -335,9 +347,12 @@ def run(args: argparse.Namespace) -> int:
     return _run_one(engine, text)
 
 
-def _run_jsonl_input(engine: Engine, path: str | None) -> int:
+def _run_jsonl_input(engine: Engine, args: argparse.Namespace) -> int:
     """--jsonl: the lines are read as bytes, so that one line that is not UTF-8 text is an
     error line and the others are still adjudicated."""
+    from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs  # noqa: PLC0415 - a cycle
+
+    path: str | None = args.file
     if path and path != "-":
         if Path(path).is_dir():
             print(f"parley adjudicate: {path} is a directory, not a file", file=sys.stderr)
@@ -350,7 +365,14 @@ def _run_jsonl_input(engine: Engine, path: str | None) -> int:
     else:
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
     try:
-        run_jsonl(engine, stream, sys.stdout)
+        run_jsonl_jobs(
+            engine,
+            stream,
+            sys.stdout,
+            jobs=args.jobs or default_jobs(),
+            rules_name=args.rules,
+            map_name=args.map,
+        )
     finally:
         if path and path != "-":
             stream.close()
