@@ -1,4 +1,4 @@
-"""`parley adjudicate [--rules NAME] [--jsonl] [FILE]`: adjudicate one phase from JSON.
+"""`parley adjudicate [--rules NAME] [--jsonl [--jobs N]] [FILE]`: adjudicate one phase from JSON.
 
 Input (FILE or standard input), as in docs/formats.md:
   {"position": POSITION, "orders": {"FRANCE": ["A PAR - BUR", ...], ...}}

@@ -10,6 +10,7 @@ caller takes jsonio's `position_from_json` and its map check, whose errors name 
 from __future__ import annotations
 
 import json
+import re
 from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
 from typing import Any
 
@@ -19,6 +20,8 @@ from bot.core.model import ModelError, Phase, Position, Power, Unit
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+_SEP = '","'  # between the items of a list of plain strings
 _SIZE = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
 _KEYS = frozenset(POSITION_KEYS) - {"dislodged"}
 
@@ -30,6 +33,7 @@ class PositionReader:
         self.game_map = game_map
         self._phases: dict[str, Phase] = {}
         self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
+        self._one: dict[tuple[Power, object], tuple[str, Unit]] = {}  # (power, unit text)
         self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
 
     def read(self, doc: object) -> Position | None:
@@ -108,20 +112,32 @@ class PositionReader:
         power = self._power(pname)
         if power is None:
             return None
-        gm = self.game_map
         out = []
+        one = self._one
         for text in texts:
-            try:
-                unit = _unit(power, str(text))
-            except ModelError:
-                return None
-            if unit.province not in gm.provinces or not gm.can_occupy(unit.type, unit.location):
-                return None
-            out.append((unit.province, unit))
+            item = one.get((power, text))
+            if item is None:
+                item = self._one_unit(power, text)
+                if item is None:
+                    return None
+            out.append(item)
         if len(self._units) >= _SIZE:
             self._units.clear()
         result = self._units[pname, tuple(texts)] = tuple(out)
         return result
+
+    def _one_unit(self, power: Power, text: object) -> tuple[str, Unit] | None:
+        gm = self.game_map
+        try:
+            unit = _unit(power, str(text))
+        except ModelError:
+            return None
+        if unit.province not in gm.provinces or not gm.can_occupy(unit.type, unit.location):
+            return None
+        if len(self._one) >= _SIZE:
+            self._one.clear()
+        item = self._one[power, text] = (unit.province, unit)
+        return item
 
     def _center_list(self, pname: str, provs: list[object]) -> tuple[tuple[str, Power], ...] | None:
         power = self._power(pname)
@@ -149,6 +165,9 @@ class OutcomeWriter:
         # id(object) -> (object, text): the object is kept, so its id is not reused meanwhile
         self._heads: dict[int, tuple[Order, Power | None, str]] = {}
         self._units: dict[int, tuple[Unit, str]] = {}
+        # Power ids are [A-Z][A-Z0-9_]*; a unit's text and a centre are made of the map's
+        # province ids and coasts: when none has a character JSON escapes, none is escaped.
+        self._plain = not any(_ESCAPED.search(pid) for pid in game_map.provinces)
         self._tails = {
             (v, r): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
             for v in Verdict
@@ -191,6 +210,7 @@ class OutcomeWriter:
         return text + "}"
 
     def _position(self, position: Position) -> str:
+        # grouped by the Power itself (a str: its id), its `.value` property costs a call
         units: dict[str, list[str]] = {}
         cache = self._units
         for u in position.units.values():
@@ -199,24 +219,33 @@ class OutcomeWriter:
                 if len(cache) >= _SIZE:
                     cache.clear()
                 hit = cache[id(u)] = (u, str(u))
-            units.setdefault(u.power.value, []).append(hit[1])
+            group = units.get(u.power)
+            if group is None:
+                units[u.power] = [hit[1]]
+            else:
+                group.append(hit[1])
         centers: dict[str, list[str]] = {}
         for pid, owner in position.centers.items():
-            centers.setdefault(owner.value, []).append(pid)
+            group = centers.get(owner)
+            if group is None:
+                centers[owner] = [pid]
+            else:
+                group.append(pid)
+        lists = self._lists
         text = (
-            f'{{"phase":{_q(str(position.phase))},"units":{{{_lists(units)}}},'
-            f'"centers":{{{_lists(centers)}}}'
+            f'{{"phase":{_q(str(position.phase))},"units":{{{lists(units)}}},'
+            f'"centers":{{{lists(centers)}}}'
         )
         if position.dislodged:
             gm = self.game_map
-            text += (
-                f',"dislodged":{self._dumps([_dislodged_json(d, gm) for d in position.dislodged])}'
-            )
+            waiting = [_dislodged_json(d, gm) for d in position.dislodged]
+            text += f',"dislodged":{self._dumps(waiting)}'
         return text + "}"
 
-
-def _lists(by_key: dict[str, list[str]]) -> str:
-    """`"A":["x","y"],"B":[...]`: keys sorted, each list sorted (as position_to_json)."""
-    return ",".join(
-        f"{_q(k)}:[{','.join(_q(x) for x in sorted(v))}]" for k, v in sorted(by_key.items())
-    )
+    def _lists(self, by_key: dict[str, list[str]]) -> str:
+        """`"A":["x","y"],"B":[...]`: keys sorted, each list sorted (as position_to_json)."""
+        if self._plain:  # nothing to escape: the items are joined between quotes
+            return ",".join(f'"{k}":["{_SEP.join(sorted(v))}"]' for k, v in sorted(by_key.items()))
+        return ",".join(
+            f"{_q(k)}:[{','.join(_q(x) for x in sorted(v))}]" for k, v in sorted(by_key.items())
+        )

@@ -112,9 +112,12 @@ def _writer_cases() -> list[tuple[Any, list[Any]]]:
     return cases
 
 
-def test_writer_writes_the_encoders_bytes() -> None:
+@pytest.mark.parametrize("plain", [True, False])
+def test_writer_writes_the_encoders_bytes(plain: bool) -> None:
     rules = load_rules("datc")
     writer = OutcomeWriter(GM)
+    assert writer._plain  # the standard map's ids need no escaping ...
+    writer._plain = plain  # ... and the path for a map whose ids would is checked too
     kinds: set[str] = set()
     for i, (pos, orders) in enumerate(_writer_cases()):
         outcome, decisions = adjudicate_interpreted(pos, orders, rules, GM)
