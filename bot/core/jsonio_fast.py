@@ -16,14 +16,14 @@ from typing import Any
 
 from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
-from bot.core.model import ModelError, Phase, Position, Power, Unit
+from bot.core.model import DislodgedUnit, ModelError, Phase, PhaseKind, Position, Power, Unit
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 
 _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 _SEP = '","'  # between the items of a list of plain strings
 _SIZE = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
-_KEYS = frozenset(POSITION_KEYS) - {"dislodged"}
+_KEYS = frozenset(POSITION_KEYS)
 
 
 class PositionReader:
@@ -43,7 +43,7 @@ class PositionReader:
             return None
 
     def _read(self, doc: object) -> Position | None:
-        if type(doc) is not dict or not _KEYS.issuperset(doc) or doc.get("dislodged", []):
+        if type(doc) is not dict or not _KEYS.issuperset(doc):
             return None
         text = doc.get("phase")
         phase = self._phases.get(text) if type(text) is str else None
@@ -85,7 +85,44 @@ class PositionReader:
             centers.update(owned)
         if given != len(centers):
             return None  # a centre owned twice: the slow path says so
-        return Position.adopt(phase, by_prov, centers)
+        raw_dislodged = doc.get("dislodged", [])
+        if not raw_dislodged:
+            return Position.adopt(phase, by_prov, centers)
+        if phase.kind is not PhaseKind.RETREAT or type(raw_dislodged) is not list:
+            return None
+        dislodged = []
+        for d in raw_dislodged:
+            waiting = self._dislodged(d)
+            if waiting is None:
+                return None
+            dislodged.append(waiting)
+        if len({d.unit.province for d in dislodged}) != len(dislodged):
+            return None  # Position.build does not check these: the slow path decides
+        return Position.adopt(phase, by_prov, centers, tuple(dislodged))
+
+    def _dislodged(self, d: object) -> DislodgedUnit | None:
+        """One unit awaiting retreat, as jsonio reads it, if all is well."""
+        if type(d) is not dict:
+            return None
+        power, unit_text, retreats = (
+            self._power(d.get("power")),
+            d.get("unit"),
+            d.get("retreats", []),
+        )
+        attacker = d.get("attacker_from", "")
+        if power is None or type(unit_text) is not str or type(retreats) is not list:
+            return None
+        if type(attacker) is not str or not all(type(r) is str for r in retreats):
+            return None
+        item = self._one.get((power, unit_text)) or self._one_unit(power, unit_text)
+        if item is None:
+            return None
+        places = frozenset(r.upper().split("/")[0] for r in retreats)
+        attacker = attacker.upper()
+        provinces = self.game_map.provinces
+        if not all(r in provinces for r in places) or (attacker and attacker not in provinces):
+            return None
+        return DislodgedUnit(item[1], attacker, places)
 
     def _phase(self, text: object) -> Phase | None:
         if type(text) is not str:
