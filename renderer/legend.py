@@ -60,18 +60,25 @@ def _covers_a_place(ctx: _Ctx, box: tuple[float, float, float, float]) -> bool:
     return False
 
 
-def title_and_legend(ctx: _Ctx, lang: str, *, game_over: bool = False) -> None:
+Counts = tuple[tuple["Power", int, int | None], ...]
+
+
+def title_and_legend(
+    ctx: _Ctx, lang: str, *, game_over: bool = False, counts: Counts | None = None
+) -> None:
+    """`counts`: each power's (centres, units) to show, units None where the viewer does not
+    know them (hidden movement); None: the drawn position's."""
     # As large as the preview wants, but never over a place: the powers in one column or two,
     # whichever fits at the larger size, shrinking until it fits.
     best = (0.0, 1)
     for cols in (1, 2):
         scale = LEGEND_SCALE
         while scale > 0.85 and _covers_a_place(
-            ctx, _layout(ctx, lang, scale, cols, game_over=game_over).box
+            ctx, _layout(ctx, lang, scale, cols, game_over=game_over, counts=counts).box
         ):
             scale -= 0.05
         best = max(best, (scale, -cols))
-    _draw_legend(ctx, lang, best[0], -best[1], game_over=game_over)
+    _draw_legend(ctx, lang, best[0], -best[1], game_over=game_over, counts=counts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +104,9 @@ class _Layout:
         return (self.x0, self.y0, self.x0 + self.box_w, self.y0 + self.box_h)
 
 
-def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> _Layout:
+def _layout(
+    ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool, counts: Counts | None
+) -> _Layout:
     s = ctx.s * scale
     title_font = ctx.r._font(17 * s)
     font = ctx.r._font(11 * s, bold=False)
@@ -113,9 +122,16 @@ def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -
     if game_over:
         title = catalogue.text("render", "title.game_over", lang, phase=title)
     rows = []
-    for p in powers:
-        n_sc = sum(1 for o in ctx.position.centers.values() if o is p)
-        n_u = sum(1 for u in ctx.position.units.values() if u.power is p)
+    if counts is None:
+        counts = tuple(
+            (
+                p,
+                sum(1 for o in ctx.position.centers.values() if o is p),
+                sum(1 for u in ctx.position.units.values() if u.power is p),
+            )
+            for p in powers
+        )
+    for p, n_sc, n_u in counts:
         rows.append((p, ctx.gm.power_name(p, lang), legend_counts(n_sc, n_u, lang)))
     box_w = max(
         215 * s,
@@ -128,8 +144,10 @@ def _layout(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -
     )
 
 
-def _draw_legend(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool) -> None:
-    lay = _layout(ctx, lang, scale, cols, game_over=game_over)
+def _draw_legend(
+    ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bool, counts: Counts | None
+) -> None:
+    lay = _layout(ctx, lang, scale, cols, game_over=game_over, counts=counts)
     x0, y0, box_w, box_h, s, line_h = lay.x0, lay.y0, lay.box_w, lay.box_h, lay.s, lay.line_h
     title_font, font, keys, key_y, key_rows, title, rows = (
         lay.title_font,
@@ -156,10 +174,10 @@ def _draw_legend(ctx: _Ctx, lang: str, scale: float, cols: int, *, game_over: bo
             width=max(1, round(s)),
         )
         d.text((8 * s, 6 * s), title, font=title_font, fill=INK)
-        for k, (_, name, counts) in enumerate(rows):
+        for k, (_, name, row_counts) in enumerate(rows):
             x, y = row_at(k)
             d.text((x + 24 * s, y), name, font=font, fill=INK)
-            d.text((x + power_w - 10 * s, y), counts, font=font, fill=INK, anchor="ra")
+            d.text((x + power_w - 10 * s, y), row_counts, font=font, fill=INK, anchor="ra")
         d.line((8 * s, key_y - 4 * s, box_w - 8 * s, key_y - 4 * s), fill=(190, 185, 170))
         for k, text in enumerate(keys):
             tx = (k // key_rows) * col_w + 36 * s
@@ -240,9 +258,11 @@ def key_sample(ctx: _Ctx, k: int, x: float, y: float, scale: float = LEGEND_SCAL
         ctx.cross((x + 21 * s, y), size=4 * s, track=False)
 
 
-def legend_counts(centres: int, units: int, lang: str) -> str:
+def legend_counts(centres: int, units: int | None, lang: str) -> str:
     """A legend row's counts: `1 SC · 1 unit`, `1 centre · 2 unités` (French: singular for 0
-    and 1)."""
+    and 1); `3 SC` alone when the units are not known (hidden movement)."""
+    if units is None:
+        return catalogue.text("render", "counts.centres", lang, n=centres)
     return catalogue.text(
         "render",
         "counts.row",

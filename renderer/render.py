@@ -13,13 +13,16 @@ import io
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
+from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import Position, Power, ProvinceKind
-from bot.core.orders import Order, UnitOrder
+from bot.core.orders import Order
 from bot.core.outcome import OrderResult
+from bot.core.stab.views import PUBLIC, Sight
 from bot.paths import data_dir
+from renderer.drawn import drawn
 from renderer.geometry import Geometry
 from renderer.layers import _geometry_for, _labels_for, _Static, build_static
 from renderer.legend import KEY_LABELS, legend_counts, title_and_legend
@@ -27,6 +30,7 @@ from renderer.orders import DISLODGED, _Ctx
 from renderer.palette import (
     FAIL,
     IMPASSABLE,
+    INK,
     LAND,
     PALETTES,
     RGB,
@@ -53,8 +57,6 @@ __all__ = [
     "render",
     "render_gif",
 ]
-
-PUBLIC = "public"
 
 
 class Renderer:
@@ -121,27 +123,18 @@ class Renderer:
         width: int | None = None,
         visible: Collection[str] | None = None,
         game_over: bool = False,
+        sight: Sight | None = None,
     ) -> Image.Image:
         """The picture as a palette image. `visible`: the provinces whose units the viewer can
-        see (hidden-movement variants); None shows every unit."""
+        see; None shows every unit. `sight`: all a hidden-movement viewer may see (units,
+        orders, results, centres, counts; bot/core/stab/views.py), drawn and nothing else."""
         colours = power_colours(self.game_map, palette)
         st = self.static(lang, width or self.width)
         s = st.scale
         gm = self.game_map
 
-        shown_orders, result_of = self._select(orders, results, view)
-        if visible is not None:
-            # Filtered before the fills: a hidden unit must not tint its province either.
-            seen = frozenset(visible)
-            position = Position(
-                position.phase,
-                {p: u for p, u in position.units.items() if p in seen},
-                position.centers,
-                tuple(d for d in position.dislodged if d.unit.province in seen),
-            )
-            shown_orders = [
-                o for o in shown_orders if not isinstance(o, UnitOrder) or o.unit.province in seen
-            ]
+        d = drawn(gm, position, orders, results, view=view, visible=visible, sight=sight)
+        position = d.position
 
         # Fills: a palette swap on the index image; drawing allocates further entries.
         pal = st.palette.copy()
@@ -165,14 +158,19 @@ class Renderer:
         ctx = _Ctx(self, draw, s, colours, position, lang=lang, labels=st.label_boxes)
         ctx.centres()
         ctx.units()
-        ctx.orders(shown_orders, result_of)
-        ctx.retreat_options(shown_orders)
+        ctx.orders(d.orders, d.result_of)
+        for pid in sorted(d.marks & set(position.units)):
+            ctx.dislodged_mark(ctx.unit_point(position.units[pid].location))
+        for pid, (how, cut) in sorted(d.obscured.items()):
+            _hidden_order(ctx, ctx.unit_point(position.units[pid].location), how, cut, lang)
+        if d.retreat_options:
+            ctx.retreat_options(d.orders)
         for box in ctx.crossed:
             # Labels an order line crossed are pasted back on top, so they stay readable.
             img.paste(st.index.crop(box), box[:2], st.label_mask.crop(box))
         for word_box, paint_word in ctx.words:
             draw.panel(word_box, paint_word)
-        title_and_legend(ctx, lang, game_over=game_over)
+        title_and_legend(ctx, lang, game_over=game_over, counts=d.counts)
         img.putpalette(pal.flat())
         return img
 
@@ -188,6 +186,7 @@ class Renderer:
         width: int | None = None,
         visible: Collection[str] | None = None,
         game_over: bool = False,
+        sight: Sight | None = None,
     ) -> bytes:
         img = self.image(
             position,
@@ -199,27 +198,35 @@ class Renderer:
             width=width,
             visible=visible,
             game_over=game_over,
+            sight=sight,
         )
         buf = io.BytesIO()
         img.save(buf, format="PNG", compress_level=self.compress_level)
         return buf.getvalue()
 
-    def _select(
-        self,
-        orders: Sequence[Order] | None,
-        results: Sequence[OrderResult] | None,
-        view: Power | str | None,
-    ) -> tuple[list[Order], dict[Order, OrderResult]]:
-        result_of: dict[Order, OrderResult] = {}
-        for r in results or ():
-            result_of.setdefault(r.order, r)
-        chosen: list[Order] = (
-            list(orders) if orders is not None else [r.order for r in results or ()]
+
+def _hidden_order(ctx: _Ctx, p: tuple[float, float], how: str, cut: bool, lang: str) -> None:
+    """`S ?` / `C ?` beside a unit whose order the Stab! report keeps hidden (`F PIC S ?`), in
+    the failure red when the support was cut (`; (cut)`), as the report says it."""
+    word = catalogue.text("core", f"notation.{how}", lang) + " ?"
+    s = ctx.s
+    font = ctx.r._font(10.5 * s)
+    tw = font.getlength(word)
+    x, y = p[0] - ctx.radius * 1.25 - tw - 4 * s, p[1] - ctx.radius * 1.5
+    halo = max(1, round(1.3 * s))
+
+    def paint(d: ImageDraw.ImageDraw) -> None:
+        d.text(
+            (2 * s, 1 * s),
+            word,
+            font=font,
+            fill=FAIL if cut else INK,
+            stroke_width=halo,
+            stroke_fill=(255, 255, 255),
         )
-        if results is None and view is not None:
-            # Before adjudication a power sees its own orders; the public sees none.
-            chosen = [] if view == PUBLIC else [o for o in chosen if o.power == view]
-        return chosen, result_of
+
+    # Pasted after the orders, as the dislodged word: no line runs over it.
+    ctx.words.append(((x, y, x + tw + 4 * s, y + 15 * s), paint))
 
 
 # --- functional wrappers ---------------------------------------------------------------------
@@ -252,6 +259,7 @@ def render(
     width: int = 1600,
     visible: Collection[str] | None = None,
     game_over: bool = False,
+    sight: Sight | None = None,
 ) -> bytes:
     """PNG bytes of a position, with its orders and, after adjudication, their results;
     `game_over`: the final map (its title says so)."""
@@ -268,6 +276,7 @@ def render(
         width=width,
         visible=visible,
         game_over=game_over,
+        sight=sight,
     )
 
 
@@ -281,22 +290,31 @@ def render_gif(
     duration_ms: int = 1200,
     game_map: GameMap | None = None,
     renderer: Renderer | None = None,
+    sights: Sequence[Sight] | None = None,
 ) -> bytes:
     """An animated GIF of a game's positions (optionally with each phase's orders and results),
-    drawn by `renderer` or by the shared renderer of `game_map`."""
+    drawn by `renderer` or by the shared renderer of `game_map`; `sights`, one per frame: what
+    a hidden-movement viewer may see of each (bot/core/stab/views.py)."""
     if renderer is None and game_map is None:
         raise ValueError("render_gif needs the game's map (or a renderer)")
     r = renderer or default_renderer(game_map)  # type: ignore[arg-type]
     images = []
-    for frame in frames:
+    for i, frame in enumerate(frames):
         if isinstance(frame, Position):
             pos, orders, results = frame, None, None
         else:
             pos, orders, results = frame
-        img = r.image(pos, orders, results, lang=lang, width=width)
+        seen = None
+        if sights is not None:
+            if i >= len(sights):
+                raise ValueError("render_gif: fewer sights than frames")
+            seen = sights[i]
+        img = r.image(pos, orders, results, lang=lang, width=width, sight=seen)
         images.append(img)  # already a palette image
     if not images:
         raise ValueError("render_gif needs at least one frame")
+    if sights is not None and len(sights) != len(images):
+        raise ValueError("render_gif: one sight per frame")
     buf = io.BytesIO()
     images[0].save(
         buf, format="GIF", save_all=True, append_images=images[1:], duration=duration_ms, loop=0

@@ -401,6 +401,11 @@ def _prepare(out: Path) -> Path:
     (out / "events.log").unlink(missing_ok=True)
     for old in [*out.glob("[0-9][0-9]_*.txt"), *out.glob("[0-9][0-9]_*.png")]:
         old.unlink()
+    for folder in out.glob("[0-9][0-9]_*/"):  # a Stab! demo's phase folders: its files only
+        for old in [*folder.glob("*.txt"), *folder.glob("*.png")]:
+            old.unlink()
+        if not any(folder.iterdir()):
+            folder.rmdir()
     return out
 
 
@@ -413,18 +418,32 @@ def run(args: argparse.Namespace) -> int:
     if not 1 <= args.years <= MAX_YEARS:
         print(f"parley demo: --years must be between 1 and {MAX_YEARS}", file=sys.stderr)
         return 2
+    from bot.cli.stab_demo import hidden_preset  # noqa: PLC0415
     from bot.core.map import MapError, load_map  # noqa: PLC0415
 
     try:
         load_rules(args.rules)  # before anything in --out is touched
-        load_map(args.variant)
+        if hidden_preset(args.variant, args.rules) is None:
+            load_map(args.variant)
     except (RulesError, MapError) as exc:
         print(f"parley demo: {exc}", file=sys.stderr)
         return 2
+    hidden = hidden_preset(args.variant, args.rules)
     try:
         out = _prepare(Path(args.out))
     except OSError as exc:
         why = exc.strerror or str(exc)
         print(f"parley demo: cannot use {args.out} as the output folder: {why}", file=sys.stderr)
         return 2
+    if hidden is not None:
+        return _play_hidden(out, args, hidden)
     return asyncio.run(play(out, args.years, args.seed, args.lang, args.rules, args.variant))
+
+
+def _play_hidden(out: Path, args: argparse.Namespace, preset: str) -> int:
+    """A hidden-movement game (Stab!): each viewer's maps and reports (bot/cli/stab_demo.py)."""
+    from bot.cli.stab_demo import play_stab, stab_summary  # noqa: PLC0415
+
+    n, seconds, folders = play_stab(out, args.years, args.seed, args.lang, preset)
+    print(stab_summary(out, n, seconds, folders, preset, args.lang))
+    return 0

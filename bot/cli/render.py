@@ -5,6 +5,9 @@ POSITION.json is a POSITION document (docs/formats.md), or an adjudicate input
 ORDERS.json: `{"FRANCE": ["A PAR - BUR", ...], ...}` (or `{"orders": {...}}`).
 RESULTS.json: the output of `parley adjudicate` for that position (or only its "results"
 list); failed orders are drawn differently. Draw the position the orders were given in.
+--view POWER|public|gm: what that viewer may see. In a hidden-movement game (`--rules stab`,
+or a RESULTS.json with "reports") the orders are adjudicated and only what the viewer may see
+is drawn (docs/formats.md, "render --view").
 """
 
 from __future__ import annotations
@@ -18,12 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_file
+from bot.cli.render_view import ViewInputError, hidden_rules, stab_sight
 from bot.core import catalogue
 from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
 from bot.core.orders import Build, Hold, Order, UnitOrder, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
+from bot.core.stab.views import GM, Viewer, parse_viewer
 
 # Narrower pictures cannot hold the title and legend; wider ones take gigabytes to draw.
 MIN_WIDTH, MAX_WIDTH = 400, 6000
@@ -54,7 +59,16 @@ def register(subparsers: Any) -> None:
         "--map", default="standard", metavar="NAME|FILE", help="variant (default standard)"
     )
     p.add_argument(
-        "--view", default=None, metavar="POWER|public", help="what one power or the public sees"
+        "--view",
+        default=None,
+        metavar="POWER|public|gm",
+        help="what one power, the public or the GM sees",
+    )
+    p.add_argument(
+        "--rules",
+        default=None,
+        metavar="PRESET",
+        help="rule preset; a hidden-movement one (stab) draws only what --view may see",
     )
     p.add_argument(
         "--width",
@@ -229,11 +243,13 @@ def run(args: argparse.Namespace) -> int:
     skipped = Unreadable()
     try:
         gm = load_map(args.map)
+        view = parse_viewer(args.view, gm) if args.view else None
+        results_doc = _read_json(args.results, "results") if args.results else None
+        hidden = hidden_rules(args.rules, results_doc)
+        if hidden is not None:
+            return _draw_hidden(args, gm, hidden, view, fmt)
         position, orders, results = load_inputs(args, gm, skipped)
-        view: Power | str | None = None
-        if args.view:
-            view = "public" if args.view.lower() == "public" else gm.parse_power(args.view)
-    except (RenderInputError, MapError, ModelError) as exc:
+    except (RenderInputError, ViewInputError, MapError, ModelError) as exc:
         print(f"parley render: {exc}", file=sys.stderr)
         return 2
     # The same order read from the input and from its results is reported once.
@@ -243,6 +259,8 @@ def run(args: argparse.Namespace) -> int:
     skipped = Unreadable((p, t, w) for (p, t), w in seen.items())
     for power, text, why in skipped:
         print(f"parley render: not drawn ({power.value}): {text!r}: {why}", file=sys.stderr)
+    if view == GM:
+        view = None  # an ordinary game's GM sees every order
     if skipped and (results is not None or view is None):  # a view filters unjudged orders
         marked = marks(position, skipped)
         orders = [*(orders or []), *(m.order for m in marked)]
@@ -250,6 +268,25 @@ def run(args: argparse.Namespace) -> int:
     img = Renderer(gm, width=args.width).image(
         position, orders, results, lang=args.lang, view=view, palette=args.palette
     )
+    return _write(args, img, fmt)
+
+
+def _draw_hidden(
+    args: argparse.Namespace, gm: GameMap, rules: str, view: Viewer | None, fmt: str
+) -> int:
+    """A hidden-movement game: adjudicate, then draw the viewer's sight (the GM's if none)."""
+    from renderer import Renderer  # noqa: PLC0415
+
+    doc = _read_json(args.position, "position")
+    orders_doc = _read_json(args.orders, "orders") if args.orders else None
+    phase, sight = stab_sight(rules, gm, doc, orders_doc, view)
+    img = Renderer(gm, width=args.width).image(
+        phase.position, lang=args.lang, palette=args.palette, sight=sight
+    )
+    return _write(args, img, fmt)
+
+
+def _write(args: argparse.Namespace, img: Any, fmt: str) -> int:
     buf = io.BytesIO()
     if fmt == "JPEG":
         img.convert("RGB").save(buf, format="JPEG", quality=90)

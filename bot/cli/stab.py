@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bot.cli.adjudicate import Engine, InputError
 from bot.core.jsonio import outcome_to_json, position_to_json
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
-from bot.core.orders import Retreat
+from bot.core.orders import Order, Retreat
 from bot.core.outcome import Outcome
 from bot.core.stab.placement import PlacementError, place, split_placement
 from bot.core.stab.report import (
@@ -28,36 +29,67 @@ from bot.core.stab.retreats import conditional_retreats, split_retreats
 _FIRST = Phase(1901, Season.SPRING, PhaseKind.MOVEMENT)
 
 
+@dataclass(frozen=True, slots=True)
+class StabPhase:
+    """One adjudicated Stab! phase: the board it was played from (placement done), the
+    orders read, the results (with the engine's), the conditional retreats settled with a
+    movement phase (rule 4), and the reports."""
+
+    position: Position
+    orders: tuple[Order, ...]
+    outcome: Outcome
+    settled: Outcome | None
+    report: PhaseReport
+    output: dict[str, Any]
+
+
 class StabEngine(Engine):
     def run(self, doc: object) -> dict[str, Any]:
         if not isinstance(doc, Mapping) or not isinstance(doc.get("orders", {}), Mapping):
             return super().run(doc)  # its errors
+        return self.phase(doc).output
+
+    def phase(self, doc: Mapping[str, Any], lang: str = "en") -> StabPhase:
+        """Adjudicate one Stab! document (docs/formats.md) and report on it (in `lang`)."""
         doc = self._placed(doc)
         raw: Mapping[str, Any] = doc.get("orders", {})
         written: dict[str, list[str]] = {}
         kept: dict[str, Any] = {}
+        # Rule 4: `F PIC R ENG` written with movement orders is a conditional retreat; in a
+        # retreat phase it is the retreat itself.
+        moving = self.read({"position": doc.get("position")})[0].phase.kind is PhaseKind.MOVEMENT
         for pname, texts in raw.items():
-            orders, retreats = split_retreats(texts) if isinstance(texts, list) else (texts, [])
+            split = moving and isinstance(texts, list)
+            orders, retreats = split_retreats(texts) if split else (texts, [])
             kept[pname] = orders
             written[pname] = retreats
-        out, position, outcome = self.run_phase({**doc, "orders": kept})
+        kept_doc = {**doc, "orders": kept}
+        out, position, outcome = self.run_phase(kept_doc)
+        read = tuple(self.read(kept_doc)[1])
         nmr = self._nmr(position, raw)
         prefs = self._preferences(doc)
         kind = position.phase.kind
+        settled = None
         if kind is PhaseKind.MOVEMENT:
             settled = self._settle(outcome, written)
             if settled is not None:
                 out["retreat_results"] = outcome_to_json(settled, self.game_map)["results"]
                 out["position"] = position_to_json(settled.position)
             report = movement_report(
-                position, outcome, self.game_map, nmr=nmr, preferences=prefs, retreats=settled
+                position,
+                outcome,
+                self.game_map,
+                nmr=nmr,
+                preferences=prefs,
+                retreats=settled,
+                lang=lang,
             )
         elif kind is PhaseKind.RETREAT:
-            report = retreat_report(position, outcome, self.game_map, nmr=nmr)
+            report = retreat_report(position, outcome, self.game_map, nmr=nmr, lang=lang)
         else:
             report = adjustment_report(position, self.game_map)
         out["reports"] = reports_to_json(report)
-        return out
+        return StabPhase(position, read, outcome, settled, report, out)
 
     def _placed(self, doc: Mapping[str, Any]) -> Mapping[str, Any]:
         """Rule 1: in Spring 1901, each unit-less power's leading placement lines become its

@@ -1,9 +1,10 @@
 """Stab!, the hidden-movement variant (seeds/stab-hidden-movement-variant.txt).
 
 Pure: placement (rule 1, `placement`), the public and private reports of each phase (rules 2,
-3, 5 and 6, `report`), conditional retreats (rule 4, `retreats`). The service calls, per phase,
-`movement_report` / `retreat_report` / `adjustment_report`, then `visible_provinces(viewer)`
-for what a viewer's map may show.
+3, 5 and 6, `report`), conditional retreats (rule 4, `retreats`), what each viewer may see
+(`views`). The service calls, per phase, `movement_report` / `retreat_report` /
+`adjustment_report`, then `views.sight(game_map, position, orders, results, report, viewer)`
+for what a power's, the public's or the GM's map may show, and hands that to the renderer.
 """
 
 from __future__ import annotations

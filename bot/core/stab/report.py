@@ -23,7 +23,7 @@ from bot.core.orders import Convoy, Disband, Move, Retreat, SupportHold, Support
 from bot.core.outcome import OrderResult, Outcome, Reason
 
 # Misorders and unlawful orders are never revealed (rule 2, "Mis-orders").
-_MISORDER = frozenset({Reason.ILLEGAL, Reason.VOID, Reason.NO_CONVOY})
+MISORDERS = frozenset({Reason.ILLEGAL, Reason.VOID, Reason.NO_CONVOY})
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,12 @@ class PhaseReport:
     centre_totals: Mapping[Power, int] = field(default_factory=dict)  # adjustment phases
     # Provinces the public report names: every viewer's map may show their units.
     revealed: frozenset[str] = frozenset()
+    # Of those, the provinces whose order the report shows (in full or as a self-standoff);
+    # the others' orders stay hidden (`F PIC S ?`), but for those it shows holding (`A BUR H`).
+    orders_shown: frozenset[str] = frozenset()
+    held: frozenset[str] = frozenset()
+    # The others: "support" (`F PIC S ?`) or "convoy" (`F NTH C ? - ?`, convoy case A).
+    obscured: Mapping[str, str] = field(default_factory=dict)
 
 
 def _unit_text(unit: Unit) -> str:
@@ -80,7 +86,7 @@ class _Movement:
         self.dislodged: dict[str, DislodgedUnit] = {d.unit.province: d for d in outcome.dislodged}
         self.movers_to: dict[str, list[str]] = {}
         for pid, r in self.res.items():
-            if isinstance(r.order, Move) and r.reason not in _MISORDER:
+            if isinstance(r.order, Move) and r.reason not in MISORDERS:
                 self.movers_to.setdefault(r.order.dest.province, []).append(pid)
 
     def power(self, pid: str) -> Power:
@@ -98,7 +104,7 @@ class _Movement:
         out = []
         for spid, r in self.res.items():
             o = r.order
-            if r.reason in _MISORDER or spid == pid:
+            if r.reason in MISORDERS or spid == pid:
                 continue
             if (dest is None and isinstance(o, SupportHold) and o.target.province == pid) or (
                 dest is not None
@@ -114,7 +120,7 @@ class _Movement:
             cpid
             for cpid, r in self.res.items()
             if isinstance(r.order, Convoy)
-            and r.reason not in _MISORDER
+            and r.reason not in MISORDERS
             and r.order.target.province == pid
             and r.order.dest.province == dest
         ]
@@ -180,7 +186,7 @@ class _Reveal:
         standoff = (
             r is not None
             and isinstance(r.order, Move)
-            and r.reason not in _MISORDER
+            and r.reason not in MISORDERS
             and pid not in self.how
         )
         self.weak(pid, "self-standoff" if standoff else "obscure")
@@ -222,17 +228,28 @@ class _Reveal:
                     self.full(c)
 
 
+def _shown_as(r: OrderResult, mv: _Movement) -> str:
+    """What the report says a unit whose order stays hidden did: "support" (`S ?`), "convoy"
+    (case A, `C ? - ?`) or "hold" (anything else, a misorder too: rule 2)."""
+    o = r.order
+    if r.reason not in MISORDERS and isinstance(o, SupportHold | SupportMove):
+        return "support"
+    if r.reason not in MISORDERS and isinstance(o, Convoy) and o.unit.province in mv.dislodged:
+        return "convoy"
+    return "hold"
+
+
 def _obscure(r: OrderResult, unit: Unit, mv: _Movement, lang: str) -> str:
     """The line of a unit whose order stays hidden: `F PIC S ?; (cut) (dislodged)`."""
     head = _unit_text(unit)
     words = ["notation.hold"]
     notes: list[str] = []
-    o = r.order
-    if r.reason not in _MISORDER and isinstance(o, SupportHold | SupportMove):
+    shown = _shown_as(r, mv)
+    if shown == "support":
         words = ["notation.support"]
         if not r.succeeded:
             notes.append("notation.cut")
-    elif r.reason not in _MISORDER and isinstance(o, Convoy) and unit.province in mv.dislodged:
+    elif shown == "convoy":
         words = ["notation.convoy"]
     d = mv.dislodged.get(unit.province)
     if d is not None:
@@ -323,7 +340,22 @@ def movement_report(
         for p in game_map.powers
     }
     revealed = frozenset(how)
-    return PhaseReport(position.phase, _freeze(public), MappingProxyType(private), {}, revealed)
+    shown = frozenset(pid for pid, k in how.items() if k != "obscure")
+    shown_as = {
+        pid: _shown_as(mv.res[pid], mv)
+        for pid, k in how.items()
+        if k == "obscure" and pid in mv.res
+    }
+    return PhaseReport(
+        position.phase,
+        _freeze(public),
+        MappingProxyType(private),
+        {},
+        revealed,
+        shown,
+        frozenset(pid for pid, a in shown_as.items() if a == "hold"),
+        MappingProxyType({pid: a for pid, a in shown_as.items() if a != "hold"}),
+    )
 
 
 def _retreat_moves(outcome: Outcome) -> dict[str, str | None]:

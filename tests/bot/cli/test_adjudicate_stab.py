@@ -64,3 +64,17 @@ def test_winter_totals(tmp_path: Path) -> None:
     reports = json.loads(run.stdout)["reports"]
     assert reports["public"]["centre_totals"]["FRANCE"] == 3
     assert reports["private"]["FRANCE"]["centres"] == ["BRE", "PAR", "SPA"]
+
+
+def test_a_retreat_phase_takes_its_retreat_orders(tmp_path: Path) -> None:
+    # Rule 4's conditional retreats are written with movement orders; in a separate retreat
+    # phase ("Separate retreats phases will be allowed") `A SIL R PRU` is the retreat itself.
+    doc = {"position": {"phase": "S1901R", "units": {"AUSTRIA": ["A SIL"]},
+                        "dislodged": [{"power": "GERMANY", "unit": "A SIL",
+                                       "attacker_from": "GAL", "retreats": ["PRU", "BER"]}]},
+           "orders": {"GERMANY": ["A SIL R PRU"]}}  # fmt: skip
+    run = _run(doc, tmp_path)
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["position"]["units"]["GERMANY"] == ["A PRU"]
+    assert out["reports"]["public"]["GERMANY"] == []  # where it went is not published
