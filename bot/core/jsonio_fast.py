@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
@@ -51,40 +52,13 @@ class PositionReader:
             phase = self._phase(text)
             if phase is None:
                 return None
-        by_prov: dict[str, Unit] = {}
-        n_units = 0
-        raw_units = doc.get("units", {})
-        if type(raw_units) is not dict:
+        # two units in one province, or a centre owned twice: the slow path says so
+        by_prov = _merged(doc.get("units", {}), self._units, self._unit_list)
+        if by_prov is None:
             return None
-        for pname, texts in raw_units.items():
-            if type(texts) is not list:
-                return None
-            units = self._units.get((pname, tuple(texts)))
-            if units is None:
-                units = self._unit_list(pname, texts)
-                if units is None:
-                    return None
-            n_units += len(units)
-            by_prov.update(units)
-        if n_units != len(by_prov):
-            return None  # two units in one province: the slow path says so
-        centers: dict[str, Power] = {}
-        raw_centers = doc.get("centers", {})
-        if type(raw_centers) is not dict:
+        centers = _merged(doc.get("centers", {}), self._centers, self._center_list)
+        if centers is None:
             return None
-        given = 0
-        for pname, provs in raw_centers.items():
-            if type(provs) is not list:
-                return None
-            owned = self._centers.get((pname, tuple(provs)))
-            if owned is None:
-                owned = self._center_list(pname, provs)
-                if owned is None:
-                    return None
-            given += len(owned)
-            centers.update(owned)
-        if given != len(centers):
-            return None  # a centre owned twice: the slow path says so
         raw_dislodged = doc.get("dislodged", [])
         if not raw_dislodged:
             return Position.adopt(phase, by_prov, centers)
@@ -187,6 +161,35 @@ class PositionReader:
             self._centers.clear()
         result = self._centers[pname, tuple(provs)] = tuple((p, power) for p in pids)
         return result
+
+
+_V = TypeVar("_V")
+_Pairs = tuple[tuple[str, _V], ...]
+
+
+def _merged(
+    raw: object,
+    cache: dict[tuple[str, tuple[object, ...]], _Pairs[_V]],
+    read: Callable[[str, list[object]], _Pairs[_V] | None],
+) -> dict[str, _V] | None:
+    """{province: value} from a POSITION's `{power: [...]}` object, each list read once
+    (`read(power name, list)`, cached by its content); None if anything is amiss or a
+    province comes twice."""
+    if type(raw) is not dict:
+        return None
+    merged: dict[str, _V] = {}
+    given = 0
+    for pname, items in raw.items():
+        if type(items) is not list:
+            return None
+        pairs = cache.get((pname, tuple(items)))
+        if pairs is None:
+            pairs = read(pname, items)
+            if pairs is None:
+                return None
+        given += len(pairs)
+        merged.update(pairs)
+    return merged if given == len(merged) else None
 
 
 class OutcomeWriter:
