@@ -1,30 +1,51 @@
 """N games sharing one deadline: time from the deadline until each game's results and map
 are delivered to the notifier (adjudication + rendering + commit + delivery).
 
-    python3 bench/deadline.py                 # N=1 and N=200, thread pool
+    python3 bench/deadline.py                 # N=1 and N=200, the service's default (threads)
     python3 bench/deadline.py -n 50 --executor process --workers 2
+    python3 bench/deadline.py --no-old        # without the old path's run beside it
 
-Targets (issue 5): one game <= 0.3 s, 200 games <= 8 s on this machine. Every game has seven
-players with seeded random orders (moves and supports), on a real SQLite file (WAL,
-synchronous=FULL), the real parser, adjudicator and renderer.
+Targets (issue 5): one game <= 0.3 s; issue 18: 200 games <= 3 s median on this 2-core
+machine, a quiet run. Every game has seven players with seeded random orders (moves and
+supports), on a real SQLite file (WAL, synchronous=FULL), the real parser, adjudicator and
+renderer. Results are delivered after every due game is done (`run_due`), so the median is
+close to the total.
+
+Each N also runs the old path in this process (`old_path`: the render path before issue 18,
+its caches emptied before every map, Pillow's PNG encoder, one table computed at a time) and
+prints the ratio. The CPU figure (process CPU seconds / wall seconds from the deadline) says
+what bounds the run: near the number of cores, the CPU; well below, waiting (the database's
+fsyncs, the GIL).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib
+import io
 import os
 import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+# The code beside this bench, not an installed copy.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.cli.demo import random_orders
 from bot.core.parser import render_order
-from bot.service import EventKind, FakeClock, TableService
+from bot.service import EventKind, FakeClock, TableService, phase_machine
+
+# The module (the package's `render` is its function of the same name).
+render_module = importlib.import_module("renderer.render")
 
 
 class TimingNotifier:
@@ -47,6 +68,39 @@ def _warm(_: int) -> int:
     game_map = load_map("standard")
     render(game_map, None, game_map.start, [], None)
     return os.getpid()
+
+
+@contextmanager
+def old_path() -> Iterator[None]:
+    """The render path before issue 18, emulated in this process: no font, legend-size or
+    legend-panel cache (emptied before every map), Pillow's PNG encoder (five filters tried
+    on each row), one table computed at a time. (The bounding-box test before a label
+    box's intersection stays: a few percent.)"""
+    renderer_class = render_module.Renderer
+    plain_render = renderer_class.render
+    plain_encode = render_module.encode_png
+    plain_threads = phase_machine.THREADS
+
+    def pillow(img: Any, level: int) -> bytes:
+        buf = io.BytesIO()
+        img.save(buf, format="PNG", compress_level=level)
+        return buf.getvalue()
+
+    def uncached(self: Any, *args: Any, **kw: Any) -> bytes:
+        self.legend_fits.clear()
+        self.panels.clear()
+        self._fonts = threading.local()
+        return plain_render(self, *args, **kw)
+
+    renderer_class.render = uncached  # type: ignore[method-assign]
+    render_module.encode_png = pillow
+    phase_machine.THREADS = 1
+    try:
+        yield
+    finally:
+        renderer_class.render = plain_render  # type: ignore[method-assign]
+        render_module.encode_png = plain_encode
+        phase_machine.THREADS = plain_threads
 
 
 async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, float]:
@@ -90,8 +144,10 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         assert deadline is not None
         clock.set(deadline)
         notes.t0 = time.perf_counter()
+        cpu0 = time.process_time()
         await svc.run_due()
         total = time.perf_counter() - notes.t0
+        cpu = time.process_time() - cpu0
         await svc.close()
     if executor is not None:
         executor.shutdown()
@@ -102,6 +158,7 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         "median": statistics.median(lat),
         "max": lat[-1],
         "total": total,
+        "cpu": cpu / total,
         "adjudicate_mean": statistics.fmean(t["adjudicate"] for t in comp),
         "render_mean": statistics.fmean(t["render"] for t in comp),
     }
@@ -113,16 +170,30 @@ def main() -> int:
     ap.add_argument("--executor", choices=("default", "thread", "process"), default="default")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-old", action="store_true", help="skip the old path's run")
     args = ap.parse_args()
     print(f"executor={args.executor} workers={args.workers} cpus={os.cpu_count()}")
     for n in args.n or [1, 200]:
         r = asyncio.run(run(n, args.executor, args.workers, args.seed))
-        print(
-            f"N={r['n']:4d}  deadline -> results+map delivered: median {r['median']:.3f} s, "
-            f"max {r['max']:.3f} s (all done {r['total']:.3f} s); per game: adjudicate "
-            f"{r['adjudicate_mean'] * 1000:.1f} ms, render {r['render_mean'] * 1000:.1f} ms"
-        )
+        _print("now", r)
+        if not args.no_old:
+            with old_path():
+                old = asyncio.run(run(n, args.executor, args.workers, args.seed))
+            _print("old", old)
+            print(
+                f"       now / old: median {r['median'] / old['median']:.2f}x, render "
+                f"{r['render_mean'] / old['render_mean']:.2f}x"
+            )
     return 0
+
+
+def _print(label: str, r: dict[str, float]) -> None:
+    print(
+        f"{label} N={r['n']:4d}  deadline -> results+map delivered: median {r['median']:.3f} s, "
+        f"max {r['max']:.3f} s (all done {r['total']:.3f} s, CPU {r['cpu']:.2f} cores); per "
+        f"game: adjudicate {r['adjudicate_mean'] * 1000:.1f} ms, "
+        f"render {r['render_mean'] * 1000:.1f} ms"
+    )
 
 
 if __name__ == "__main__":

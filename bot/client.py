@@ -18,6 +18,7 @@ EXTENSIONS = (
     "cogs.spectate",
     "cogs.vote",
     "cogs.history",
+    "cogs.tournament",
 )
 
 

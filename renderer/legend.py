@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -70,15 +71,31 @@ def title_and_legend(
     know them (hidden movement); None: the drawn position's."""
     # As large as the preview wants, but never over a place: the powers in one column or two,
     # whichever fits at the larger size, shrinking until it fits.
-    best = (0.0, 1)
-    for cols in (1, 2):
-        scale = LEGEND_SCALE
-        while scale > 0.85 and _covers_a_place(
-            ctx, _layout(ctx, lang, scale, cols, game_over=game_over, counts=counts).box
-        ):
-            scale -= 0.05
-        best = max(best, (scale, -cols))
-    _draw_legend(ctx, lang, best[0], -best[1], game_over=game_over, counts=counts)
+    shown = counts if counts is not None else _counts(ctx)
+    key = (lang, ctx.s, game_over, ctx.position.phase, shown)
+    fit = ctx.r.legend_fits.get(key)
+    if fit is None:
+        best = (0.0, 1)
+        for cols in (1, 2):
+            scale = LEGEND_SCALE
+            while scale > 0.85 and _covers_a_place(
+                ctx, _layout(ctx, lang, scale, cols, game_over=game_over, counts=shown).box
+            ):
+                scale -= 0.05
+            best = max(best, (scale, -cols))
+        fit = (best[0], -best[1])
+        if len(ctx.r.legend_fits) >= 4096:  # bounded: counts vary from game to game
+            ctx.r.legend_fits.clear()
+        ctx.r.legend_fits[key] = fit
+    _draw_legend(ctx, lang, fit[0], fit[1], game_over=game_over, counts=shown)
+
+
+def _counts(ctx: _Ctx) -> Counts:
+    """Each power's (centres, units) on the drawn position: with the language and the phase,
+    all the legend's size and panel depend on."""
+    centres = Counter(ctx.position.centers.values())
+    units = Counter(u.power for u in ctx.position.units.values())
+    return tuple((p, centres[p], units[p]) for p in ctx.gm.powers)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,14 +140,7 @@ def _layout(
         title = catalogue.text("render", "title.game_over", lang, phase=title)
     rows = []
     if counts is None:
-        counts = tuple(
-            (
-                p,
-                sum(1 for o in ctx.position.centers.values() if o is p),
-                sum(1 for u in ctx.position.units.values() if u.power is p),
-            )
-            for p in powers
-        )
+        counts = _counts(ctx)
     for p, n_sc, n_u in counts:
         rows.append((p, ctx.gm.power_name(p, lang), legend_counts(n_sc, n_u, lang)))
     box_w = max(
@@ -184,7 +194,10 @@ def _draw_legend(
             ty = key_y + (k % key_rows) * line_h
             d.text((tx, ty), text, font=font, fill=INK)
 
-    ctx.draw.panel((x0, y0, x0 + box_w, y0 + box_h), paint)
+    # Everything the panel shows follows from the legend's key (see title_and_legend).
+    shown = counts if counts is not None else _counts(ctx)
+    key = (lang, ctx.s, scale, cols, game_over, ctx.position.phase, shown)
+    ctx.draw.panel((x0, y0, x0 + box_w, y0 + box_h), paint, cache=ctx.r.panels, key=key)
     # Swatches after the panel, in the exact power colours.
     sw = 9 * s
     for k, (p, _, _) in enumerate(rows):

@@ -510,13 +510,16 @@ class _Ctx:
         length = math.hypot(b[0] - a[0], b[1] - a[1])
         if clip_labels:
             # Stop where the line would enter a label box near its end (NWG, NTH, BLA...).
+            # A short move (VIE-BOH: its line meets BOH's label 44 px out) stops there too,
+            # with a body of half its head or more: going on would put the head under the
+            # label pasted back over the line (issue 16).
             reach = hl + 6 * s
             for box in self.label_boxes:
                 span = _enter_exit(a, b, box)
                 if span is None:
                     continue
                 t0, t1 = span
-                if t0 > 0 and t1 * length > length - reach and t0 * length > 2.2 * hl + 4 * s:
+                if t0 > 0 and t1 * length > length - reach and t0 * length > 1.5 * hl + 2 * s:
                     length = t0 * length
                     b = (a[0] + ux * length, a[1] + uy * length)
         body_end = (b[0] - ux * hl * 0.8, b[1] - uy * hl * 0.8)
@@ -595,6 +598,14 @@ class _Ctx:
 def _enter_exit(a: Point, b: Point, box: tuple[float, float, float, float]) -> Point | None:
     """Where segment a-b enters and leaves a box, as fractions of its length (Liang-Barsky);
     None when it misses the box."""
+    # Most boxes are far from the segment: a bounding-box test first (issue 18).
+    if (
+        (a[0] < box[0] and b[0] < box[0])
+        or (a[0] > box[2] and b[0] > box[2])
+        or (a[1] < box[1] and b[1] < box[1])
+        or (a[1] > box[3] and b[1] > box[3])
+    ):
+        return None
     t0, t1 = 0.0, 1.0
     dx, dy = b[0] - a[0], b[1] - a[1]
     for p, q in (

@@ -142,12 +142,60 @@ class _Draw:
         off = (round(p[0]) - sp.centre[0], round(p[1]) - sp.centre[1])
         self.img.paste(mapped, off, sp.mask)
 
-    def panel(self, box: tuple[float, float, float, float], paint: object) -> None:
-        """Draw antialiased content (text) in RGB on a small panel, then paste it quantised."""
+    def panel(
+        self,
+        box: tuple[float, float, float, float],
+        paint: object,
+        *,
+        cache: dict[object, _Quantized] | None = None,
+        key: object = None,
+    ) -> None:
+        """Draw antialiased content (text) in RGB on a small panel, then paste it quantised.
+        With a `cache` and a `key` naming everything the panel shows, it is drawn and
+        quantised once per key (the legend: half a render's time, issue 18)."""
         x0, y0, x1, y1 = (round(v) for v in box)
-        panel = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
-        paint(ImageDraw.Draw(panel))  # type: ignore[operator]
-        _paste_quantized(self.img, panel, self.pal, colours=48, offset=(x0, y0))
+        q = cache.get(key) if cache is not None else None
+        if q is None:
+            panel = Image.new("RGBA", (x1 - x0, y1 - y0), (0, 0, 0, 0))
+            paint(ImageDraw.Draw(panel))  # type: ignore[operator]
+            q = _quantize(panel, colours=48)
+            if cache is not None:
+                if len(cache) >= 512:  # bounded: a legend per phase and counts
+                    cache.clear()
+                cache[key] = q
+        _paste(self.img, q, self.pal, (x0, y0))
+
+
+@dataclass(frozen=True, slots=True)
+class _Quantized:
+    """An RGBA layer reduced to a few colours: indices into `colours` (flat RGB, Pillow's
+    palette) and where it is opaque (alpha cut at one half)."""
+
+    indices: Image.Image  # mode "P", as quantised
+    colours: tuple[int, ...]
+    alpha: Image.Image  # mode "L": 255 where opaque
+
+
+def _quantize(layer: Image.Image, *, colours: int) -> _Quantized:
+    alpha = layer.getchannel("A").point(lambda a: 255 if a >= 128 else 0)
+    rgb = Image.new("RGB", layer.size, (0, 0, 0))
+    rgb.paste(layer, (0, 0), layer)
+    q = rgb.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    return _Quantized(q, tuple(q.getpalette() or []), alpha)
+
+
+def _paste(target: Image.Image, q: _Quantized, pal: _Palette, offset: tuple[int, int]) -> None:
+    """Paste a quantised layer onto a palette-index image ("L" or "P"), its colours taken
+    into the picture's palette."""
+    qp = q.colours
+    lut = [
+        pal.ink((qp[3 * k], qp[3 * k + 1], qp[3 * k + 2])) if 3 * k + 2 < len(qp) else 0
+        for k in range(256)
+    ]
+    mapped = Image.frombytes("L", q.indices.size, q.indices.tobytes()).point(lut)
+    if target.mode == "P":
+        mapped = Image.frombytes("P", mapped.size, mapped.tobytes())
+    target.paste(mapped, offset, q.alpha)
 
 
 def _paste_quantized(
@@ -159,19 +207,7 @@ def _paste_quantized(
     offset: tuple[int, int] = (0, 0),
 ) -> None:
     """Paste an RGBA layer onto a palette-index image ("L" or "P"), alpha cut at one half."""
-    alpha = layer.getchannel("A").point(lambda a: 255 if a >= 128 else 0)
-    rgb = Image.new("RGB", layer.size, (0, 0, 0))
-    rgb.paste(layer, (0, 0), layer)
-    q = rgb.quantize(colors=colours, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-    qp = q.getpalette() or []
-    lut = [
-        pal.ink((qp[3 * k], qp[3 * k + 1], qp[3 * k + 2])) if 3 * k + 2 < len(qp) else 0
-        for k in range(256)
-    ]
-    mapped = Image.frombytes("L", q.size, q.tobytes()).point(lut)
-    if target.mode == "P":
-        mapped = Image.frombytes("P", mapped.size, mapped.tobytes())
-    target.paste(mapped, offset, alpha)
+    _paste(target, _quantize(layer, colours=colours), pal, offset)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ labels an order crossed, and encodes the PNG. `render()` and `render_gif()` wrap
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Collection, Iterable, Sequence
 from pathlib import Path
 
@@ -38,9 +39,11 @@ from renderer.palette import (
     _Draw,
     _make_sprite,
     _mix,
+    _Quantized,
     _Sprite,
     power_colours,
 )
+from renderer.png import encode_png
 
 # Re-exported: the names the package and tests import from here.
 __all__ = [
@@ -82,12 +85,27 @@ class Renderer:
         self._regular = fonts / "DejaVuSans.ttf"
         self._labels = _labels_for(self.game_map)
         self._sprites: dict[tuple[object, ...], _Sprite] = {}
+        # FreeType faces are not thread-safe: each thread opens its own, once per size.
+        self._fonts = threading.local()
+        # The legend's size and columns per (language, scale, title, rows): choosing them
+        # measures a dozen trial layouts (issue 18: half a render's time).
+        self.legend_fits: dict[tuple[object, ...], tuple[float, int]] = {}
+        self.panels: dict[object, _Quantized] = {}  # the legend's panel, drawn and reduced
 
     # --- static layers -------------------------------------------------------------------
 
     def _font(self, size: float, bold: bool = True) -> ImageFont.FreeTypeFont:
-        path: Path = self._bold if bold else self._regular
-        return ImageFont.truetype(str(path), max(6, round(size)))
+        fonts: dict[tuple[bool, int], ImageFont.FreeTypeFont] | None = getattr(
+            self._fonts, "by_size", None
+        )
+        if fonts is None:
+            fonts = self._fonts.by_size = {}
+        key = (bold, max(6, round(size)))
+        font = fonts.get(key)
+        if font is None:
+            path: Path = self._bold if bold else self._regular
+            font = fonts[key] = ImageFont.truetype(str(path), key[1])
+        return font
 
     def sprite(
         self, key: tuple[object, ...], size: float, paint: object, keys: Sequence[RGB]
@@ -200,9 +218,7 @@ class Renderer:
             game_over=game_over,
             sight=sight,
         )
-        buf = io.BytesIO()
-        img.save(buf, format="PNG", compress_level=self.compress_level)
-        return buf.getvalue()
+        return encode_png(img, self.compress_level)
 
 
 def _hidden_order(ctx: _Ctx, p: tuple[float, float], how: str, cut: bool, lang: str) -> None:

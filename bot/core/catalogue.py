@@ -10,6 +10,8 @@ A catalogue is a *domain* kept as one TOML file per language:
                                                  the slash commands' names and help
     render    data/messages/render.<lang>.toml   the map legend and the centre chart
     cli       data/messages/cli.<lang>.toml      `parley demo`'s report
+    tournament data/messages/tournament.<lang>.toml tournaments: the service's refusals, the
+                                                 /tournament replies, the standings picture
 
 The languages are the `<lang>` of the `core.<lang>.toml` files present: adding a language is
 adding files (docs/translating.md). This module is the only place that knows a language code;
@@ -46,6 +48,7 @@ _FILES: Mapping[str, str] = MappingProxyType(
         "bot": "i18n/{lang}.toml",
         "render": "messages/render.{lang}.toml",
         "cli": "messages/cli.{lang}.toml",
+        "tournament": "messages/tournament.{lang}.toml",
     }
 )
 DOMAINS = tuple(_FILES)

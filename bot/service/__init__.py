@@ -15,6 +15,9 @@ Rooms (one module per concern; `TableService` in service.py is a thin facade ove
     deliveries.py     what was posted where, per (event, destination)
     votes.py          propose_vote, cast_ballot, refuse_vote, votes
     gm.py             pause, resume, extend, adjudicate_now, rollback, replace_player, end_game
+    tournament*.py    tournaments over many games (`Tournaments(svc)`, its own docstring):
+                      entries, seating, one round clock, results, standings, export; it
+                      sees game events through `outbox.hooks`
     storage/          the only SQL: `Storage`/`Repository` protocols (base.py) returning frozen
                       rows (rows.py), the SQLite implementation (sqlite.py), the connection,
                       file checks and migrations (connection.py, dbfile.py, migrations/);

@@ -60,6 +60,7 @@ class Engine(Protocol):
         lang: str,
         *,
         palette: str = "default",
+        game_over: bool = False,
     ) -> bytes | None: ...
 
 
@@ -138,6 +139,16 @@ class CoreEngine:
         lang: str,
         *,
         palette: str = "default",
+        game_over: bool = False,
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
-        return render(game_map, None, position, orders, outcome.results, lang=lang, palette=palette)
+        return render(
+            game_map,
+            None,
+            position,
+            orders,
+            outcome.results,
+            lang=lang,
+            palette=palette,
+            game_over=game_over,
+        )

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Awaitable, Callable
 
 from bot.service import codec
 from bot.service.errors import (
@@ -35,6 +36,9 @@ class Outbox:
         self._running: set[int] = set()  # games whose lane is delivering
         self._again: set[int] = set()  # lanes to make one more round (new events)
         self.retry_at: float | None = None  # when a failed delivery is tried again
+        # Called with each event before the notifier (e.g. a tournament records a table's
+        # end); a hook that fails holds the event back like a failing notifier: idempotent.
+        self.hooks: list[Callable[[Event], Awaitable[None]]] = []
 
     def look_again(self) -> None:
         """Lanes running make one more round when they end (new events)."""
@@ -86,6 +90,8 @@ class Outbox:
                 await tx.count_attempt(r.id)
             try:
                 # A notifier that hangs must not hold this game's events forever.
+                for hook in self.hooks:
+                    await hook(event)
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
             except (TransientDeliveryError, TimeoutError) as exc:
                 # An outage: one line, no traceback (it is retried, nothing is lost).

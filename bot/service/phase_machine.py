@@ -16,6 +16,7 @@ from bot.core.advice import nothing_to_do, to_order_powers
 from bot.core.jsonio import position_from_json, position_to_json
 from bot.core.messages import render as render_message
 from bot.core.model import (
+    Phase,
     PhaseKind,
     Position,
     Season,
@@ -41,6 +42,8 @@ log = logging.getLogger(__name__)
 
 
 Metrics = Callable[[dict[str, float]], None]
+
+THREADS = 2  # adjudications at once without an executor (see PhaseMachine.__init__)
 
 
 def compute_phase(  # noqa: PLR0917 - internal helper
@@ -90,6 +93,28 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     }
 
 
+def render_final_map(  # noqa: PLR0917 - the JSON-able inputs of one picture
+    engine: Engine,
+    map_name: str,
+    position_doc: dict[str, Any],
+    orders_doc: list[dict[str, Any]],
+    outcome_doc: dict[str, Any],
+    lang: str,
+    palette: str,
+) -> bytes | None:
+    """The map of a game's last phase, its title saying the game is over (issue 16). Pure,
+    like `compute_phase`: runs in a thread or another process."""
+    return engine.render(
+        engine.load_map(map_name),
+        position_from_json(position_doc),
+        codec.orders_from_json(orders_doc),
+        codec.outcome_from_json(outcome_doc),
+        lang,
+        palette=palette,
+        game_over=True,
+    )
+
+
 class PhaseMachine:
     """Moves a game's current phase along its timeline: opens it, starts the writing window,
     sends reminders, closes and adjudicates it, and ends the game when it is over."""
@@ -107,10 +132,12 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
-        # Tables due together are computed a few at a time, in turn (in threads, one: the
-        # GIL), not all interleaved: the first table's results are ready after its own
-        # work, not after everyone's (issue 19).
-        workers = getattr(executor, "_max_workers", 1) if executor is not None else 1
+        # Tables due together are computed a few at a time, in turn, not all interleaved:
+        # the first table's results are ready after its own work, not after everyone's
+        # (issue 19). In threads, two: a map's PNG compression (a third of a render) runs
+        # without the GIL, beside the other's drawing (bench/deadline.py: 1.36x for 60
+        # tables on 2 cores; more threads only contend for the GIL).
+        workers = getattr(executor, "_max_workers", 1) if executor is not None else THREADS
         self._computing = asyncio.Semaphore(max(1, int(workers)))
 
     async def advance_locked(self, game_id: int) -> None:
@@ -254,13 +281,11 @@ class PhaseMachine:
             self.render_maps,
             palette,
         )
-        async with self._computing:
-            t0 = time.perf_counter()  # (the time of the work, not of the wait for a turn)
-            if self.executor is not None:
-                result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-            else:
-                result = await asyncio.to_thread(job)
-        compute = time.perf_counter() - t0
+        result, compute = await self._off_loop(job)
+        if result["png"] is not None:
+            result["png"] = await self._final_map(
+                game_id, ctx, ph, result, orders_doc, palette, result["png"]
+            )
         if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
             return
         if self.metrics is not None:
@@ -271,6 +296,54 @@ class PhaseMachine:
                     "compute": compute,
                 }
             )
+
+    async def _off_loop(self, job: Callable[[], Any]) -> tuple[Any, float]:
+        """Run CPU-bound work in the executor (else a thread) when its turn comes; its
+        result and the seconds of the work itself, not of the wait for a turn."""
+        async with self._computing:
+            t0 = time.perf_counter()
+            if self.executor is not None:
+                result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
+            else:
+                result = await asyncio.to_thread(job)
+            return result, time.perf_counter() - t0
+
+    async def _final_map(  # noqa: PLR0917 - the pieces of one adjudication
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        result: dict[str, Any],
+        orders_doc: list[dict[str, Any]],
+        palette: str,
+        png: bytes,
+    ) -> bytes:
+        """The phase's map, drawn again with "game over" in its title if this phase ends the
+        game: the end is known only from the adjudicated position (`_game_over`, decided
+        again in `_commit`'s transaction), so only a game's last map is drawn twice."""
+        phase = Phase.parse(result["next"]["phase"])
+        if not (phase.kind is PhaseKind.MOVEMENT and phase.season is Season.SPRING):
+            return png  # a game ends only at a year's end (`_game_over`): no position to read
+        nxt = position_from_json(result["next"])
+        over, _, _ = await self._game_over(self.table.storage, game_id, ctx, nxt)
+        if not over:
+            return png
+        job = partial(
+            render_final_map,
+            self.table.engine,
+            ctx.variant,
+            json.loads(ph.position_json),
+            orders_doc,
+            result["outcome"],
+            ctx.lang,
+            palette,
+        )
+        try:
+            final, _ = await self._off_loop(job)
+        except Exception:  # the map without its title is still the map: never hold results
+            log.exception("game %s: the final map could not be drawn again", game_id)
+            return png
+        return final or png
 
     async def _close(self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool) -> bool:
         """Freeze the orders (open -> adjudicating) if the deadline passed (or `force`);

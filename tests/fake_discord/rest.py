@@ -163,6 +163,7 @@ class Rest:
             r.patch(API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             r.delete(API + "/channels/{channel_id}/messages/{message_id}", self.delete_message),
             r.post(API + "/channels/{channel_id}/typing", self.no_content),
+            r.post(API + "/channels/{channel_id}/threads", self.start_thread),
             r.put(API + "/channels/{channel_id}/permissions/{target_id}", self.put_permission),
             r.delete(
                 API + "/channels/{channel_id}/permissions/{target_id}", self.delete_permission
@@ -296,6 +297,15 @@ class Rest:
                 self.state.deleted.append(msg)
                 return web.Response(status=204)
         return error(404, 10008, "Unknown Message")
+
+    async def start_thread(self, request: web.Request) -> web.Response:
+        """A public thread without a starter message (type 11), in a guild text channel."""
+        parent = self.state.channels.get(int(request.match_info["channel_id"]))
+        if parent is None or parent.guild_id is None:
+            return error(404, 10003, "Unknown Channel")
+        body = await request.json()
+        thread = self.state.add_thread(parent, str(body.get("name", "")))
+        return json_response(thread.payload(self.state.users))
 
     async def put_permission(self, request: web.Request) -> web.Response:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))

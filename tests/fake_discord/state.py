@@ -60,8 +60,9 @@ class FakeChannel:
     id: int
     name: str
     guild_id: int | None
-    type: int = 0  # 0 guild text, 1 DM
+    type: int = 0  # 0 guild text, 1 DM, 11 public thread
     recipient_id: int | None = None
+    parent_id: int | None = None  # a thread's channel
     overwrites: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     def payload(self, users: dict[int, FakeUser], position: int = 0) -> dict[str, Any]:
@@ -81,10 +82,25 @@ class FakeChannel:
             "position": position,
             "topic": None,
             "nsfw": False,
-            "parent_id": None,
+            "parent_id": None if self.parent_id is None else str(self.parent_id),
             "last_message_id": None,
             "rate_limit_per_user": 0,
             "permission_overwrites": list(self.overwrites.values()),
+            **(
+                {
+                    "owner_id": "0",
+                    "thread_metadata": {
+                        "archived": False,
+                        "auto_archive_duration": 1440,
+                        "archive_timestamp": iso_now(),
+                        "locked": False,
+                    },
+                    "message_count": 0,
+                    "member_count": 0,
+                }
+                if self.type == 11
+                else {}
+            ),
         }
 
 
@@ -275,6 +291,12 @@ class FakeState:
         guild.channels.append(channel)
         self.channels[channel.id] = channel
         return channel
+
+    def add_thread(self, parent: FakeChannel, name: str) -> FakeChannel:
+        """A public thread of `parent` (not in the guild's channel list, as on Discord)."""
+        thread = FakeChannel(self.snowflake(), name, parent.guild_id, type=11, parent_id=parent.id)
+        self.channels[thread.id] = thread
+        return thread
 
     def channel_named(self, name: str) -> FakeChannel:
         for channel in self.channels.values():

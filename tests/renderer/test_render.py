@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from bot.core.map import load_map
 from bot.core.model import Location, Position, Power, Unit, UnitType
-from bot.core.orders import Move
+from bot.core.orders import Move, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
 from renderer import PUBLIC, Renderer, render, render_gif
 from renderer.render import DISLODGED, FAIL, KEY_LABELS
@@ -267,3 +267,22 @@ def test_the_legend_never_hides_a_unit(width: int, lang: str) -> None:
         (round((x - 8) * s), round((y - 8) * s), round((x + 8) * s), round((y + 8) * s))
     )
     assert around.getbbox() is not None  # the fleet is drawn where it stands
+
+
+@pytest.mark.parametrize("width", [550, 900, 1600])
+def test_a_short_move_has_its_head_clear_of_the_destination_label(width: int) -> None:
+    # issue 16: "a successful short move (VIE→BOH) is a 25 px stub with its head hidden"
+    # under BOH's label (pasted back over the line). The arrow stops before the label: no
+    # pixel of the label's box changes, and the arrow is drawn between the two units.
+    r = Renderer(GM, width=width)
+    pos = GM.start
+    move = Move(Power.AUSTRIA, UnitRef.of(pos.units["VIE"]), Location("BOH"))
+    bare = _img(r.render(pos))
+    drawn = _img(r.render(pos, [move], [OrderResult(Power.AUSTRIA, move, Verdict.SUCCEEDS)]))
+    changed = ImageChops.difference(bare, drawn).convert("L").point(lambda v: 255 if v else 0)
+    x0, y0, x1, y1 = r.static("en", width).label_boxes["BOH"]
+    assert changed.crop((x0 + 1, y0 + 1, x1 - 1, y1 - 1)).getbbox() is None
+    s = width / r.geometry.width
+    (vx, vy), (bx, by) = r.geometry.provinces["VIE"].anchor, r.geometry.provinces["BOH"].anchor
+    between = (round(bx * s), round(by * s), round(vx * s), round(vy * s))
+    assert changed.crop(between).histogram()[255] > 20 * s * s  # the arrow is there

@@ -15,9 +15,9 @@ Rules (seed edc-2023):
 Method (after the director tools, research 3c): a squared pair-repeat penalty (a pair that
 has met c times costs 2c+1 more to meet again, so Σ c² grows least), a reward for seating
 two of the last round's table-toppers together when they have not met, a doubler's two
-seats kept apart; players are moved between tables by improving swaps from a seeded
-shuffle. Countries: per table, the assignment minimising Σ (times the player already had
-that country)², by improving swaps from a greedy start.
+seats and the director's keep-apart pairs kept apart; players are moved between tables by
+improving swaps from a seeded shuffle. Countries: per table, the assignment minimising
+Σ (times the player already had that country)², by improving swaps from a greedy start.
 """
 
 from __future__ import annotations
@@ -140,9 +140,11 @@ def seat_round(
     ranking: Sequence[str] = (),
     volunteers_withdraw: Sequence[str] = (),
     volunteers_two: Sequence[str] = (),
+    keep_apart: Sequence[tuple[str, str]] = (),
     seed: int = 0,
 ) -> Seating:
-    """A proposed seating for the round: tables and every player's country."""
+    """A proposed seating for the round: tables and every player's country. `keep_apart`:
+    pairs the director never wants at one table (weighted like a doubler's two seats)."""
     if len(set(present)) != len(present):
         raise TournamentError("a player is listed twice among the present players")
     if len(powers) != TABLE:
@@ -164,10 +166,11 @@ def seat_round(
     person = {e: e.split("\x00")[0] for e in entries}
     pairs, had = _history(past)
     top = toppers(past)
+    apart = {frozenset(pair) for pair in keep_apart}
 
     def weight(a: str, b: str) -> float:
         pa, pb = person[a], person[b]
-        if pa == pb:
+        if pa == pb or frozenset((pa, pb)) in apart:
             return APART
         c = pairs.get(frozenset((pa, pb)), 0)
         w = 2.0 * c + 1.0

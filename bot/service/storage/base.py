@@ -28,9 +28,10 @@ from bot.service.storage.rows import (
     ResultRow,
     SubmissionRow,
 )
+from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(Protocol):
+class Repository(TournamentRepository, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

@@ -39,7 +39,7 @@ log = logging.getLogger("parley.store")
 MIGRATIONS_DIR: Traversable = files("bot.service.storage") / "migrations_pg"
 LOCK_WAIT_SECONDS = 5.0  # a restart right after a crash: the server may not have seen it yet
 
-_ID_TABLES = {"games", "phases", "submissions", "outbox", "audit"}
+_ID_TABLES = {"games", "phases", "submissions", "outbox", "audit", "tournaments"}
 _WINDOW = re.compile(r"\bwindow\b")
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 # Failures of the server or the link, not of Parley: the request changed nothing.

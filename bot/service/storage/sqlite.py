@@ -27,6 +27,7 @@ from bot.service.storage.rows import (
     ResultRow,
     SubmissionRow,
 )
+from bot.service.storage.tournaments import TournamentStatements
 
 
 def _opt_float(value: Any) -> float | None:
@@ -109,7 +110,7 @@ def _outbox(r: sqlite3.Row) -> OutboxRow:
     )
 
 
-class SqliteRepo:
+class SqliteRepo(TournamentStatements):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
     def __init__(self, db: Store | Tx) -> None:
@@ -420,12 +421,28 @@ class SqliteRepo:
     # --- submissions and ready marks --------------------------------------------------
 
     async def standing(self, phase_id: int) -> list[SubmissionRow]:
-        """The latest accepted submission of each power in a phase."""
+        """The latest accepted submission of each power in a phase.
+
+        Index seeks only (issue 18: a submit's cost must not grow with the phase's history):
+        the powers one by one (a skip scan of `submissions_phase`), each one's newest accepted
+        row (`submissions_standing`), then those rows by id, a second statement so that no
+        planner joins the whole table to a guessed number of powers."""
+        found = await self._db.fetchall(
+            "WITH RECURSIVE p(power) AS ("
+            " SELECT MIN(power) FROM submissions WHERE phase_id = ?"
+            " UNION ALL SELECT (SELECT MIN(power) FROM submissions"
+            "  WHERE phase_id = ? AND power > p.power) FROM p WHERE p.power IS NOT NULL)"
+            " SELECT (SELECT id FROM submissions WHERE phase_id = ? AND power = p.power"
+            "  AND accepted = 1 ORDER BY id DESC LIMIT 1) AS id FROM p",
+            (phase_id, phase_id, phase_id),
+        )
+        ids = [int(r["id"]) for r in found if r["id"] is not None]
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))  # placeholders only: the ids are parameters
         rows = await self._db.fetchall(
-            "SELECT s.* FROM submissions s WHERE s.id IN ("
-            " SELECT MAX(id) FROM submissions WHERE phase_id = ? AND accepted = 1"
-            " GROUP BY power)",
-            (phase_id,),
+            f"SELECT * FROM submissions WHERE id IN ({marks}) ORDER BY id",  # noqa: S608
+            ids,
         )
         return [_submission(r) for r in rows]
 

@@ -86,6 +86,7 @@ async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
         "history",
         "replay",
         "export",
+        "tournament",
     }
     assert (tmp_path / "p.db").exists()
 

@@ -62,6 +62,7 @@ async def test_every_command_string_has_a_valid_french_translation() -> None:
         "history",
         "replay",
         "export",
+        "tournament",
     }
     items: list[tuple[str, dict, dict]] = []
     for payload in payloads:

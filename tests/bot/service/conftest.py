@@ -143,8 +143,9 @@ class SimpleEngine:
         lang: str,
         *,
         palette: str = "default",
+        game_over: bool = False,
     ) -> bytes | None:
-        return PNG
+        return PNG + b" game over" if game_over else PNG
 
 
 @dataclass

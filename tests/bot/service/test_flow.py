@@ -73,6 +73,13 @@ async def test_game_ends_after_the_clock_years(opener, clock):
     assert st.end_reason == "year limit"
     assert notes.kinds().count("game_over") == 1
     assert SEVEN[0] in st.players.values()
+    # issue 16: "the final map has no 'game over'": the end is decided after adjudication,
+    # and the map of the phase that ended the game is the one that says so.
+    maps = [e.png for e in notes.events if e.kind is EventKind.RESULTS_READY]
+    assert len(maps) >= 2
+    assert maps[-1] == PNG + b" game over"  # SimpleEngine's picture of a final map
+    assert all(png == PNG for png in maps[:-1])
+    assert (await svc.results(gid)).png == maps[-1]
 
 
 async def test_reminders_at_each_configured_offset_only_to_those_missing(opener, clock):

@@ -91,6 +91,22 @@ def test_doubler_never_sits_twice_at_one_table() -> None:
     assert all(sum(1 for p, _ in t.seats if p == "p000") == 1 for t in hosting)
 
 
+def test_keep_apart_pairs_are_never_seated_together() -> None:
+    ps = players(49)
+    apart = [(ps[2 * i], ps[2 * i + 1]) for i in range(7)]  # 7 director-given pairs
+    together = 0
+    for seed in range(20):
+        plain = seat_round(ps, powers=POWERS, seed=seed)
+        s = seat_round(ps, powers=POWERS, keep_apart=apart, seed=seed)
+        for t in s.tables:
+            here = {p for p, _ in t.seats}
+            assert not any(a in here and b in here for a, b in apart), (seed, t.number)
+        together += sum(
+            1 for t in plain.tables for a, b in apart if {a, b} <= {p for p, _ in t.seats}
+        )
+    assert together > 0  # without the pairs, some do meet: the rule is what keeps them apart
+
+
 def test_sandard_tables_use_the_six_powers() -> None:
     s = seat_round(players(36), powers=POWERS, small_powers=SANDARD, seed=1)
     small = [t for t in s.tables if t.variant == "sandard"]
