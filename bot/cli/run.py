@@ -5,6 +5,12 @@ database is `$PARLEY_DB`, or `parley.db` in the working directory, or `--db FILE
 file is created, an existing empty one is refused unless `--init-db`. Without a network, or
 while Discord is down, it says so in one line and tries again (5 s, doubling to 5 minutes);
 a refused token stops it (exit 2).
+
+Several processes (issue 17, README "Running at scale"): `--shards 0-3 --shard-count 8`
+connects shards 0 to 3 of 8 in this process; run the others (4-7) in another, all on one
+PostgreSQL database. Each process runs the scheduler and the outbox; the database decides
+which process adjudicates a phase or posts an event. SQLite is one process: `--shards` that
+leaves shards to another process is refused on it.
 """
 
 from __future__ import annotations
@@ -47,12 +53,64 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="ask for the privileged Message Content intent (not needed for DM orders)",
     )
+    p.add_argument(
+        "--shards",
+        help="the discord.py shards this process connects, e.g. 0-3 or 0,2 (with --shard-count)",
+    )
+    p.add_argument("--shard-count", type=int, help="how many shards the bot has in all")
     p.add_argument("--no-sync", action="store_true", help="do not sync the slash commands")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     p.set_defaults(func=run)
 
 
+class ShardsError(ValueError):
+    """`--shards`/`--shard-count` cannot be used as given (the message says why)."""
+
+
+def parse_shards(text: str | None, count: int | None) -> list[int] | None:
+    """`0-3` or `0,2,5` (of `count`); None: every shard (no `--shards`)."""
+    if text is None:
+        if count is not None:
+            raise ShardsError("--shard-count needs --shards (the shards this process connects)")
+        return None
+    if count is None or count < 1:
+        raise ShardsError("--shards needs --shard-count N (how many shards the bot has, N >= 1)")
+    ids: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ShardsError(f"--shards {text}: want a range like 0-3 or a list like 0,2")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last:
+            raise ShardsError(f"--shards {text}: {first}-{last} is an empty range")
+        ids.extend(range(first, last + 1))
+    if max(ids) >= count:
+        raise ShardsError(f"--shards {text}: shards are numbered 0 to {count - 1} (--shard-count)")
+    return sorted(set(ids))
+
+
+def check_processes(shards: list[int] | None, count: int | None, target: str | None) -> None:
+    """Shards left to other processes need a database they can share: PostgreSQL."""
+    from bot.service.storage.opening import is_postgres  # noqa: PLC0415
+
+    if shards is None or count is None or len(shards) == count:
+        return
+    if not is_postgres(target or os.environ.get("PARLEY_DB")):
+        raise ShardsError(
+            f"--shards {shards[0]}..{shards[-1]} of {count} leaves shards to other processes, "
+            "and SQLite serves one process: use PostgreSQL (--db or PARLEY_DB="
+            "postgresql://...), or run every shard here (--shards "
+            f"0-{count - 1}) or leave out --shards"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
+    try:
+        args.shard_ids = parse_shards(args.shards, args.shard_count)
+        check_processes(args.shard_ids, args.shard_count, args.db)
+    except ShardsError as exc:
+        print(f"parley run: {exc}", file=sys.stderr)
+        return 2
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(MISSING_CREDENTIAL_HELP, file=sys.stderr)
@@ -120,7 +178,7 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
     # Imported here: `parley parse` and friends need neither discord nor the service.
     import discord  # noqa: PLC0415
 
-    from bot.client import ParleyBot  # noqa: PLC0415
+    from bot.client import make_bot  # noqa: PLC0415
     from bot.service import ServiceError, TableService  # noqa: PLC0415
 
     try:
@@ -128,14 +186,25 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
     except ServiceError as exc:
         print(f"parley run: {exc.message}", file=sys.stderr)
         return 2
-    bot = ParleyBot(service, message_content=args.message_content, sync_commands=not args.no_sync)
+    shards = getattr(args, "shard_ids", None)
+
+    def new_bot() -> Any:
+        # One process syncs the slash commands: the one with shard 0 (or the only one).
+        sync = not args.no_sync and (shards is None or 0 in shards)
+        return make_bot(
+            service,
+            shards=shards,
+            shard_count=getattr(args, "shard_count", None),
+            message_content=args.message_content,
+            sync_commands=sync,
+        )
+
+    bot = new_bot()
 
     async def start() -> None:
         nonlocal bot
         if bot.is_closed():  # a fresh client after a failed attempt
-            bot = ParleyBot(
-                service, message_content=args.message_content, sync_commands=not args.no_sync
-            )
+            bot = new_bot()
         try:
             await bot.start(token)
         except BaseException:

@@ -48,7 +48,9 @@ class DiscordBot(commands.Bot):
         sync_commands: bool = True,
         **options: Any,
     ) -> None:
-        self.pacer = Pacer()
+        # Several processes on one database: the global rate is shared through it.
+        rate = getattr(service, "rate", None)
+        self.pacer = Pacer(shared=None if rate is None else rate.turn)
         # Every REST call waits its turn under the global limit (see `pacing`).
         options.setdefault("http_trace", trace(self.pacer))
         super().__init__(

@@ -4,7 +4,9 @@ discord.py waits on per-route buckets (a slow channel delays only the posts to i
 the global limit only by 429s, retried five times at most. The pacer lets at most `rate`
 requests start per second, the most urgent first: results in a table channel, then the rest of
 the table channel and order acknowledgements, then spectators and feeds, then DMs. Interaction
-responses do not count against the global limit and are not paced.
+responses do not count against the global limit and are not paced. With several processes
+on one database each turn is also taken from the shared rate (`shared`, see
+`bot/service/ratelimit.py`): priorities hold within a process, the rate across all.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import contextlib
 import heapq
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from types import SimpleNamespace
 
@@ -53,8 +55,13 @@ class Pacer:
     """At most `rate` starts in any `per` seconds; waiters served by priority, then FIFO."""
 
     def __init__(
-        self, rate: int = RATE, per: float = 1.0, clock: Callable[[], float] = time.monotonic
+        self,
+        rate: int = RATE,
+        per: float = 1.0,
+        clock: Callable[[], float] = time.monotonic,
+        shared: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        self.shared = shared  # the turn under the rate shared with other processes
         self.rate = rate
         self.per = per
         self.clock = clock
@@ -71,7 +78,7 @@ class Pacer:
     async def slot(self, level: int | None = None) -> None:
         """Wait for a turn to start one request."""
         now = self.clock()
-        if not self._waiting and self._room(now):
+        if self.shared is None and not self._waiting and self._room(now):
             self._starts.append(now)
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -89,6 +96,9 @@ class Pacer:
             if not self._room(now):
                 await asyncio.sleep(self._starts[0] + self.per - now)
                 continue
+            if self.shared is not None:
+                await self.shared()  # (the most urgent waiter gets it, whoever it is then)
+                now = self.clock()
             _, _, future = heapq.heappop(self._waiting)
             if not future.done():  # (a cancelled waiter gives its turn away)
                 self._starts.append(now)

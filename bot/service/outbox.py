@@ -13,6 +13,7 @@ from bot.service.errors import (
     CorruptGameError,
 )
 from bot.service.events import Event, EventKind, Notifier, TransientDeliveryError
+from bot.service.storage.claims import LANE
 from bot.service.storage.rows import OutboxRow
 from bot.service.table import (
     Table,
@@ -55,7 +56,20 @@ class Outbox:
         self.retry_at = None
         rows = await self.table.storage.pending_events()
         games = list(dict.fromkeys(r.game_id for r in rows))
+        if self.table.storage.shared and games:
+            # Lanes other processes are delivering: left to them in one read, not one claim
+            # each (a holder looks for new events after it lets its lane go).
+            held = await self.table.storage.held_elsewhere(
+                LANE, self.table.owner, self.table.clock.now()
+            )
+            for until in (held[g] for g in games if g in held):
+                self._retry_later(until)
+            games = [g for g in games if g not in held]
         return sum(await asyncio.gather(*(self._lane(g) for g in games)))
+
+    async def deliver_game(self, game_id: int) -> int:
+        """Deliver this game's pending events (its lane; see `deliver`)."""
+        return await self._lane(game_id)
 
     async def _lane(self, game_id: int) -> int:
         if game_id in self._running:
@@ -65,27 +79,50 @@ class Outbox:
         total = 0
         try:
             while True:
-                self._again.discard(game_id)
-                total += await self._deliver_game(game_id)
-                if game_id not in self._again:
+                # On a shared database one process delivers a game's events at a time (a
+                # lane claim, issue 17); the others leave the lane to it.
+                later = await self.table.claim(game_id, LANE)
+                if later is not None:
+                    self._retry_later(later)  # (the holder's lease: if it died)
+                    return total
+                try:
+                    done, complete = await self._round(game_id)
+                    total += done
+                finally:
+                    await self.table.release(game_id, LANE)
+                # An event another process wrote while this one held the lane: it found the
+                # lane taken and left the event to this one.
+                if not (complete and self.table.storage.shared):
+                    return total
+                if not await self.table.storage.pending_events_of(game_id):
                     return total
         finally:
             self._running.discard(game_id)
 
-    def _retry_later(self) -> None:
-        when = self.table.clock.now() + 5.0
+    async def _round(self, game_id: int) -> tuple[int, bool]:
+        """This game's pending events, again while new ones come; (delivered, none failed)."""
+        total = 0
+        while True:
+            self._again.discard(game_id)
+            done, complete = await self._deliver_game(game_id)
+            total += done
+            if not complete or game_id not in self._again:
+                return total, complete
+
+    def _retry_later(self, when: float | None = None) -> None:
+        when = self.table.clock.now() + 5.0 if when is None else when
         self.retry_at = when if self.retry_at is None else min(self.retry_at, when)
 
-    async def _deliver_game(self, game_id: int) -> int:
-        """One pass over this game's events pending now; stops at the first failure."""
+    async def _deliver_game(self, game_id: int) -> tuple[int, bool]:
+        """One pass over this game's events pending now; stops at the first failure:
+        (delivered, none failed)."""
         delivered = 0
-        rows = [r for r in await self.table.storage.pending_events() if r.game_id == game_id]
-        for r in rows:
+        for r in await self.table.storage.pending_events_of(game_id):
             try:
                 event = await self._event(r)
             except (CorruptGameError, ValueError, KeyError) as exc:
                 log.error("event %s unreadable: %s", r.key, exc)
-                return delivered
+                return delivered, False
             async with self.table.storage.tx(durable=False) as tx:
                 await tx.count_attempt(r.id)
             try:
@@ -98,15 +135,15 @@ class Outbox:
                 why = str(exc) or type(exc).__name__
                 log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
                 self._retry_later()
-                return delivered
+                return delivered, False
             except Exception:
                 log.exception("notifier failed on %s; will retry", event.key)
                 self._retry_later()
-                return delivered
+                return delivered, False
             async with self.table.storage.tx(durable=False) as tx:
                 await tx.mark_delivered(r.id, self.table.clock.now())
             delivered += 1
-        return delivered
+        return delivered, True
 
     async def _event(self, r: OutboxRow) -> Event:
         png = None

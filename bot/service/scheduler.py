@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Coroutine
 from typing import Any
 
 from bot.service.errors import (
@@ -15,6 +16,7 @@ from bot.service.events import EventKind
 from bot.service.outbox import Outbox
 from bot.service.phase_machine import PhaseMachine
 from bot.service.queries import Queries
+from bot.service.storage.claims import CLOCK
 from bot.service.table import (
     Table,
 )
@@ -24,6 +26,8 @@ log = logging.getLogger(__name__)
 
 
 RETRY = 30.0  # seconds before a failed clock step of a game is tried again
+STEPS_AT_ONCE = 16  # due games this process steps at once
+CLAIM_RETRY = 0.05  # seconds: another process was claiming the same step this instant
 
 
 class Scheduler:
@@ -39,17 +43,47 @@ class Scheduler:
         self._task: asyncio.Task[None] | None = None
         self._deliveries: set[asyncio.Task[None]] = set()  # delivery passes running
         self._pass_done = asyncio.Event()  # a background delivery pass ended
+        self._helpers: set[asyncio.Task[None]] = set()  # lease renewal, notices heard
+        self._full_pass: asyncio.Task[None] | None = None  # the pass over every game
+        self._pass_again = False  # kicked while it ran: run once more
         self.closed = False
 
     def start(self) -> None:
-        """Start the scheduler task (deadlines, reminders, delivery)."""
+        """Start the scheduler task (deadlines, reminders, delivery); on a shared database
+        also the renewal of this process's leases and the notices of the others."""
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self._loop())
+            if self.table.storage.shared:
+                self._spawn(self._renew_leases())
+                self._spawn(self.table.storage.listen(self.heard))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._helpers.add(task)
+        task.add_done_callback(self._helpers.discard)
+
+    def heard(self, game_id: int, sender: str, due: float | None) -> None:
+        """Another process changed a game (a new phase, a deadline moved, an early
+        adjudication, a start): its next due time is as it says."""
+        if sender != self.table.owner and not self.closed and game_id not in self.table.broken:
+            self.table.changed_elsewhere(game_id, due)
+
+    async def _renew_leases(self) -> None:
+        """A live process keeps its claims (a long delivery, a slow adjudication); a dead
+        one's run out after `lease` and the others take the work over."""
+        while not self.closed:
+            await asyncio.sleep(self.table.lease / 3)
+            try:
+                until = self.table.clock.now() + self.table.lease
+                async with self.table.storage.tx(durable=False) as tx:
+                    await tx.renew_claims(self.table.owner, until)
+            except ServiceError as exc:
+                log.warning("cannot renew this process's claims: %s", exc.message)
 
     async def stop(self) -> None:
         """Stop the scheduler task (at close)."""
         self.closed = True
-        for task in (self._task, *self._deliveries):
+        for task in (self._task, *self._deliveries, *self._helpers):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -70,7 +104,7 @@ class Scheduler:
                 if st.broken:
                     await self.mark_broken(gid, st.broken)
                     continue
-                await self.table.reschedule(gid)
+                await self.table.reschedule(gid, announce=False)
             except Exception as exc:  # noqa: BLE001 - one damaged game must not stop the others
                 await self.mark_broken(gid, unreadable_reason(gid, exc))
 
@@ -105,21 +139,48 @@ class Scheduler:
         now = self.table.clock.now()
         due = [g for g, when in self.table.due.items() if when <= now]
         if due:
-            await asyncio.gather(*(self.advance(g, deliver=False) for g in due))
+            # A few at a time: the games this process has not claimed yet stay free for the
+            # other processes, and one whose step another process did meanwhile (its notice
+            # moved the due time) is left alone.
+            gate = asyncio.Semaphore(STEPS_AT_ONCE)
+
+            async def step(game_id: int) -> None:
+                async with gate:
+                    if self.table.due.get(game_id, now + 1) <= now:
+                        await self.advance(game_id, deliver=False)
+
+            await asyncio.gather(*(step(g) for g in due))
         return len(due)
 
     def _kick_delivery(self) -> None:
         """Deliver in a task of its own: a slow or absent Discord never holds the clock.
-        Each pass starts the lanes of games not being delivered (see `Outbox`) and asks the
-        running ones to look again: one game's events never wait for another's."""
+        Each pass starts the lanes of games not being delivered (see `Outbox`). One pass
+        at a time: a kick while one runs asks its lanes to look again and makes it run
+        once more after (thousands of kicks in a burst must not each read every pending
+        event)."""
         self.outbox.retry_at = None  # (set again by a pass that fails)
-        task = asyncio.get_running_loop().create_task(self._deliver_task())
-        self._deliveries.add(task)
-        task.add_done_callback(self._deliveries.discard)
+        if self._full_pass is not None and not self._full_pass.done():
+            self.outbox.look_again()
+            self._pass_again = True
+            return
+        self._pass_again = False
+        self._full_pass = asyncio.get_running_loop().create_task(self._passes())
+        self._deliveries.add(self._full_pass)
+        self._full_pass.add_done_callback(self._deliveries.discard)
 
-    async def _deliver_task(self) -> None:
+    async def _passes(self) -> None:
+        while True:
+            await self._deliver_task()
+            if not self._pass_again or self.closed:
+                return
+            self._pass_again = False
+
+    async def _deliver_task(self, game_id: int | None = None) -> None:
         try:
-            await self.outbox.deliver()
+            if game_id is None:
+                await self.outbox.deliver()
+            else:
+                await self.outbox.deliver_game(game_id)
         except Exception:
             log.exception("delivery pass failed")
             self.outbox.retry_at = self.table.clock.now() + 5.0
@@ -163,7 +224,31 @@ class Scheduler:
                     w.cancel()
 
     async def advance(self, game_id: int, *, deliver: bool = True) -> None:
-        """One step of a game's clock: open a window, send a reminder, or adjudicate."""
+        """One step of a game's clock: open a window, send a reminder, or adjudicate. On a
+        shared database the step is claimed first: one process takes it, the others look
+        again when its lease runs out (it announces the game's new times when done)."""
+        later = await self.table.claim(game_id, CLOCK)
+        if later is not None:
+            self.table.due[game_id] = max(later, self.table.clock.now() + CLAIM_RETRY)
+            return
+        try:
+            await self._step(game_id)
+        finally:
+            await self.table.release(game_id, CLOCK)
+        # Deliver this game's events now rather than after every due game is done.
+        if deliver:
+            await self.outbox.deliver()
+        elif self._task is not None:
+            self._kick_lane(game_id)
+
+    def _kick_lane(self, game_id: int) -> None:
+        """This game's lane in a task of its own (due games stepped together do not each
+        scan every game's pending events)."""
+        task = asyncio.get_running_loop().create_task(self._deliver_task(game_id))
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
+    async def _step(self, game_id: int) -> None:
         async with self.table.lock(game_id):
             try:
                 await self.machine.advance_locked(game_id)
@@ -180,8 +265,3 @@ class Scheduler:
                 return
             self.table.errors.pop(game_id, None)
             await self.table.reschedule(game_id)
-        # Deliver this game's events now rather than after every due game is done.
-        if deliver:
-            await self.outbox.deliver()
-        elif self._task is not None:
-            self._kick_delivery()

@@ -41,6 +41,7 @@ from bot.service.orders import Orders
 from bot.service.outbox import Outbox
 from bot.service.phase_machine import Metrics, PhaseMachine
 from bot.service.queries import Queries
+from bot.service.ratelimit import SharedRate
 from bot.service.scheduler import Scheduler
 from bot.service.settings import GameSettings, game_settings
 from bot.service.storage import Storage
@@ -98,6 +99,8 @@ class TableService:
             ProcessPoolExecutor() if isinstance(executor, str) else executor
         )
         self.deliveries = Deliveries(storage, self.clock)
+        # The bot's global rate limit, shared with the other processes on this database.
+        self.rate = SharedRate(storage) if storage.shared else None
         self.table = Table(storage, self.clock, self.engine)
         self.outbox = Outbox(self.table, notifier or NullNotifier())
         self.voting = Votes(self.table, self.outbox)

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import os
+import socket
+import uuid
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,6 +45,9 @@ from bot.service.storage.rows import GameRow, PhaseRow, SubmissionRow
 from bot.service.texts import t
 
 log = logging.getLogger(__name__)
+
+GAME_LOCK_POLL = 0.02  # seconds between tries for a game another process has locked
+LEASE = 30.0  # seconds a claim lasts unless its process renews it (a dead one's runs out)
 
 
 @dataclass
@@ -132,12 +141,30 @@ class Table:
         self.due: dict[int, float] = {}  # when each game's clock next has something to do
         self.wake = asyncio.Event()  # set when `due` changed: the scheduler looks again
         self.started_at = clock.now()  # openings due before this were missed while down
+        # This process among those sharing the database (claims name it, notices carry it).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self.lease = LEASE
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    @asynccontextmanager
+    async def lock(self, game_id: int) -> AsyncIterator[None]:
+        """This game alone: within the process (an asyncio lock) and, on a shared database,
+        across processes (the storage's advisory lock per game, issue 17)."""
         lock = self._locks.get(game_id)
         if lock is None:
             lock = self._locks[game_id] = asyncio.Lock()
-        return lock
+        async with lock:
+            if not self.storage.shared:
+                yield
+                return
+            # Another process is on this game: its lock is the server's, nothing to wait on
+            # here but the next try.
+            while not await self.storage.lock_game(game_id):  # noqa: ASYNC110
+                await asyncio.sleep(GAME_LOCK_POLL)
+            try:
+                yield
+            finally:
+                with contextlib.suppress(ServiceError):  # (a lost connection dropped it)
+                    await self.storage.unlock_game(game_id)
 
     async def game_row(self, game_id: int) -> GameRow:
         row = await self.storage.game(game_id)
@@ -354,8 +381,39 @@ class Table:
                 times.append(ph.deadline - off)
         return min(times)
 
-    async def reschedule(self, game_id: int) -> None:
+    async def reschedule(self, game_id: int, *, announce: bool = True) -> None:
+        """Read when this game's clock is next due; with `announce`, tell the other
+        processes sharing the database to read it again too (LISTEN/NOTIFY)."""
         due = await self.next_due(game_id)
+        if due is None:
+            self.due.pop(game_id, None)
+        else:
+            self.due[game_id] = due
+        self.wake.set()
+        if announce and self.storage.shared:
+            await self.storage.announce(game_id, self.owner, due)
+
+    async def claim(self, game_id: int, kind: str, phase_id: int | None = None) -> float | None:
+        """Take this game's `kind` claim for this process (None), or learn when to look
+        again (another live process has it). Always free on a database of one process."""
+        if not self.storage.shared:
+            return None
+        now = self.clock.now()
+        async with self.storage.tx() as tx:
+            return await tx.claim(
+                game_id, kind, self.owner, now=now, until=now + self.lease, phase_id=phase_id
+            )
+
+    async def release(self, game_id: int, kind: str) -> None:
+        if self.storage.shared:
+            async with self.storage.tx() as tx:
+                await tx.release_claim(game_id, kind, self.owner)
+
+    def changed_elsewhere(self, game_id: int, due: float | None) -> None:
+        """Another process changed this game and says when it is next due: its settings are
+        read again when needed, its due time is taken as told (no read: a burst of notices
+        must not become a burst of queries in every process)."""
+        self._ctx.pop(game_id, None)
         if due is None:
             self.due.pop(game_id, None)
         else:

@@ -80,6 +80,8 @@ class Gateway:
             "private_channels": [],
             "relationships": [],
         }
+        if "shard" in data:  # a sharded client: READY says which shard this session is
+            ready["shard"] = data["shard"]
         await self.dispatch("READY", ready)
         for guild in self.state.guilds.values():
             await self.dispatch("GUILD_CREATE", guild.payload(self.state.users))

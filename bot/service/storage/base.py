@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.service.storage.claims import ClaimsRepository, Coordination
 from bot.service.storage.rows import (
     AuditRow,
     DeliveryRow,
@@ -31,7 +32,7 @@ from bot.service.storage.rows import (
 from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(TournamentRepository, Protocol):
+class Repository(TournamentRepository, ClaimsRepository, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------
@@ -262,7 +263,7 @@ class Repository(TournamentRepository, Protocol):
     async def save_votebook(self, game_id: int, state_json: str, at: float) -> None: ...
 
 
-class Storage(Repository, Protocol):
+class Storage(Repository, Coordination, Protocol):
     """A repository with transactions and a life cycle."""
 
     @property

@@ -47,10 +47,31 @@ def migrations() -> list[tuple[int, str, str]]:
         if not m:
             raise StoreError(f"bad migration file name {path.name} (want NNNN_name.sql)")
         out.append((int(m.group(1)), path.name, path.read_text(encoding="utf-8")))
-    numbers = [n for n, _, _ in out]
-    if numbers != list(range(1, len(numbers) + 1)):
-        raise StoreError(f"migrations must be numbered 0001, 0002, ... without gaps: {numbers}")
+    check_numbers([n for n, _, _ in out])
     return out
+
+
+def check_numbers(numbers: list[int]) -> None:
+    """Numbered from 0001, each number once. A gap is allowed: branches written side by side
+    take their numbers in advance (0005, 0006, 0007) and may land in any order; each
+    migration is applied by its number (see `pending`)."""
+    if numbers[:1] != [1] or len(set(numbers)) != len(numbers):
+        raise StoreError(f"migrations must be numbered 0001, 0002, ..., each once: {numbers}")
+
+
+def pending(
+    known: list[tuple[int, str, str]], applied: set[int], where: object
+) -> list[tuple[int, str, str]]:
+    """The known migrations not yet applied; refused if the database has one this Parley
+    does not know (it comes from a newer Parley)."""
+    numbers = {n for n, _, _ in known}
+    newer = sorted(applied - numbers)
+    if newer:
+        raise StoreError(
+            f"{where} has schema version {newer[-1]}, newer than this Parley "
+            f"({max(numbers, default=0)}); upgrade Parley"
+        )
+    return [m for m in known if m[0] not in applied]
 
 
 class Store:
@@ -166,16 +187,9 @@ class Store:
             "CREATE TABLE IF NOT EXISTS schema_version ("
             "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at REAL NOT NULL)"
         )
-        cur = await self._conn.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version")
-        row = await cur.fetchone()
-        current = int(row[0]) if row else 0
-        known = migrations()
-        if current > len(known):
-            raise StoreError(
-                f"{self.path} has schema version {current}, newer than this Parley "
-                f"({len(known)}); upgrade Parley"
-            )
-        for number, name, sql in known[current:]:
+        cur = await self._conn.execute("SELECT version FROM schema_version")
+        applied = {int(r[0]) for r in await cur.fetchall()}
+        for number, name, sql in pending(migrations(), applied, self.path):
             script = (
                 "BEGIN IMMEDIATE;\n"
                 f"{sql}\n"

@@ -1,7 +1,8 @@
 """`parley db copy`: every row of a SQLite database into an empty PostgreSQL one, verified.
 
-Both sides are opened as Parley opens them (migrated to this version, and locked: no bot may
-run on either meanwhile). The rows go in one PostgreSQL transaction; before it commits, each
+Both sides are opened as Parley opens them (migrated to this version; the SQLite file locked:
+no bot may run on it meanwhile; the PostgreSQL target must be empty, so a bot started on it
+meanwhile fails the copy). The rows go in one PostgreSQL transaction; before it commits, each
 table is read back and its row count and digest (SHA-256 over the rows in key order) must
 equal the source's, else the transaction is rolled back and the target stays empty.
 """

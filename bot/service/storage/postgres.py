@@ -7,9 +7,16 @@ statements that differ more (upserts, LEAST, the begin order of deliveries) are 
 below. Migrations: `migrations_pg/`, numbered as `migrations/` (a test checks).
 
 Same guarantees as SQLite: one connection, every statement under one asyncio lock, so a
-transaction is serialised with every other one of this process; one Parley per schema (a
-session advisory lock, dropped by the server when the process dies); a submission is
-acknowledged after COMMIT returns (synchronous_commit on, except `durable=False`).
+transaction is serialised with every other one of this process; a submission is acknowledged
+after COMMIT returns (synchronous_commit on, except `durable=False`).
+
+Several processes may share a schema (issue 17, `claims.py`): a phase read inside a
+transaction is locked (`FOR UPDATE`), so an order saved by one process and the closing of
+the phase by another are serialised; a game's lock is a session advisory lock (dropped by the
+server when the process dies); claims are read `FOR UPDATE SKIP LOCKED`; a change to a
+game's times is announced on the channel `parley_<schema>` (NOTIFY), heard on a second
+connection (LISTEN). Migrations run under an advisory lock: processes starting together
+migrate once.
 """
 
 from __future__ import annotations
@@ -31,13 +38,14 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.service.errors import StoreError, StoreUnavailableError
-from bot.service.storage.connection import Store, Tx
-from bot.service.storage.sqlite import SqliteRepo
+from bot.service.storage.claims import GameChanged
+from bot.service.storage.connection import Store, Tx, check_numbers, pending
+from bot.service.storage.rows import PhaseRow
+from bot.service.storage.sqlite import SqliteRepo, phase_row
 
 log = logging.getLogger("parley.store")
 
 MIGRATIONS_DIR: Traversable = files("bot.service.storage") / "migrations_pg"
-LOCK_WAIT_SECONDS = 5.0  # a restart right after a crash: the server may not have seen it yet
 
 _ID_TABLES = {"games", "phases", "submissions", "outbox", "audit", "tournaments"}
 _WINDOW = re.compile(r"\bwindow\b")
@@ -72,6 +80,7 @@ def migrations() -> list[tuple[int, str, str]]:
         m = re.fullmatch(r"(\d{4})_[a-z0-9_]+\.sql", path.name)
         if m:
             out.append((int(m.group(1)), path.name, path.read_text(encoding="utf-8")))
+    check_numbers([n for n, _, _ in out])
     return out
 
 
@@ -144,17 +153,14 @@ class PgStore:
         self.closed = False
 
     async def connection(self) -> asyncpg.Connection:
-        """The connection; a lost one (server restart, network) is replaced on next use, its
-        schema lock taken again (the request that saw it fail was answered "not saved")."""
+        """The connection; a lost one (server restart, network) is replaced on next use (the
+        request that saw it fail was answered "not saved"; its game locks went with it, and
+        the rows' own locks still serialise what matters)."""
         if self.conn.is_closed() and not self.closed:
             log.warning("database %s: connection lost; reconnecting", self.where)
-            conn = await asyncpg.connect(self.dsn, server_settings=self.server_settings, timeout=10)
-            try:
-                await _lock_schema(conn, self.where)
-            except BaseException:
-                conn.terminate()
-                raise
-            self.conn = conn
+            self.conn = await asyncpg.connect(
+                self.dsn, server_settings=self.server_settings, timeout=10
+            )
         return self.conn
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> Any:
@@ -173,6 +179,8 @@ class PgStore:
 class PgRepo(SqliteRepo):
     """SQLite's statements on PostgreSQL, and the few that differ."""
 
+    _LOCK_ROW = " FOR UPDATE SKIP LOCKED"
+
     def __init__(self, db: PgStore | PgTx) -> None:
         # The dialect layer has the interface of Store / Tx (duck-typed).
         super().__init__(cast(Store | Tx, db))
@@ -181,6 +189,24 @@ class PgRepo(SqliteRepo):
         if not isinstance(self._db, PgTx):
             raise TypeError("writes go through `async with storage.tx() as tx`")
         return cast(Tx, self._db)
+
+    async def phase(self, phase_id: int) -> PhaseRow | None:
+        if not isinstance(self._db, PgTx):
+            return await super().phase(phase_id)
+        # In a transaction the row is locked: another process's close, commit or saved order
+        # on this phase waits for this transaction (and then reads what it wrote).
+        row = await self._db.fetchone("SELECT * FROM phases WHERE id = ? FOR UPDATE", (phase_id,))
+        return None if row is None else phase_row(row)
+
+    async def current_phase(self, game_id: int) -> PhaseRow | None:
+        if not isinstance(self._db, PgTx):
+            return await super().current_phase(game_id)
+        row = await self._db.fetchone(
+            "SELECT p.* FROM phases p JOIN games g ON g.current_phase_id = p.id WHERE g.id = ?"
+            " FOR UPDATE OF p",
+            (game_id,),
+        )
+        return None if row is None else phase_row(row)
 
     async def deadline_now(self, phase_id: int, at: float) -> None:
         await self._tx().execute(
@@ -233,10 +259,12 @@ class PgRepo(SqliteRepo):
 class PgStorage(PgRepo):
     """The repository on one PostgreSQL schema (the connection's `search_path`)."""
 
-    def __init__(self, store: PgStore, dsn: str) -> None:
+    def __init__(self, store: PgStore, dsn: str, schema: str = "public") -> None:
         super().__init__(store)
         self.store = store
         self.dsn = dsn
+        self.channel = f"parley_{schema}"  # NOTIFY's channels span the database: one per schema
+        self._listener: asyncpg.Connection | None = None
 
     @classmethod
     async def open(cls, dsn: str, *, server_settings: dict[str, str] | None = None) -> PgStorage:
@@ -253,13 +281,13 @@ class PgStorage(PgRepo):
         store = PgStore(conn, dsn, server_settings)
         try:
             await _check_schema(conn, where)
-            await _lock_schema(conn, where)
             await _migrate(conn, where)
             await _check_writable(conn, where)
+            schema = str(await conn.fetchval("SELECT current_schema()"))
         except BaseException:
             conn.terminate()
             raise
-        return cls(store, dsn)
+        return cls(store, dsn, schema)
 
     @property
     def path(self) -> Path:
@@ -282,6 +310,57 @@ class PgStorage(PgRepo):
             self.store.closed = True
             if not self.store.conn.is_closed():
                 await self.store.conn.close()
+        if self._listener is not None and not self._listener.is_closed():
+            await self._listener.close()
+
+    # --- coordination between processes (claims.Coordination) ------------------------
+
+    @property
+    def shared(self) -> bool:
+        return True
+
+    async def lock_game(self, game_id: int) -> bool:
+        got = await self.store.fetchone(
+            "SELECT pg_try_advisory_lock(hashtext('parley:' || current_schema()), ?) AS got",
+            (game_id,),
+        )
+        return bool(got["got"])
+
+    async def unlock_game(self, game_id: int) -> None:
+        if self.store.conn.is_closed():
+            return  # (the server dropped the lock with the connection)
+        await self.store.fetchone(
+            "SELECT pg_advisory_unlock(hashtext('parley:' || current_schema()), ?)", (game_id,)
+        )
+
+    async def announce(self, game_id: int, sender: str, due: float | None) -> None:
+        when = "" if due is None else repr(due)
+        await self.store.fetchone(
+            "SELECT pg_notify(?, ?)", (self.channel, f"{game_id}|{sender}|{when}")
+        )
+
+    async def listen(self, on_change: GameChanged) -> None:
+        """LISTEN on a connection of its own (a listening connection must stay idle)."""
+
+        def heard(_conn: object, _pid: int, _channel: str, payload: str) -> None:
+            game, sender, when = [*payload.split("|"), "", "", ""][:3]
+            try:
+                due = float(when) if when else None
+            except ValueError:
+                return
+            if game.isdigit():
+                on_change(int(game), sender, due)
+
+        try:
+            conn = await asyncpg.connect(
+                self.dsn, server_settings=self.store.server_settings, timeout=10
+            )
+            await conn.add_listener(self.channel, heard)
+        except _UNAVAILABLE as exc:
+            # Without notices the other processes' changes are seen at the next due time.
+            log.warning("database %s: cannot listen for other processes: %s", self.store.where, exc)
+            return
+        self._listener = conn
 
 
 async def _check_schema(conn: asyncpg.Connection, where: str) -> None:
@@ -299,38 +378,24 @@ async def _check_schema(conn: asyncpg.Connection, where: str) -> None:
         )
 
 
-async def _lock_schema(conn: asyncpg.Connection, where: str) -> None:
-    """One Parley per schema, as SQLite's lock file: the server drops a session's lock when
-    its connection ends (a process death included)."""
-    waited = 0.0
-    while True:
-        got = await conn.fetchval(
-            "SELECT pg_try_advisory_lock(hashtext('parley:' || current_schema()))"
-        )
-        if got:
-            return
-        if waited >= LOCK_WAIT_SECONDS:
-            raise StoreError(
-                f"another Parley is using {where}; stop it first, or give this one another "
-                "database (--db or PARLEY_DB)"
-            )
-        await asyncio.sleep(0.1)
-        waited += 0.1
-
-
 async def _migrate(conn: asyncpg.Connection, where: str) -> None:
+    # Processes starting together: one migrates, the others wait and find it done.
+    await conn.execute("SELECT pg_advisory_lock(hashtext('parley-migrate:' || current_schema()))")
+    try:
+        await _migrate_locked(conn, where)
+    finally:
+        await conn.execute(
+            "SELECT pg_advisory_unlock(hashtext('parley-migrate:' || current_schema()))"
+        )
+
+
+async def _migrate_locked(conn: asyncpg.Connection, where: str) -> None:
     await conn.execute(
         "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY,"
         " name TEXT NOT NULL, applied_at DOUBLE PRECISION NOT NULL)"
     )
-    current = int(await conn.fetchval("SELECT COALESCE(MAX(version), 0) FROM schema_version"))
-    known = migrations()
-    if current > len(known):
-        raise StoreError(
-            f"{where} has schema version {current}, newer than this Parley ({len(known)}); "
-            "upgrade Parley"
-        )
-    for number, name, sql in known[current:]:
+    applied = {int(r["version"]) for r in await conn.fetch("SELECT version FROM schema_version")}
+    for number, name, sql in pending(migrations(), applied, where):
         try:
             async with conn.transaction():
                 await conn.execute(sql)

@@ -4,6 +4,7 @@ decodes them, because an unreadable one stops that game only (see `unreadable`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,3 +148,17 @@ class DeliveryRow:
     after: str | None
     message_ids: tuple[str, ...]  # by part
     delivered: bool
+
+
+def outbox_row(r: Any) -> OutboxRow:
+    """An outbox row as the database returns it (sqlite3.Row or asyncpg.Record)."""
+    return OutboxRow(
+        int(r["id"]),
+        r["key"],
+        int(r["game_id"]),
+        r["kind"],
+        r["payload_json"],
+        None if r["phase_id"] is None else int(r["phase_id"]),
+        float(r["created_at"]),
+        int(r["attempts"]),
+    )

@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.service.storage.claims import LocalCoordination, SqliteClaims
 from bot.service.storage.connection import Store, Tx
 from bot.service.storage.rows import (
     AuditRow,
@@ -26,6 +27,7 @@ from bot.service.storage.rows import (
     PlayedPhase,
     ResultRow,
     SubmissionRow,
+    outbox_row,
 )
 from bot.service.storage.tournaments import TournamentStatements
 
@@ -57,7 +59,7 @@ def _game(r: sqlite3.Row) -> GameRow:
     )
 
 
-def _phase(r: sqlite3.Row) -> PhaseRow:
+def phase_row(r: sqlite3.Row) -> PhaseRow:
     return PhaseRow(
         int(r["id"]),
         int(r["game_id"]),
@@ -97,20 +99,7 @@ def _result(r: sqlite3.Row) -> ResultRow:
     )
 
 
-def _outbox(r: sqlite3.Row) -> OutboxRow:
-    return OutboxRow(
-        int(r["id"]),
-        r["key"],
-        int(r["game_id"]),
-        r["kind"],
-        r["payload_json"],
-        None if r["phase_id"] is None else int(r["phase_id"]),
-        float(r["created_at"]),
-        int(r["attempts"]),
-    )
-
-
-class SqliteRepo(TournamentStatements):
+class SqliteRepo(TournamentStatements, SqliteClaims):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
     def __init__(self, db: Store | Tx) -> None:
@@ -258,14 +247,14 @@ class SqliteRepo(TournamentStatements):
 
     async def phase(self, phase_id: int) -> PhaseRow | None:
         row = await self._db.fetchone("SELECT * FROM phases WHERE id = ?", (phase_id,))
-        return None if row is None else _phase(row)
+        return None if row is None else phase_row(row)
 
     async def current_phase(self, game_id: int) -> PhaseRow | None:
         row = await self._db.fetchone(
             "SELECT p.* FROM phases p JOIN games g ON g.current_phase_id = p.id WHERE g.id = ?",
             (game_id,),
         )
-        return None if row is None else _phase(row)
+        return None if row is None else phase_row(row)
 
     async def last_done_before(self, game_id: int, phase_id: int) -> PhaseRow | None:
         """The latest adjudicated phase before `phase_id`."""
@@ -274,7 +263,7 @@ class SqliteRepo(TournamentStatements):
             " ORDER BY id DESC LIMIT 1",
             (game_id, phase_id),
         )
-        return None if row is None else _phase(row)
+        return None if row is None else phase_row(row)
 
     async def line_of_play(self, game_id: int) -> list[tuple[str, str]]:
         """(phase, position_json) of the phases in the game's line of play, in order."""
@@ -546,7 +535,7 @@ class SqliteRepo(TournamentStatements):
         rows = await self._db.fetchall(
             "SELECT * FROM outbox WHERE delivered_at IS NULL ORDER BY id"
         )
-        return [_outbox(r) for r in rows]
+        return [outbox_row(r) for r in rows]
 
     async def has_pending_events(self) -> bool:
         row = await self._db.fetchone("SELECT 1 FROM outbox WHERE delivered_at IS NULL LIMIT 1")
@@ -667,7 +656,7 @@ class SqliteRepo(TournamentStatements):
         )
 
 
-class SqliteStorage(SqliteRepo):
+class SqliteStorage(SqliteRepo, LocalCoordination):
     """The repository on one SQLite file (see `connection.Store` for the file's checks)."""
 
     def __init__(self, store: Store) -> None:

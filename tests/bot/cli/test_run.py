@@ -126,3 +126,60 @@ async def test_a_refused_token_is_not_retried() -> None:
     with pytest.raises(discord.LoginFailure):
         await run_cmd.with_retries(start, sleep=sleep)
     assert calls == [1]
+
+
+# --- several processes (issue 17) ---------------------------------------------------------
+
+
+def test_shard_ranges_are_read_and_checked() -> None:
+    assert run_cmd.parse_shards(None, None) is None
+    assert run_cmd.parse_shards("0-3", 8) == [0, 1, 2, 3]
+    assert run_cmd.parse_shards("4-5,7", 8) == [4, 5, 7]
+    for text, count, why in [
+        ("0-3", None, "needs --shard-count"),
+        ("0-8", 8, "numbered 0 to 7"),
+        ("3-1", 8, "empty range"),
+        ("a-b", 8, "a range like 0-3"),
+    ]:
+        with pytest.raises(run_cmd.ShardsError, match=why):
+            run_cmd.parse_shards(text, count)
+    with pytest.raises(run_cmd.ShardsError, match="needs --shards"):
+        run_cmd.parse_shards(None, 8)
+
+
+def test_shards_left_to_other_processes_are_refused_on_sqlite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "x")
+    monkeypatch.delenv("PARLEY_DB", raising=False)
+    db = tmp_path / "p.db"
+    assert main(["run", "--db", str(db), "--shards", "0-3", "--shard-count", "8"]) == 2
+    err = capsys.readouterr().err
+    assert "SQLite serves one process: use PostgreSQL" in err
+    assert not db.exists()  # nothing opened
+    # Every shard in this one process is fine on SQLite (it goes on to the token check).
+    monkeypatch.delenv("DISCORD_TOKEN")
+    assert main(["run", "--db", str(db), "--shards", "0-1", "--shard-count", "2"]) == 2
+    assert "DISCORD_TOKEN is not set" in capsys.readouterr().err
+    # On PostgreSQL the split is accepted.
+    run_cmd.check_processes([0, 1], 4, "postgresql://localhost/parley")
+
+
+async def test_a_sharded_process_connects_its_shards(tmp_path: Path) -> None:
+    from bot.client import ShardedParleyBot, make_bot  # noqa: PLC0415
+    from bot.service import TableService  # noqa: PLC0415
+
+    svc = await TableService.open(tmp_path / "p.db", run=False)
+    bot = make_bot(svc, shards=[0], shard_count=1, sync_commands=False)
+    assert isinstance(bot, ShardedParleyBot)
+    assert isinstance(bot, discord.AutoShardedClient)
+    assert (bot.shard_ids, bot.shard_count) == ([0], 1)
+    async with FakeDiscord() as fake:
+        fake.add_guild("Club", ["table"])
+        task = asyncio.create_task(bot.start(fake.token))
+        await fake.wait_for(lambda: fake.gateway.identifies)
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        assert [g.name for g in bot.guilds] == ["Club"]
+        await bot.close()
+        await asyncio.gather(task, return_exceptions=True)
+    await svc.close()

@@ -57,3 +57,28 @@ async def test_interaction_responses_are_not_paced() -> None:
     await asyncio.sleep(0.05)
     assert not blocked.done()  # a second channel post waits for the window
     blocked.cancel()
+
+
+async def test_with_a_shared_rate_every_request_takes_a_turn_from_it_most_urgent_first() -> None:
+    turns: list[str] = []
+    gate = asyncio.Event()
+
+    async def shared() -> None:  # another process's share: the first turn waits
+        await gate.wait()
+        turns.append("turn")
+
+    pacer = Pacer(rate=100, per=1.0, shared=shared)
+    order: list[str] = []
+
+    async def one(name: str, level: int) -> None:
+        with urgency(level):
+            await pacer.slot()
+        order.append(name)
+
+    tasks = [asyncio.create_task(one(n, lvl)) for n, lvl in [("dm", DM), ("results", RESULTS)]]
+    await asyncio.sleep(0.02)
+    assert order == []  # none went without a shared turn
+    gate.set()
+    await asyncio.gather(*tasks)
+    assert turns == ["turn", "turn"]
+    assert order == ["results", "dm"]  # both waited for the turn: the urgent one got it

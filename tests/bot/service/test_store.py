@@ -20,7 +20,8 @@ from tests.bot.service.faults import crash
 
 async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
     store = await Store.open(db_path)
-    assert await store.schema_version() == len(migrations())
+    numbers = [n for n, _, _ in migrations()]
+    assert await store.schema_version() == numbers[-1]
     mode = await store.fetchone("PRAGMA journal_mode")
     fk = await store.fetchone("PRAGMA foreign_keys")
     sync = await store.fetchone("PRAGMA synchronous")
@@ -28,7 +29,7 @@ async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
     await store.close()
     again = await Store.open(db_path)
     rows = await again.fetchall("SELECT version FROM schema_version")
-    assert [r[0] for r in rows] == list(range(1, len(migrations()) + 1))
+    assert [r[0] for r in rows] == numbers
     await again.close()
 
 
@@ -153,3 +154,28 @@ def test_a_process_that_dies_without_closing_the_service_exits(tmp_path):
         [sys.executable, "-c", script], capture_output=True, timeout=60, check=False
     )
     assert done.returncode == 3
+
+
+async def test_migrations_apply_by_number_so_parallel_branches_land_in_any_order(
+    tmp_path, monkeypatch
+):
+    # 0005, 0006 and 0007 were numbered in advance on three branches: a database that got
+    # 0003 first gets 0002 when it lands, and a number used twice is refused.
+    mig = tmp_path / "migrations"
+    mig.mkdir()
+    shutil.copy(store_mod.MIGRATIONS_DIR / "0001_init.sql", mig / "0001_init.sql")
+    monkeypatch.setattr(store_mod, "MIGRATIONS_DIR", mig)
+    (mig / "0003_later.sql").write_text("CREATE TABLE later (id INTEGER PRIMARY KEY);\n")
+    db = tmp_path / "m.db"
+    s = await Store.open(db)
+    await s.close()
+    (mig / "0002_landed.sql").write_text("CREATE TABLE landed (id INTEGER PRIMARY KEY);\n")
+    s = await Store.open(db)
+    rows = await s.fetchall("SELECT version FROM schema_version ORDER BY version")
+    tables = await s.fetchall("SELECT name FROM sqlite_master WHERE name = 'landed'")
+    await s.close()
+    assert [r[0] for r in rows] == [1, 2, 3]
+    assert len(tables) == 1
+    (mig / "0002_twice.sql").write_text("CREATE TABLE twice (id INTEGER PRIMARY KEY);\n")
+    with pytest.raises(StoreError, match="each once"):
+        await Store.open(db)

@@ -1,0 +1,63 @@
+"""The bot's global rate limit shared by every process on one database (issue 17).
+
+Discord allows a bot 50 requests per second across all its processes. Each process paces
+its own requests (`bot/discord_app/pacing.py`); with several processes they also take turns
+through the database: time is cut into slots of `width` seconds, each slot admits
+`rate * width` requests in all (table `rate_slots`, migration 0007), a process takes the
+first slot with room and waits for its start. Slots of 0.1 s at 40/s admit 4 each: any one
+second of Discord's sliding window holds at most 11 slots, 44 requests, under 50.
+
+Chosen over a shared REST proxy (discord.py can send through one): the database is already
+shared and highly available for these processes, a proxy would be one more service to run
+and a single point of failure, and a turn costs one small transaction (~1 ms).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from bot.service.storage import Storage
+
+RATE = 40  # requests per second for the whole bot (of Discord's 50: a margin for jitter)
+WIDTH = 0.1  # seconds per slot
+LOOKAHEAD = 100  # slots searched before starting over from now (10 s)
+
+
+class SharedRate:
+    """Turns under one global rate, taken through the database."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        rate: int = RATE,
+        width: float = WIDTH,
+        clock: Callable[[], float] = time.time,  # wall time: the same on every process
+    ) -> None:
+        self.storage = storage
+        self.width = width
+        self.per_slot = max(1, round(rate * width))
+        self.clock = clock
+        self._hint = 0  # the last slot this process found full or took (search from there)
+        self._taken = 0
+
+    async def turn(self) -> None:
+        """Wait until this process may start one request."""
+        while True:
+            now = self.clock()
+            first = max(int(now // self.width), self._hint)
+            for slot in range(first, first + LOOKAHEAD):
+                async with self.storage.tx(durable=False) as tx:
+                    if not await tx.take_rate_slot(slot, self.per_slot):
+                        continue
+                    self._taken += 1
+                    if self._taken % 500 == 0:  # forget slots long past
+                        await tx.drop_rate_slots(slot - LOOKAHEAD)
+                self._hint = slot
+                wait = slot * self.width - self.clock()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                return
+            self._hint = 0
