@@ -2,7 +2,7 @@
 parsing and output writing included, beside MILA's `Game.process()` on the same phases, in one
 run.
 
-    python3 bench/batch.py [--phases N] [--units U] [--seed S]
+    python3 bench/batch.py [--phases N] [--units U] [--seed S] [--jobs N]
 
 The phases are bench/adjudicate.py's seeded random positions and legal orders (~28 units, many
 supports and convoys), written as --jsonl lines in canonical notation. Parley: the lines through
@@ -12,6 +12,9 @@ MILA: `diplomacy` 1.1.2 from the package index, installed on first run in its ow
 (bench/.venv-mila, ignored by git); each phase's game is set up untimed and only `process()` is
 timed (CPU time, second of two passes), so MILA's figure leaves out its order parsing
 (`set_orders`), as in issue 18.
+Parallel: the same lines through `--jobs N`'s function (N worker processes, default one per
+CPU), its WALL time per phase (best of three), beside MILA's CPU time per phase: what a user
+waits for per phase; with the machine's load average printed, since other processes take cores.
 Target (issue 18): Parley's time per phase <= MILA's / 8.
 """
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -32,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.adjudicate import random_orders, random_position
 from bot.cli.adjudicate import make_engine, run_jsonl
+from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.jsonio import position_to_json
 from bot.core.map import load_map
@@ -124,16 +129,34 @@ def parley_times(lines: list[str]) -> tuple[list[float], int]:
     return best, size
 
 
+def parallel_wall(lines: list[str], jobs: int) -> float:
+    """Wall seconds per line through `run_jsonl_jobs` (best of three runs)."""
+    data = [line.encode() for line in lines]
+    best = float("inf")
+    for _ in range(3):
+        out = io.StringIO()
+        t0 = time.perf_counter()
+        errors = run_jsonl_jobs(
+            make_engine("datc"), data, out, jobs=jobs, rules_name="datc", map_name="standard"
+        )
+        best = min(best, time.perf_counter() - t0)
+        assert errors == 0, f"{errors} error lines"
+    return best / len(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phases", type=int, default=2000)
     ap.add_argument("--units", type=int, default=28)
     ap.add_argument("--seed", type=int, default=1901)
+    ap.add_argument("--jobs", type=int, default=0, help="workers (default: one per CPU)")
     args = ap.parse_args()
+    jobs = args.jobs or default_jobs()
     lines, mila = phases(args.phases, args.units, args.seed)
     n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined]
     python = mila_python()
     parley, size = parley_times(lines)
+    wall = parallel_wall(lines, jobs)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(mila, fh)
     try:
@@ -154,6 +177,11 @@ def main() -> None:
     ratio = statistics.mean(mila_times) / statistics.mean(parley)
     ratio_median = statistics.median(mila_times) / statistics.median(parley)
     print(f"ratio MILA / parley: {ratio:.1f}x (medians {ratio_median:.1f}x; target >= 8x)")
+    print(
+        f"--jobs {jobs}: {wall * 1e6:,.0f} us WALL per phase (best of 3, load average"
+        f" {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs);"
+        f" MILA CPU / parley wall: {statistics.mean(mila_times) / wall:.1f}x"
+    )
     print(f"output: {size / args.phases / 1024:.1f} KiB per phase")
 
 

@@ -1,6 +1,7 @@
 """Replay the Droidippy corpus through `parley adjudicate --jsonl`'s code path and compare.
 
     python3 bench/corpus.py [--limit N] [--rules NAME] [--examples K] [FILE]
+    python3 bench/corpus.py --replay-only [--jobs N] [--limit N] [FILE]
 
 FILE defaults to $PARLEY_SHARED/games/droidippy.jsonl.gz, else ../shared/games/ (a 5,352-record
 sample is tests/data/droidippy_sample.jsonl.gz). Each record's line goes to the same
@@ -9,12 +10,16 @@ the output is compared as games/README.md says: `phase`; `units` and `centers` a
 the (power, unit) pairs awaiting retreat, then their `attacker_from` and `retreats` sets; for M
 records, the top-level `dislodged` against `expected.dislodged`. Mismatches are classified by
 the record's flags; the unflagged ones are printed as examples. Prints records per second.
+--replay-only: the whole file through `parley adjudicate --jsonl --jobs N`'s own function (the
+gzip read in this process, the answers written to a null sink), wall and CPU seconds printed;
+N defaults to one per CPU, --jobs 1 is one process. Issue 18's target: <= 20 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import io
 import json
 import os
 import sys
@@ -24,7 +29,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code first
 from bot.cli.adjudicate import make_engine
+from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
 
 _SHARED = os.environ.get("PARLEY_SHARED") or Path(__file__).resolve().parents[2] / "shared"
 DEFAULT = Path(_SHARED) / "games" / "droidippy.jsonl.gz"
@@ -114,7 +121,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N records")
     ap.add_argument("--rules", default="datc", help="rule preset (default datc)")
     ap.add_argument("--examples", type=int, default=25, help="unflagged mismatches to print")
+    ap.add_argument("--replay-only", action="store_true", help="time the replay, no comparison")
+    ap.add_argument("--jobs", type=int, default=0, help="with --replay-only (default: CPUs)")
     args = ap.parse_args(argv)
+    if args.replay_only:
+        return replay(args.file, args.limit, args.rules, args.jobs or default_jobs())
 
     engine = make_engine(args.rules)
     total = 0
@@ -156,6 +167,36 @@ def main(argv: list[str] | None = None) -> int:
         print("unflagged mismatches:")
         for e in examples:
             print("  " + e)
+    return 0
+
+
+class _Null(io.StringIO):
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+def replay(path: Path, limit: int | None, rules: str, jobs: int) -> int:
+    engine = make_engine(rules)
+    wall, cpu = time.perf_counter(), time.process_time()
+    total = 0
+
+    def counted() -> Iterator[bytes]:
+        nonlocal total
+        for line in lines(path, limit):
+            total += 1
+            yield line.encode()
+
+    errors = run_jsonl_jobs(
+        engine, counted(), _Null(), jobs=jobs, rules_name=rules, map_name="standard"
+    )
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    children = os.times()
+    print(
+        f"replayed {total} records with --jobs {jobs}: {wall:.1f} s wall"
+        f" ({total / wall:.0f} records/s); CPU {cpu:.1f} s here,"
+        f" {children.children_user + children.children_system:.1f} s in workers;"
+        f" {errors} error lines (target <= 20 s wall)"
+    )
     return 0
 
 

@@ -54,6 +54,7 @@ ISSUES: dict[str, tuple[str, str]] = {
     "reject_inaccurate_order_sets": ("seed", "refuse a whole set with an extra/inaccurate order"),
     "first_year_imposed_builds": ("seed", "builds the referee imposes in the first year"),
     "late_orders_accepted": ("seed", "orders accepted after the deadline"),
+    "contingent_orders": ("seed", "a set labelled for a later retreat/adjustment phase is kept"),
     "unreadable_orders": ("seed", "an unreadable line: refuse-set, or void-line (keep the rest)"),
     "expedited_removal": ("seed", "expedited removal of powers with no centre"),
     "hidden_movement": ("seed", "Stab!: placement, reports instead of public results"),
@@ -121,6 +122,36 @@ READINGS: list[str] = [
     "`expedited_removal` (stabbeurfou 3): (a) at the Fall moves; (b) 'at autumn retreat"
     " adjudication', or at the end of the Fall moves when the Fall has no retreat phase (the"
     " skipped step is that adjudication). Never in the Spring.",
+    "`irrelevant_coast_ignored = false` (stabbeurfou 4.B.6, 'rejects any coast specification"
+    " if none is requested'): the reading keeps a coast written for a province that has none"
+    " (`A PAR - BUR/NC`, `F BRE/NC - MAO`) on the order, and the whole set is refused at"
+    " entry with a message, as the preset's other refusals; other presets ignore the coast.",
+    "`contingent_orders` (house II(5) C, 'You can submit retreat/adjustment orders early; at"
+    " the deadline, I use the last submitted orders'): a set whose label (house II(2) `SED"
+    " 01WF`, or `F1901R`) names a later retreat or adjustment phase is kept as written; when"
+    " that phase opens the last such set of each power is read against the board then and"
+    " becomes the power's orders if it is still valid (else it stays on record); the player is"
+    " told either way. Label W is the Fall retreats and the adjustments: the Fall retreat"
+    " phase takes its retreats, the Winter its builds, removals and waives. Without the key a"
+    " set labelled for another phase is refused (house II(2)).",
+    "`poorly_written_orders = b` (house III(1) Alternative B, 'a presumption being made that"
+    " each player wishes to submit a complete set of valid orders'; DATC 4.E.2 b, judge the"
+    " orders as a set): one order explains another of the same power - a fleet's move written"
+    " without the coast where two are reachable (`F MAO - SPA`) takes the coast that the"
+    " power's own support or convoy of that move names (`F POR S F MAO - SPA/NC`); if the"
+    " set names both coasts, or none, the line stays unreadable. a (every other preset):"
+    " each order by itself, as before. The seed shows only Alternative B of III(1).",
+    "Clock `retreats_with_adjustments` (edc-2023 B, 'Winter (retirement & adjustments):"
+    " writing 1''; '30 minutes per year'): the Fall retreat window also takes the adjustment"
+    " orders (builds, waives, and removals of units not dislodged, kept as contingent orders);"
+    " at its end the retreats are adjudicated, then the adjustments at once. A new set in"
+    " that window replaces the kept adjustment orders only when it has some (a set of"
+    " retreats alone leaves them; `WAIVE` sent again cancels builds). Without Fall"
+    " retreats the [winter_adjustment] window is used. The house clock does the same (II(5)"
+    " C: 'WINTER (W) = a separate order phase for post-fall retreats combined with"
+    " adjustments'). The edc2023 clock: 8+1+4, 1, 8+1+6, 1"
+    " = 30 minutes. Its press is open in the negotiation only: section B lists the"
+    " negotiation before the writing, and E forbids talk while orders are read.",
     "`end.stalemate_years` (stabbeurfou 2(a), 'the same after three consecutive diplomatic"
     " years'): three game years in a row that change no centre's owner.",
     '`xxx_hold_accepted` (stabbeurfou 2(h), \'The sequence "XXX" is refused by the'

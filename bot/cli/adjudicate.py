@@ -1,4 +1,4 @@
-"""`parley adjudicate [--rules NAME] [--jsonl] [FILE]`: adjudicate one phase from JSON.
+"""`parley adjudicate [--rules NAME] [--jsonl [--jobs N]] [FILE]`: adjudicate one phase from JSON.
 
 Input (FILE or standard input), as in docs/formats.md:
   {"position": POSITION, "orders": {"FRANCE": ["A PAR - BUR", ...], ...}}
@@ -11,12 +11,13 @@ With --jsonl: one document per line in, one per line out; a bad line gives {"err
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 from bot.cli.inputs import InputFileError, read_input
 from bot.core.jsonio import (
@@ -26,14 +27,22 @@ from bot.core.jsonio import (
     position_from_json,
     unknown_key,
 )
+from bot.core.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
     ModelError,
+    PhaseKind,
     Position,
     Power,
+    Unit,
 )
 from bot.core.orders import (
+    Convoy,
+    Hold,
+    Move,
     Order,
+    SupportHold,
+    SupportMove,
 )
 from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
@@ -61,11 +70,24 @@ def register(subparsers: Any) -> None:
         help="variant: a bundled map (standard, sandard) or a variant file (default standard)",
     )
     p.add_argument("--jsonl", action="store_true", help="one JSON document per line")
+    p.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="with --jsonl: worker processes (default: one per CPU; inputs of fewer than"
+        " 250 lines are answered in one process)",
+    )
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.set_defaults(func=run)
 
 
 _CACHE_SIZE = 200_000
+_T = TypeVar("_T")
+_FREEZE_EVERY = 1000
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_TARGETED = (SupportHold, SupportMove, Convoy)
+_BOARD_READ = (Hold, Move, *_TARGETED)
 
 
 class InputError(ValueError):
@@ -89,14 +111,53 @@ class Engine:
         # of times) and completed with each phase's board: parse_order's result exactly.
         self._centers = game_map.supply_centers
         self._reader = BulkReader(game_map, size=_CACHE_SIZE)
+        # Completed movement orders by (text, power), with the board units they were completed
+        # from: an order is immutable, so the next phase with the same units there reuses it.
+        self._done: dict[tuple[str, Power], tuple[Order, str, Unit | None, str, Unit | None]] = {}
+        self._given: set[int] = set()  # ids of the orders handed out for the current phase
+        self._powers: dict[str, Power] = {}  # the power each name read as
+        self._positions = PositionReader(game_map)
+        self._writer = OutcomeWriter(game_map)
+        # A subclass with its own `run` (Stab!'s reports) writes its documents as they are.
+        self._writes_text = type(self).run is Engine.run
 
     def parse(self, text: str, power: Power, position: Position) -> Order:
-        """`parse_order(text, power=power, position=position)`, each distinct text read once."""
-        return self._reader.parse(text, power=power, position=position)
+        """`parse_order(text, power=power, position=position)`, each distinct text read once.
+
+        In a movement phase the order completed with the board (parse_order's `_complete`
+        reads only the units in the ordered unit's and the target's provinces) is kept and
+        reused while those two units are the same; within one phase each call still gets its
+        own object, as the adjudicator tells repeated orders apart by identity."""
+        if position.phase.kind is not PhaseKind.MOVEMENT:
+            return self._reader.parse(text, power=power, position=position)
+        units = position.units
+        hit = self._done.get((text, power))
+        if hit is not None:
+            order, p1, u1, p2, u2 = hit
+            b1, b2 = units.get(p1), units.get(p2) if p2 else None
+            # `is`: the units come from jsonio's cache; an equal copy only costs a re-read
+            if b1 is u1 and b2 is u2 and id(order) not in self._given:
+                self._given.add(id(order))
+                return order
+        order = self._reader.parse(text, power=power, position=position)
+        if isinstance(order, _BOARD_READ):
+            p1 = order.unit.province
+            p2 = order.target.province if isinstance(order, _TARGETED) else ""
+            if len(self._done) >= _CACHE_SIZE:
+                self._done.clear()
+            self._done[text, power] = (order, p1, units.get(p1), p2, units.get(p2))
+            self._given.add(id(order))
+        return order
 
     # --- input -------------------------------------------------------------------------
 
     def _power(self, name: object, where: str) -> Power:
+        power = self._powers.get(name) if isinstance(name, str) else None
+        if power is None:
+            power = self._powers[name] = self._read_power(name, where)  # type: ignore[index]
+        return power
+
+    def _read_power(self, name: object, where: str) -> Power:
         if not isinstance(name, str):
             raise InputError(f"{where}: a power name must be a string, not {name!r}")
         try:
@@ -123,17 +184,20 @@ class Engine:
         bad = None if "orders" in doc else unknown_key(doc, ("position", "orders"), "input")
         if bad is not None:
             raise InputError(bad)
-        try:
-            position = position_from_json(doc["position"])
-        except FormatError as exc:
-            raise InputError(str(exc)) from None
-        self._check_position(position)
+        position = self._positions.read(doc["position"])
+        if position is None:  # not in the reader's cache's shape: read it here, errors named
+            try:
+                position = position_from_json(doc["position"])
+            except FormatError as exc:
+                raise InputError(str(exc)) from None
+            self._check_position(position)
         raw_orders = doc.get("orders", {})
         if not isinstance(raw_orders, Mapping):
             raise InputError('"orders": expected an object of power -> list of orders')
         orders: list[Order] = []
         unparsed: list[tuple[Power, str, str]] = []
         seen: set[Power] = set()
+        self._given.clear()
         for pname, texts in raw_orders.items():
             power = self._power(pname, "orders")
             if power in seen:
@@ -172,13 +236,13 @@ class Engine:
     def run(self, doc: object) -> dict[str, Any]:
         return self.run_phase(doc)[0]
 
-    def run_phase(self, doc: object) -> tuple[dict[str, Any], Position, Outcome]:
-        """The output document, with the position and outcome it came from."""
+    def adjudicated(self, doc: object) -> tuple[Position, Outcome, list[dict[str, Any]], list[str]]:
+        """The position, its outcome, the result lines of the texts that are not orders at
+        all, and the interpretation's notes."""
         position, orders, unparsed = self.read(doc)
         outcome, decisions = self._run_phase(position, orders, self.rules, self.game_map)
-        out = outcome_to_json(outcome, self.game_map)
         # Texts that are not orders at all still get a result line: nothing is lost silently.
-        out["results"] += [
+        extra = [
             {
                 "power": p.value,
                 "order": text,
@@ -188,23 +252,45 @@ class Engine:
             }
             for p, text, msg in unparsed
         ]
-        notes = [d.text for d in decisions if not d.dropped]
+        return position, outcome, extra, [d.text for d in decisions if not d.dropped]
+
+    def run_phase(self, doc: object) -> tuple[dict[str, Any], Position, Outcome]:
+        """The output document, with the position and outcome it came from."""
+        position, outcome, extra, notes = self.adjudicated(doc)
+        out = outcome_to_json(outcome, self.game_map)
+        out["results"] += extra
         if notes:
             out["notes"] = notes
         return out, position, outcome
 
-    def run_line(self, line: str) -> dict[str, Any]:
-        """One --jsonl line: its output document, or {"error": ...}."""
+    def _guarded(self, line: str, answer: Callable[[object], _T]) -> _T | dict[str, Any]:
+        """`answer(document)` for one --jsonl line, or {"error": ...}."""
         try:
             doc = json.loads(line)
         except json.JSONDecodeError as exc:
             return {"error": f"not valid JSON: {exc}"}
         try:
-            return self.run(doc)
+            return answer(doc)
         except InputError as exc:
             return {"error": str(exc)}
         except Exception as exc:  # noqa: BLE001 - one bad record must not stop a bulk run
             return {"error": f"internal error: {type(exc).__name__}: {exc}"}
+
+    def run_line(self, line: str) -> dict[str, Any]:
+        """One --jsonl line: its output document, or {"error": ...}."""
+        return self._guarded(line, self.run)
+
+    def line_text(self, line: str) -> tuple[str, bool]:
+        """One --jsonl line's output text (the encoding of `run_line`'s document, written
+        from fragments when `run` is this class's own), and whether it is an error line."""
+        out = self._guarded(line, self._text) if self._writes_text else self.run_line(line)
+        if isinstance(out, str):
+            return out, False
+        return _dumps(out), "error" in out
+
+    def _text(self, doc: object) -> str:
+        _, outcome, extra, notes = self.adjudicated(doc)
+        return self._writer.text(outcome, extra, notes)
 
 
 def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:
@@ -216,25 +302,28 @@ def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") ->
     return Engine(rules, load_map(map_name))
 
 
-def _answer(engine: Engine, number: int, raw: str | bytes) -> dict[str, Any]:
+def _answer(engine: Engine, number: int, raw: str | bytes) -> tuple[str, bool]:
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
         except UnicodeDecodeError:
-            return {"error": f"line {number} is not UTF-8 text"}
+            return _dumps({"error": f"line {number} is not UTF-8 text"}), True
     line = raw.strip()
-    return engine.run_line(line) if line else {"error": "empty line"}
+    return engine.line_text(line) if line else (_dumps({"error": "empty line"}), True)
 
 
-def run_jsonl(engine: Engine, lines: Iterable[str | bytes], out: IO[str]) -> int:
-    """Answer every line (text, or bytes read as UTF-8); returns the number of error lines."""
+def run_jsonl(engine: Engine, lines: Iterable[str | bytes], out: IO[str], start: int = 1) -> int:
+    """Answer every line (text, or bytes read as UTF-8), numbered from `start` in error
+    messages; returns the number of error lines."""
     errors = 0
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-    for number, raw in enumerate(lines, 1):
-        result = _answer(engine, number, raw)
-        if "error" in result:
-            errors += 1
-        out.write(dumps(result))
+    for number, raw in enumerate(lines, start):
+        if number % _FREEZE_EVERY == 1:
+            # The engine's caches grow to ~10^5 long-lived objects that each full collection
+            # would walk again (it cost ~40% of the run); frozen, the collector skips them.
+            gc.freeze()
+        text, bad = _answer(engine, number, raw)
+        errors += bad
+        out.write(text)
         out.write("\n")
     return errors
 
@@ -246,7 +335,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"parley adjudicate: {exc}", file=sys.stderr)
         return 2
     if args.jsonl:
-        return _run_jsonl_input(engine, args.file)
+        if args.jobs < 0:
+            print("parley adjudicate: --jobs must be 0 (one per CPU) or more", file=sys.stderr)
+            return 2
+        return _run_jsonl_input(engine, args)
     try:
         text = read_input(args.file)
     except InputFileError as exc:
@@ -255,9 +347,12 @@ def run(args: argparse.Namespace) -> int:
     return _run_one(engine, text)
 
 
-def _run_jsonl_input(engine: Engine, path: str | None) -> int:
+def _run_jsonl_input(engine: Engine, args: argparse.Namespace) -> int:
     """--jsonl: the lines are read as bytes, so that one line that is not UTF-8 text is an
     error line and the others are still adjudicated."""
+    from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs  # noqa: PLC0415 - a cycle
+
+    path: str | None = args.file
     if path and path != "-":
         if Path(path).is_dir():
             print(f"parley adjudicate: {path} is a directory, not a file", file=sys.stderr)
@@ -270,7 +365,14 @@ def _run_jsonl_input(engine: Engine, path: str | None) -> int:
     else:
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
     try:
-        run_jsonl(engine, stream, sys.stdout)
+        run_jsonl_jobs(
+            engine,
+            stream,
+            sys.stdout,
+            jobs=args.jobs or default_jobs(),
+            rules_name=args.rules,
+            map_name=args.map,
+        )
     finally:
         if path and path != "-":
             stream.close()

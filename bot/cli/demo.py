@@ -326,7 +326,7 @@ async def _play_game(
             break
         if st.phase_status == "open" and st.phase_id and st.phase_id not in ordered:
             ordered.add(st.phase_id)
-            position = await svc.position(game.id, st.phase_id)
+            position = await svc.position(game.id, st.phase_id, viewer="demo-gm")
             for power, user in st.players.items():
                 orders = random_orders(position, power, game_map, rng)
                 if orders:

@@ -34,7 +34,7 @@ from bot.core.parser import (
     render_order,
 )
 from bot.core.presets import RulesError, load_rules
-from bot.core.rules import RuleSet
+from bot.core.rules import Choice, RuleSet
 
 
 def register(subparsers: Any) -> None:
@@ -125,8 +125,10 @@ def run(args: argparse.Namespace) -> int:
         except InputFileError as exc:
             print(f"parley parse: {exc}", file=sys.stderr)
             return 2
+        # DATC 4.E.2 b (house III(1) B): a set from stdin is read as a whole.
+        as_set = rules is not None and rules.poorly_written_orders is Choice.B
         result = parse_orders(
-            text, lang=args.lang, power=power, position=position, game_map=game_map
+            text, lang=args.lang, power=power, position=position, game_map=game_map, as_set=as_set
         )
 
     refused: list[str] = []

@@ -115,6 +115,9 @@ def adjustment(position: Position, game_map: GameMap, power: Power) -> int:
 def to_order_powers(position: Position, game_map: GameMap) -> list[Power]:
     """Powers with something to order in this position's phase."""
     kind = position.phase.kind
+    if kind is PhaseKind.MOVEMENT and not position.units:
+        # An empty board is a free placement (Stab! rule 1): every power places its units.
+        return [p for p in game_map.powers if game_map.home_centers(p)]
     if kind is PhaseKind.MOVEMENT:
         return [p for p in game_map.powers if position.units_of(p)]
     if kind is PhaseKind.RETREAT:

@@ -353,6 +353,10 @@ def _canonical_locations(ctx: _Ctx) -> dict[str, Location | None]:
 def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location:
     if text in seen:
         found = seen[text]
+        if found is not None and text.partition("/")[2] and found.coast is None:
+            pid = found.province  # held: the reader noted the dropped coast the first time
+            if pid not in ctx.dropped:
+                ctx.dropped.append(pid)  # DATC 4.B.6, as `_location` notes it
     else:
         found = None
         pid_text, _, coast_text = text.partition("/")

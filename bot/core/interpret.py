@@ -602,9 +602,17 @@ def submission_problems(
 
     Only rule sets with `reject_inaccurate_order_sets` refuse sets for what the adjudicator
     would rule on (else every set is accepted and interpreted at the deadline); a rule set
-    with `xxx_hold_accepted = false` refuses an `XXX` hold (Stabbeurfou 2(h)).
+    with `xxx_hold_accepted = false` refuses an `XXX` hold (Stabbeurfou 2(h)), one with
+    `irrelevant_coast_ignored = false` a coast where the province has none (4.B.6 a).
     """
     problems: list[Message] = []
+    if not rules.irrelevant_coast_ignored:  # stabbeurfou 4.B.6: 'rejects any coast
+        # specification if none is requested' - refused at entry, the player rewrites it
+        problems += [
+            msg("refusal.no_coast_here", text=o.source or str(o), province=Prov(pid))
+            for o in orders
+            for pid in o.irrelevant_coasts
+        ]
     if not rules.xxx_hold_accepted:
         problems += [
             msg("refusal.xxx", order=o)

@@ -5,7 +5,7 @@ retreat phase), never overriding what was written (DATC 6.A.*: the adjudicator r
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from lark import Token, Transformer
@@ -53,6 +53,12 @@ class _Ctx:
     names: NameTable
     game_map: GameMap
     msgs: dict[str, str]
+    # Provinces read with a coast they do not have (DATC 4.B.6), in reading order; the
+    # order keeps them (`Order.irrelevant_coasts`) for the rule set to rule on.
+    dropped: list[str] = field(default_factory=list)
+    # DATC 4.E.2 b (house III(1) B), a set read as a whole: the coast of a move that the
+    # power's own support or convoy of it names, by (unit's province, destination province).
+    hints: dict[tuple[str, str], Location] = field(default_factory=dict)
 
 
 class _ToOrders(Transformer[Token, Any]):
@@ -174,7 +180,10 @@ def _location(ctx: _Ctx, pid: str, coast: Coast | None) -> Location:
     coast = ctx.names.coast_for(pid, coast)
     if not prov.coasts:
         # GM rules II(3): an inaccurate coast never invalidates an order; one-coast
-        # provinces have nothing to choose, so the designation is dropped.
+        # provinces have nothing to choose, so the designation is dropped - and noted, for
+        # a rule set that refuses it (stabbeurfou 4.B.6).
+        if pid not in ctx.dropped:
+            ctx.dropped.append(pid)
         return Location(pid)
     if coast not in prov.coasts:
         name = ctx.names.full_name(pid, ctx.lang)
@@ -254,6 +263,9 @@ def _fill_dest(ctx: _Ctx, unit: UnitRef, dest: Location) -> Location:
     if len(reach) == 1:
         return reach[0]
     if len(reach) > 1:
+        hinted = ctx.hints.get((unit.province, dest.province))
+        if hinted in reach:  # DATC 4.E.2 b: the set says which coast
+            return hinted
         name = ctx.names.full_name(dest.province, ctx.lang)
         raise OrderSyntaxError(
             ctx.msgs["two_coasts"].format(p=name, opts=_coast_options(ctx, dest.province)),
@@ -288,7 +300,7 @@ def _complete(
                 raise OrderSyntaxError(ctx.msgs["build_type"].format(p=name), ctx.text, name)
         if power is None and position is not None:
             power = position.centers.get(unit.province)
-        return Build(power, unit=unit, source=ctx.text)
+        return Build(power, unit=unit, source=ctx.text, irrelevant_coasts=tuple(ctx.dropped))
     unit, board = _fill_ref(order.unit, position, ctx.game_map, own=True, retreat=retreat_phase)
     if power is None and board is not None:
         power = board.power
@@ -322,4 +334,6 @@ def _complete(
         result = Hold(power, unit=unit, source=ctx.text)
     else:
         result = dataclasses.replace(order, power=power, unit=unit, source=ctx.text)
+    if ctx.dropped:  # rare: a coast written where the province has none (DATC 4.B.6)
+        result = dataclasses.replace(result, irrelevant_coasts=tuple(ctx.dropped))
     return result

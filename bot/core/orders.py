@@ -39,6 +39,10 @@ class Order:
 
     power: Power | None
     source: str = field(default="", compare=False, kw_only=True)
+    # DATC 4.B.6: provinces written with a coast they do not have (`A PAR - BUR/NC`). The
+    # reading drops such a coast; it is kept here until the rule set has ruled (stabbeurfou
+    # 4.B.6 refuses the set at entry). Like `source`, not part of equality.
+    irrelevant_coasts: tuple[str, ...] = field(default=(), compare=False, kw_only=True)
 
     def canonical(self) -> str:
         raise NotImplementedError

@@ -27,6 +27,7 @@ from lark.exceptions import LarkError, VisitError
 from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import (
+    Location,
     Position,
     Power,
 )
@@ -48,7 +49,9 @@ from bot.core.order_lexicon import (
 )
 from bot.core.order_transform import _complete, _Ctx, _ToOrders
 from bot.core.orders import (
+    Convoy,
     Order,
+    SupportMove,
 )
 
 # --- public API --------------------------------------------------------------------------------
@@ -61,13 +64,15 @@ def parse_order(
     power: Power | None = None,
     position: Position | None = None,
     game_map: GameMap,
+    coast_hints: dict[tuple[str, str], Location] | None = None,
 ) -> Order:
     """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read.
 
     A well-formed order is read by `bot.core.fastparse` (no parse tree); anything it does not
     fully recognise goes to the grammar, which gives the same order or the error.
+    `coast_hints` (`parse_orders(as_set=True)`) name the coast of a move written without one.
     """
-    return _parse(text, lang, power, position, game_map, fast=True)
+    return _parse(text, lang, power, position, game_map, fast=True, hints=coast_hints)
 
 
 def parse_order_grammar(
@@ -90,6 +95,7 @@ def _parse(
     game_map: GameMap,
     *,
     fast: bool,
+    hints: dict[tuple[str, str], Location] | None = None,
 ) -> Order:
     lang = _normalise(lang)
     msgs = _messages(lang)
@@ -98,7 +104,7 @@ def _parse(
     source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
-    ctx = _Ctx(source, lang, names, gmap, msgs)
+    ctx = _Ctx(source, lang, names, gmap, msgs, hints=hints or {})
     if fast:
         order = _fastparse.fast_order(ctx, position, power)
         if order is not None:
@@ -168,14 +174,19 @@ def parse_orders(
     power: Power | None = None,
     position: Position | None = None,
     game_map: GameMap,
+    as_set: bool = False,
 ) -> ParseResult:
     """An order set: one order per line or `;`-separated; blank parts are skipped.
 
     Without `power`, a line naming only a power ("France:", "ENGLAND") gives the orders
     below it to that power, as in a table's whole order sheet.
+
+    `as_set` (DATC 4.E.2 b; house III(1) B: "a presumption being made that each player wishes
+    to submit a complete set of valid orders"): one order may explain another - a fleet's
+    move written without the coast, where two are reachable, takes the coast that the same
+    power's support or convoy of that move names (one coast only; else it stays unreadable).
     """
-    orders: list[Order] = []
-    errors: list[ParseError] = []
+    read: list[tuple[str, Power | None, Order | ParseError]] = []
     current = power
     for part in _SPLIT_RE.split(text):
         piece = _piece(part)
@@ -186,12 +197,48 @@ def parse_orders(
             current = header
             continue
         try:
-            orders.append(
-                parse_order(piece, lang=lang, power=current, position=position, game_map=game_map)
+            order = parse_order(
+                piece, lang=lang, power=current, position=position, game_map=game_map
             )
+            read.append((piece, current, order))
         except OrderSyntaxError as exc:
-            errors.append(ParseError(piece, exc.message))
-    return ParseResult(orders, errors)
+            read.append((piece, current, ParseError(piece, exc.message)))
+    if as_set and any(isinstance(r, ParseError) for _, _, r in read):
+        read = [
+            (piece, who, _again(piece, who, r, read, lang, position, game_map))
+            for piece, who, r in read
+        ]
+    orders = [r for _, _, r in read if not isinstance(r, ParseError)]
+    return ParseResult(orders, [r for _, _, r in read if isinstance(r, ParseError)])
+
+
+def _again(  # noqa: PLR0917 - one line of parse_orders, read again
+    piece: str,
+    power: Power | None,
+    first: Order | ParseError,
+    read: list[tuple[str, Power | None, Order | ParseError]],
+    lang: str,
+    position: Position | None,
+    game_map: GameMap,
+) -> Order | ParseError:
+    """An unreadable line read again with the coasts its power's other orders name."""
+    if not isinstance(first, ParseError):
+        return first
+    named: dict[tuple[str, str], set[Location]] = {}
+    for _, who, other in read:
+        if who is power and isinstance(other, SupportMove | Convoy) and other.dest.coast:
+            key = (other.target.province, other.dest.province)
+            named.setdefault(key, set()).add(other.dest)
+    # Two coasts named for one move: the set does not say which.
+    hints = {key: next(iter(coasts)) for key, coasts in named.items() if len(coasts) == 1}
+    if not hints:
+        return first
+    try:
+        return parse_order(
+            piece, lang=lang, power=power, position=position, game_map=game_map, coast_hints=hints
+        )
+    except OrderSyntaxError:
+        return first
 
 
 # --- rendering -----------------------------------------------------------------------------------

@@ -170,6 +170,9 @@ class RuleSet:
     duplicates_count_illegal_orders: bool = False
     first_year_imposed_builds: int = 0  # EDC E: the referee imposes up to two first-year builds
     late_orders_accepted: bool = False  # house VII(3) B: orders accepted until adjudication
+    # house II(5): "You can submit retreat/adjustment orders early": a set labelled for a
+    # later retreat or adjustment phase is kept and applied when that phase opens.
+    contingent_orders: bool = False
     unreadable_orders: UnreadableOrders = UnreadableOrders.REFUSE_SET
     expedited_removal: bool = False  # Stabbeurfou 3: remove powers with no centre in the fall
     # Stab!: free placement, public/private reports instead of results (stab rules 1-6).

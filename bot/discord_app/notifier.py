@@ -30,6 +30,7 @@ from bot.core.map import load_map
 from bot.core.scoring import standings_lines
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import (
+    MESSAGE_LIMIT,
     centers_text,
     chunks,
     mention,
@@ -39,6 +40,7 @@ from bot.discord_app.format import (
     stamp,
     window_name,
 )
+from bot.discord_app.hidden import deliver_hidden
 from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, sent_count, urgency
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
@@ -93,6 +95,7 @@ class DiscordNotifier:
             EventKind.VOTE_CLOSED: self._vote,
             EventKind.DRAW_AVAILABLE: self._draw_available,
             EventKind.ORDERS_MISSED: self._missed,
+            EventKind.EARLY_ORDERS_READ: self._early,
             EventKind.BOARD_EDITED: self._edited,
             EventKind.ABBREVIATIONS_AGREED: self._abbreviations,
             EventKind.GAME_OVER: self._over,
@@ -238,11 +241,13 @@ class DiscordNotifier:
         *,
         view: discord.ui.View | None = None,
         event: Event | None = None,
+        png: bytes | None = None,
     ) -> bool:
-        """DM a user (with the `view`'s buttons, if any); False if their DMs are closed.
-        With the `event`, exactly once per user and `key`. DMs wait behind table posts."""
+        """DM a user (with the `view`'s buttons and the `png` map, if any; a long text in
+        several messages); False if their DMs are closed. With the `event`, exactly once per
+        user and `key`. DMs wait behind table posts."""
         with urgency(DM):
-            return await self._dm(user, text, key, view=view, event=event)
+            return await self._dm(user, text, key, view=view, event=event, png=png)
 
     async def _dm(
         self,
@@ -252,6 +257,7 @@ class DiscordNotifier:
         *,
         view: discord.ui.View | None,
         event: Event | None,
+        png: bytes | None = None,
     ) -> bool:
         try:
             channel_id = self._dm_channels.get(user)
@@ -259,17 +265,22 @@ class DiscordNotifier:
                 data = await self.bot.http.start_private_message(int(user))
                 channel_id = self._dm_channels[user] = int(data["id"])
             channel = self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-            extra: dict[str, Any] = {} if view is None else {"view": view}
+            parts = chunks(text.split("\n")) if len(text) > MESSAGE_LIMIT else [text]
 
-            async def send(_: int) -> discord.Message:
+            async def send(i: int) -> discord.Message:
+                extra: dict[str, Any] = {}
+                if view is not None and i == len(parts) - 1:
+                    extra["view"] = view
+                if png is not None and i == len(parts) - 1:
+                    extra["file"] = discord.File(io.BytesIO(png), filename="map.png")
                 return await channel.send(
-                    text,
-                    nonce=nonce(key, user),
+                    parts[i],
+                    nonce=nonce(key, user, *([i] if i else [])),
                     allowed_mentions=discord.AllowedMentions.none(),
                     **extra,
                 )
 
-            await self._once(event, f"dm:{user}{_sub(event, key)}", channel, [text], send)
+            await self._once(event, f"dm:{user}{_sub(event, key)}", channel, parts, send)
         except discord.Forbidden as exc:
             if exc.code != CANNOT_DM:
                 log.warning("DM to %s refused: %s", user, exc)
@@ -397,6 +408,9 @@ class DiscordNotifier:
                 await self.tell_dm_closed(game, user, event)
 
     async def _results(self, event: Event, game: GameStatus) -> None:
+        if event.payload.get("stab"):  # Stab!: each viewer their own report and map
+            await deliver_hidden(self, event, game)
+            return
         lines = results_lines(game, event.phase, event.payload, game.lang, event.outcome)
         await self.each_channel(
             [
@@ -531,6 +545,9 @@ class DiscordNotifier:
         phase = phase_name(event.phase or "", game.lang)
         edit = str(event.payload.get("edit", ""))
         text = t("event.board_edited", game.lang, phase=phase, edit=edit)
+        if game.hidden:  # Stab!: an edit names a unit and where it stands: the GM's alone
+            await self.dm(game.gm, text, event.key, event=event)
+            return
         await self.post(game.meta.get("channel"), [text], event.key, event=event)
 
     async def _missed(self, event: Event, game: GameStatus) -> None:
@@ -544,6 +561,12 @@ class DiscordNotifier:
         phase = phase_name(event.phase or "", game.lang)
         text = t("event.orders_missed", game.lang, gm=mention(game.gm), phase=phase, who=who)
         await self.dm(game.gm, text, event.key, event=event)
+
+    async def _early(self, event: Event, game: GameStatus) -> None:  # noqa: ARG002
+        """To the player who sent orders early (house II(5)): what became of them."""
+        p: dict[str, Any] = event.payload
+        lines = [str(p.get("message", "")), *p.get("orders", []), *p.get("errors", [])]
+        await self.dm(str(p.get("user", "")), "\n".join(lines), event.key, event=event)
 
     async def _over(self, event: Event, game: GameStatus) -> None:
         lang, p = game.lang, event.payload

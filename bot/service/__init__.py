@@ -56,7 +56,8 @@ Games
         "edc2023"|"house"|"stabbeurfou"|..., lang="en"|"fr", variant="standard",
         clock_overrides={"fall_movement": {"negotiation": "10m"}, "years": 3,
         "reminders": ["5m"], "early_adjudication": True}, early_adjudication=None,
-        meta={...}) -> GameStatus
+        meta={...}, stab_retreats=None|"phase"|"conditional") -> GameStatus
+        (stab_retreats: under a hidden-movement preset, Stab! rule 4, fixed at creation)
     await svc.join(game_id, user, power=None|"random"|Power|"france") -> Power
         (forming games only: after the start only the GM seats someone, replace_player)
     await svc.assign(game_id, gm, user, power) -> Power          (GM)
@@ -89,8 +90,19 @@ Orders (secret)
     await svc.results(game_id, phase_id=None) -> PhaseResults | None (outcome, lines, png)
     await svc.phases(game_id) -> list[PhaseInfo(id, phase, status, adjudicated_at)]
     await svc.power_of(game_id, user) -> Power | None
-    await svc.position(game_id, phase_id=None) -> Position (the board a phase is played from,
-        the current one by default; public; NotFoundError for another game's phase)
+    await svc.position(game_id, phase_id=None, *, viewer=None) -> Position (the board a phase
+        is played from, the current one by default; public; NotFoundError for another game's
+        phase; Stab!: the GM `viewer` sees it all, a player its own units, others nothing)
+
+Stab!, hidden movement (a preset with `hidden_movement`; bot.service.hidden, hidden_views)
+    While the game runs (`status.hidden`): sets are read against the player's own units
+    (Spring 1901: placement lines first; conditional retreats `F PIC R BEL` if chosen);
+    results_ready carries nothing of the board (payload "stab": {"phase_id"}, its png the
+    public map); results() is sealed (no orders, no results), position() by viewer,
+    phase_orders() one's own, status().units empty. Once over, everything opens.
+    await svc.hidden_view(game_id, user, phase_id=None) -> HiddenView(phase_id, phase,
+        viewer ["gm" | "public" | power], lines, png): what `user` may see of an adjudicated
+        phase (the GM, and anyone once the game is over: everything)
 
 End-game votes (bot.core.votes; the rule set's policy: edc2023 section E, house IX, default)
     await svc.propose_vote(game_id, user, "draw"|"concede", powers=()) -> public record

@@ -6,8 +6,9 @@ test (or the demo) advances it; `ScaledClock` runs real time faster.
 A clock preset gives, for each of the five phase slots (spring_movement, spring_retreat,
 fall_movement, fall_retreat, winter_adjustment), the length of its windows (negotiation,
 writing, reading) and the windows in which press (player talk) is open; plus the number of
-game years, the reminder offsets before the writing deadline and whether the phase may be
-adjudicated early when every player is ready.
+game years, the reminder offsets before the writing deadline, whether the phase may be
+adjudicated early when every player is ready, and whether the Fall retreats and the Winter
+adjustments are written in one window (`retreats_with_adjustments`).
 """
 
 from __future__ import annotations
@@ -144,9 +145,35 @@ class ClockPreset:
     reminders: tuple[float, ...] = ()  # seconds before the writing deadline
     early_adjudication: bool = False
     slots: dict[str, SlotTimes] = field(default_factory=dict)
+    # One window for the Fall retreats and the Winter adjustments (edc-2023 B: "Winter
+    # (retirement & adjustments): writing 1'"; house II(5) C: "WINTER (W) = a separate order
+    # phase for post-fall retreats combined with adjustments"): the adjustment orders are
+    # sent in the retreat window, and after a Fall retreat phase the adjustment phase has no
+    # window of its own (adjudicated at once). Without Fall retreats [winter_adjustment] is
+    # the window.
+    retreats_with_adjustments: bool = False
 
     def times(self, phase: Phase) -> SlotTimes:
         return self.slots[slot_of(phase)]
+
+    def shares_window(self, phase: Phase, previous: str | None) -> bool:
+        """Whether `phase` (a Winter adjustment after the adjudicated phase `previous`) was
+        written in the Fall retreat window: then it opens with no window of its own."""
+        return (
+            self.retreats_with_adjustments
+            and phase.season is Season.WINTER
+            and previous == f"F{phase.year}R"
+        )
+
+    def year_seconds(self) -> float:
+        """A game year with retreats in both seasons and adjustments: every window of every
+        slot, the Winter's counted once inside the Fall retreat window when they share it
+        (edc-2023 B: "30 minutes per year")."""
+        total = sum(t.negotiation + t.writing + t.reading for t in self.slots.values())
+        if self.retreats_with_adjustments:
+            w = self.slots["winter_adjustment"]
+            total -= w.negotiation + w.writing + w.reading
+        return total
 
     def press_open(self, phase: Phase, window: str) -> bool:
         return window in self.times(phase).press
@@ -170,7 +197,13 @@ class ClockPreset:
                 if not isinstance(value, dict):
                     raise ConfigError(f"clock override {key}: expected a table")
                 doc["slots"][key] = {**doc["slots"][key], **value}
-            elif key in ("years", "reminders", "early_adjudication", "title"):
+            elif key in (
+                "years",
+                "reminders",
+                "early_adjudication",
+                "title",
+                "retreats_with_adjustments",
+            ):
                 doc[key] = value
             else:
                 raise ConfigError.of("unknown_clock_setting", setting=key)
@@ -205,7 +238,15 @@ def _build(name: str, doc: dict[str, Any]) -> ClockPreset:
         reminders=reminders,
         early_adjudication=bool(doc.get("early_adjudication", False)),
         slots=slots,
+        retreats_with_adjustments=_flag(name, doc, "retreats_with_adjustments"),
     )
+
+
+def _flag(name: str, doc: dict[str, Any], key: str) -> bool:
+    value = doc.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"clock {name}: {key} must be true or false")
+    return value
 
 
 def clocks_dir() -> Path:

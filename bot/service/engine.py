@@ -17,6 +17,7 @@ from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.parser import parse_orders, render_order
 from bot.core.rules import RuleSet
+from bot.core.stab.views import Sight
 from bot.service.errors import ConfigError
 from renderer import render
 
@@ -33,7 +34,14 @@ class Engine(Protocol):
     def load_rules(self, name: str) -> RuleSet: ...
 
     def parse(
-        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+        self,
+        text: str,
+        *,
+        lang: str,
+        power: Power,
+        position: Position,
+        game_map: GameMap,
+        as_set: bool = False,
     ) -> Parsed: ...
 
     def check(
@@ -60,6 +68,7 @@ class Engine(Protocol):
         lang: str,
         *,
         palette: str = "default",
+        sight: Sight | None = None,
         game_over: bool = False,
     ) -> bytes | None: ...
 
@@ -99,9 +108,18 @@ class CoreEngine:
         return rules
 
     def parse(
-        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+        self,
+        text: str,
+        *,
+        lang: str,
+        power: Power,
+        position: Position,
+        game_map: GameMap,
+        as_set: bool = False,
     ) -> Parsed:
-        res = parse_orders(text, lang=lang, power=power, position=position, game_map=game_map)
+        res = parse_orders(
+            text, lang=lang, power=power, position=position, game_map=game_map, as_set=as_set
+        )
         return Parsed(
             list(res.orders),
             [(str(getattr(e, "text", "")), str(getattr(e, "message", e))) for e in res.errors],
@@ -139,9 +157,11 @@ class CoreEngine:
         lang: str,
         *,
         palette: str = "default",
+        sight: Sight | None = None,
         game_over: bool = False,
     ) -> bytes | None:
         # geometry None: the renderer's shared per-map instance (static layers drawn once).
+        # `sight`: all a Stab! viewer may see (bot.core.stab.views; bot.service.hidden).
         return render(
             game_map,
             None,
@@ -150,5 +170,6 @@ class CoreEngine:
             outcome.results,
             lang=lang,
             palette=palette,
+            sight=sight,
             game_over=game_over,
         )

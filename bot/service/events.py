@@ -35,6 +35,9 @@ class EventKind(StrEnum):
     ABBREVIATIONS_AGREED = "abbreviations_agreed"  # payload power, abbreviations {abbr: loc}
     BOARD_EDITED = "board_edited"  # house VIII(2)/(3): payload edit (the GM's line), phase
     ORDERS_MISSED = "orders_missed"  # for the GM: payload powers, users (NMR, house VII(6))
+    # Orders sent early (house II(5)) read when their phase opened; for the player who sent
+    # them. Payload: power, user, accepted, orders, errors, message.
+    EARLY_ORDERS_READ = "early_orders_read"
     DRAW_AVAILABLE = "draw_available"  # house IX(2): the GM may declare a draw; payload reason
     # A stored row of the game cannot be read: the game is stopped, the others run. For its
     # GM; payload: why (English, for the operator too). Key: one per distinct reason.

@@ -7,18 +7,19 @@ the bot must not spend on its event loop.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 
 from bot.core import catalogue
 from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power, Unit
-from bot.core.orders import Build, Order, UnitOrder
+from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.parser import count_orders
 from bot.core.rules import Choice, RuleSet
 from bot.core.submission import keeps_readable_orders
 from bot.service.engine import Engine
 from bot.service.errors import ServiceError
-from bot.service.table import unit_text
+from bot.service.table import GameCtx, unit_text
 from bot.service.texts import t
 
 # A whole press of 34 units (the standard map's maximum) written out with supports and a
@@ -35,6 +36,8 @@ class ReadSet:
     errors: list[str] = field(default_factory=list)  # unreadable or foreign: the set is refused
     refused: list[str] = field(default_factory=list)  # the rule set's refusals (Stabbeurfou)
     voided: list[str] = field(default_factory=list)  # unreadable lines the rule set voids (EDC)
+    # With `split`: the lines of the adjustment orders, kept for the Winter (bot.service.early)
+    later: list[str] = field(default_factory=list)
 
 
 def check_size(text: str, lang: str) -> None:
@@ -55,10 +58,22 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     position: Position,
     game_map: GameMap,
     rules: RuleSet,
+    *,
+    split: bool = False,
 ) -> ReadSet:
-    """Parse the set, refuse orders for other powers' units, then ask the rule set."""
-    parsed = engine.parse(text, lang=lang, power=power, position=position, game_map=game_map)
+    """Parse the set, refuse orders for other powers' units, then ask the rule set. With
+    `split` (a Fall retreat window that also takes the adjustments) the adjustment orders
+    are set apart as `later` lines, unchecked: they are read when the Winter opens."""
+    # DATC 4.E.2 b (house III(1) B): the set read as an attempt at a complete valid set.
+    as_set = rules.poorly_written_orders is Choice.B
+    parsed = engine.parse(
+        text, lang=lang, power=power, position=position, game_map=game_map, as_set=as_set
+    )
     orders = list(parsed.orders)
+    later: list[str] = []
+    if split:
+        orders, for_winter = split_adjustments(position, orders)
+        later = [o.source for o in for_winter]
     errors = [f"{src}: {why}" if src else why for src, why in parsed.errors]
     voided: list[str] = []
     if errors and keeps_readable_orders(rules, readable=len(orders)):
@@ -68,9 +83,40 @@ def read_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a thread
     if not errors:
         problems = engine.check(position, orders, rules, game_map, lang)
         # The core refuses only under these keys (submission_problems); asked only then.
-        if rules.reject_inaccurate_order_sets or not rules.xxx_hold_accepted:
+        if (
+            rules.reject_inaccurate_order_sets
+            or not rules.xxx_hold_accepted
+            or not rules.irrelevant_coast_ignored
+        ):
             refused = problems
-    return ReadSet(orders, errors, refused, voided)
+    return ReadSet(orders, errors, refused, voided, later)
+
+
+async def read_off_loop(
+    engine: Engine,
+    text: str,
+    ctx: GameCtx,
+    power: Power,
+    position: Position,
+    *,
+    split: bool,
+) -> ReadSet:
+    """`read_set` in a thread: reading is pure and CPU-bound, never on the event loop."""
+    return await asyncio.to_thread(
+        read_set, engine, text, ctx.lang, power, position, ctx.game_map, ctx.rules, split=split
+    )
+
+
+def split_adjustments(position: Position, orders: list[Order]) -> tuple[list[Order], list[Order]]:
+    """(retreat orders, adjustment orders) of a set written in a Fall retreat window that
+    also takes the Winter's orders (edc-2023 B "Winter (retirement & adjustments)"): builds
+    and waives are adjustments, and so is a disband of a unit that is not dislodged."""
+    now: list[Order] = []
+    later: list[Order] = []
+    for order in orders:
+        removal = isinstance(order, Disband) and position.dislodged_in(order.unit.province) is None
+        (later if isinstance(order, Build | Waive) or removal else now).append(order)
+    return now, later
 
 
 def ordered_unit(position: Position, order: Order) -> Unit | None:

@@ -57,3 +57,19 @@ def strip_labels(text: str, phase: Phase) -> tuple[str, str | None]:
     if len(kept) == len(text.replace(";", "\n").splitlines()):
         return text, None  # no header: the set as written
     return "\n".join(kept), wrong
+
+
+def labelled_phase(label: str, current: Phase) -> Phase | None:
+    """The phase a label names (`F1914R`; house `SED 14WF` = W, the Fall retreats and the
+    adjustments, keyed by the adjustment phase), its century taken from the current phase."""
+    bare = label.strip().strip('"').strip()
+    if m := _CODE.fullmatch(bare):
+        try:
+            return Phase.parse(bare.upper())
+        except ValueError:
+            return None
+    if m := _HOUSE.fullmatch(bare):
+        year = current.year - current.year % 100 + int(m.group(1))
+        code = {"S": "S{}M", "U": "S{}R", "F": "F{}M", "W": "W{}A"}[m.group(2).upper()]
+        return Phase.parse(code.format(year))
+    return None

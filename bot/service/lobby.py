@@ -11,9 +11,10 @@ from bot.core import catalogue
 from bot.core.jsonio import position_to_json
 from bot.core.messages import OneOf
 from bot.core.model import (
+    Position,
     Power,
 )
-from bot.service import access
+from bot.service import access, hidden
 from bot.service.clock import load_clock
 from bot.service.errors import (
     InvalidStateError,
@@ -58,7 +59,11 @@ class Lobby:
         clock_overrides: dict[str, Any] | None = None,
         early_adjudication: bool | None = None,
         meta: dict[str, Any] | None = None,
+        stab_retreats: str | None = None,
     ) -> GameStatus:
+        """`stab_retreats`: under a hidden-movement preset (Stab!), how retreats are
+        ordered (rule 4): "phase" (a separate retreat phase, the default) or "conditional"
+        (written with the movement orders)."""
         if lang not in catalogue.languages():
             raise ServiceError.of("unknown_lang", value=lang, known=OneOf(catalogue.languages()))
         try:
@@ -73,8 +78,15 @@ class Lobby:
             exc.lang = lang  # the new game's language
             raise
         game_map = self.table.engine.load_map(variant)
-        cached_rules(self.table.engine, rules)
+        rule_set = cached_rules(self.table.engine, rules)
         options: dict[str, Any] = {"first_year": game_map.start.phase.year}
+        if rule_set.hidden_movement:
+            if stab_retreats not in (None, *hidden.RETREAT_MODES):
+                known = OneOf(hidden.RETREAT_MODES)
+                raise ServiceError.of(
+                    "unknown_retreat_mode", lang, value=stab_retreats, known=known
+                )
+            options[hidden.OPTION] = stab_retreats or hidden.PHASE
         if early_adjudication is not None:
             options["early_adjudication"] = early_adjudication
         now = self.table.clock.now()
@@ -181,10 +193,13 @@ class Lobby:
         now = self.table.clock.now()
         async with self.table.storage.tx() as tx:
             players = {p.value: u for p, u in (await self.table.players(tx, game_id)).items()}
+            start = ctx.game_map.start
+            if ctx.rules.hidden_movement:  # Stab! rule 1: the units are placed in Spring 1901
+                start = Position(start.phase, {}, start.centers)
             pid = await tx.add_phase(
                 game_id,
-                str(ctx.game_map.start.phase),
-                dumps(position_to_json(ctx.game_map.start)),
+                str(start.phase),
+                dumps(position_to_json(start)),
                 "pending",
                 "reading",
                 now,

@@ -11,6 +11,7 @@ from bot.core.advice import order_key, to_order_powers
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Location,
+    Phase,
     Position,
     Power,
     UnitType,
@@ -18,13 +19,14 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
-from bot.service import codec, intake, order_map
+from bot.service import codec, early, hidden, intake, order_map
 from bot.service.abbreviations import META_KEY as ABBREVIATIONS
 from bot.service.abbreviations import expand
 from bot.service.errors import (
     LateSubmissionError,
 )
-from bot.service.labels import strip_labels
+from bot.service.hidden_views import hidden_mode
+from bot.service.labels import labelled_phase, strip_labels
 from bot.service.lateness import Receipt, sent_time
 from bot.service.outbox import Outbox
 from bot.service.palettes import palette_for
@@ -67,6 +69,8 @@ class Orders:
         self, ctx: GameCtx, position: Position, power: Power, orders: list[Order]
     ) -> list[str]:
         """The advice on a set (bot.core.advice), in the game's language and nomenclature."""
+        if ctx.rules.hidden_movement:  # Stab!: only about the player's own units
+            position, orders = hidden.known(position, power, orders)
         items = advice.advise(position, ctx.game_map, ctx.rules, power, orders)
         return [
             self._impossible(ctx, item)
@@ -174,13 +178,35 @@ class Orders:
     ) -> SubmitReply:
         """`at`: when the set was sent and when it arrived, if known (else: now)."""
         _, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        mine = await self._abbreviations(game_id, power)
+        reading = expand(text, mine) if mine else text
+        kept = await self._keep_early(game_id, ctx, ph, power, user, text, reading, kind)
+        if kept is not None:  # house II(5): for a later phase
+            return kept
+        return await self._submit_now(
+            game_id, user, power, text, reading, ctx, ph, kind=kind, merge=merge, at=at
+        )
+
+    async def _submit_now(  # noqa: PLR0917 - the submission's parts
+        self,
+        game_id: int,
+        user: str,
+        power: Power,
+        text: str,
+        reading: str,
+        ctx: GameCtx,
+        ph: PhaseState,
+        *,
+        kind: str,
+        merge: bool,
+        at: tuple[float | None, float | None] = (None, None),
+    ) -> SubmitReply:
         lang = ctx.lang
         position = self.table.position_of(ph)
         describe = ph.phase.describe(lang)
-        mine = await self._abbreviations(game_id, power)
-        reading = expand(text, mine) if mine else text
-        orders, errors, refused_strict, voided = await self._read(
-            ctx, position, power, reading, kind
+        secret = await hidden_mode(self.table, game_id, ctx)
+        orders, errors, refused_strict, voided, later = await self._read(
+            ctx, position, power, reading, kind, secret
         )
         accepted = not errors and not refused_strict
         mode = combine_mode(ctx.rules, merge_requested=merge and kind == "submit")
@@ -210,6 +236,7 @@ class Orders:
                 message = t("cleared", lang, phase=describe)
             else:
                 message = t("saved", lang, n=len(orders), phase=describe)
+            message += await self._keep_winter(tx, game_id, ph, power, user, later, accepted)
             reply = {
                 "orders": readings,
                 "errors": errors,
@@ -256,31 +283,98 @@ class Orders:
         found: dict[str, str] = meta.get(ABBREVIATIONS, {}).get(power.value, {})
         return found
 
-    async def _read(
-        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str
-    ) -> tuple[list[Order], list[str], list[str], list[str]]:
-        """(orders, unreadable lines, refusals by the rule set, voided lines) of a set."""
+    async def _keep_winter(  # noqa: PLR0917 - the submission's parts
+        self,
+        tx: Repository,
+        game_id: int,
+        ph: PhaseState,
+        power: Power,
+        user: str,
+        later: list[str],
+        saved: bool,
+    ) -> str:
+        """The Winter's orders of a saved set written in the Fall retreat window (edc-2023
+        B), kept for the Winter; the words that tell the player, or nothing."""
+        if not (later and saved):
+            return ""
+        lang = (await self.table.load_ctx(game_id)).lang
+        winter = early.winter_of(ph.phase)
+        now = self.table.clock.now()
+        await tx.add_early_orders(game_id, str(winter), power.value, user, "\n".join(later), now)
+        return " " + t("kept_winter", lang, phase=winter.describe(lang))
+
+    async def _keep_early(  # noqa: PLR0917 - the submission's parts
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        power: Power,
+        user: str,
+        text: str,
+        reading: str,
+        kind: str,
+    ) -> SubmitReply | None:
+        """A set labelled for a later retreat or adjustment phase, where the rule set takes
+        contingent orders (house II(5)) or the clock writes the Winter in the Fall retreat
+        window: kept as written for that phase (bot.service.early); None for any other set."""
         if kind == "clear":
-            return [], [], [], []
+            return None
+        intake.check_size(reading, ctx.lang)
+        _, label = strip_labels(reading, ph.phase)
+        named = labelled_phase(label, ph.phase) if label is not None else None
+        if named is None or not early.for_later(named, ph.phase):
+            return None
+        same_window = ctx.clock.shares_window(named, f"F{ph.phase.year}R") and (
+            ph.phase == Phase.parse(f"F{ph.phase.year}R")
+        )
+        if not (ctx.rules.contingent_orders or same_window):
+            return None
+        message = t("kept_early", ctx.lang, phase=named.describe(ctx.lang))
+        async with self.table.storage.tx() as tx:
+            now = self.table.clock.now()
+            late = await self._too_late(tx, game_id, ctx, ph, now)
+            if late is None:
+                eid = await tx.add_early_orders(game_id, str(named), power.value, user, text, now)
+                await self.table.audit(
+                    tx, game_id, now, user, "orders.early", power=power.value, phase=str(named)
+                )
+        if late is not None:
+            raise late
+        return SubmitReply(True, game_id, ph.name, power, [], [], [], message, now, eid)
+
+    async def _read(  # noqa: PLR0917 - the inputs of one reading
+        self, ctx: GameCtx, position: Position, power: Power, text: str, kind: str, mode: str = ""
+    ) -> tuple[list[Order], list[str], list[str], list[str], list[str]]:
+        """(orders, unreadable lines, refusals by the rule set, voided lines, the lines kept
+        for the Winter) of a set."""
+        if kind == "clear":
+            return [], [], [], [], []
         intake.check_size(text, ctx.lang)
         text, other_phase = strip_labels(text, position.phase)
         if other_phase is not None:
             phase = position.phase.describe(ctx.lang)
             wrong = t("labelled_other_phase", ctx.lang, label=other_phase, phase=phase)
-            return [], [wrong], [], []
-        # Reading is pure and CPU-bound: off the event loop.
-        read = await asyncio.to_thread(
-            intake.read_set,
-            self.table.engine,
-            text,
-            ctx.lang,
-            power,
-            position,
-            ctx.game_map,
-            ctx.rules,
-        )
+            return [], [wrong], [], [], []
+        if mode:  # Stab!: read against what the player knows (bot.service.hidden)
+            read = await asyncio.to_thread(
+                hidden.read_hidden_set,
+                self.table.engine,
+                text,
+                ctx.lang,
+                power,
+                position,
+                ctx.game_map,
+                ctx.rules,
+                mode,
+            )
+        else:
+            # The Fall retreat window that also takes the Winter's orders (edc-2023 B).
+            split = ctx.clock.shares_window(early.winter_of(position.phase), str(position.phase))
+            read = await intake.read_off_loop(
+                self.table.engine, text, ctx, power, position, split=split
+            )
         voided = [t("voided_line", ctx.lang, error=e) for e in read.voided]
-        return read.orders, read.errors, read.refused, voided
+        return read.orders, read.errors, read.refused, voided, read.later
 
     async def _combined(
         self, ph: PhaseState, power: Power, orders: list[Order], mode: Combine
@@ -302,7 +396,7 @@ class Orders:
         ctx: GameCtx,
         ph: PhaseState,
         now: float,
-        at: tuple[float | None, float | None],
+        at: tuple[float | None, float | None] = (None, None),
     ) -> LateSubmissionError | None:
         """Checked in the saving transaction: the phase read before may have closed since
         (a paused game's clock stands at its pause)."""
@@ -358,6 +452,8 @@ class Orders:
             return None
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
         position = self.table.position_of(ph)
+        if ctx.rules.hidden_movement:  # Stab!: the player's own units only
+            position, orders = hidden.known(position, power, orders)
         if not palette:  # the player's (`/settings palette`), else the game's public one
             row = await self.table.game_row(game_id)
             palette = await palette_for(self.table.storage, row, user)

@@ -9,21 +9,28 @@ import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from bot.core.advice import nothing_to_do, to_order_powers
 from bot.core.jsonio import position_from_json, position_to_json
+from bot.core.map import GameMap
 from bot.core.messages import render as render_message
 from bot.core.model import (
     Phase,
     PhaseKind,
     Position,
+    Power,
     Season,
 )
-from bot.service import codec
+from bot.core.orders import Order
+from bot.core.outcome import Outcome
+from bot.service import codec, hidden
+from bot.service.early import EarlyOrders
 from bot.service.engine import Engine
 from bot.service.events import EventKind
+from bot.service.hidden_views import hidden_mode, reveal_preferences
 from bot.service.missed import record_missed
 from bot.service.palettes import public_palette
 from bot.service.storage import Repository
@@ -56,6 +63,8 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     lang: str,
     render: bool = True,
     palette: str = "default",
+    hidden_mode: str = "",
+    preferences: dict[str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
@@ -66,19 +75,33 @@ def compute_phase(  # noqa: PLR0917 - internal helper
     rules = cached_rules(engine, rules_name)
     position = position_from_json(position_doc)
     orders = codec.orders_from_json(orders_doc)
-    outcome = engine.adjudicate(position, orders, rules, game_map)
-    t1 = time.perf_counter()
-    png = None
-    map_error = ""
-    if render:
-        # A map that cannot be drawn must never hold back the results.
-        try:
-            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
-        except Exception as exc:  # noqa: BLE001 - any renderer failure
-            map_error = f"{type(exc).__name__}: {exc}"
-    t2 = time.perf_counter()
     skipped: list[dict[str, Any]] = []
-    nxt = outcome.position
+    if hidden_mode:  # Stab!: placement, conditional retreats, the public map (hidden.py)
+        played, png, map_error, drawing = hidden.compute(
+            engine,
+            game_map,
+            rules,
+            position,
+            orders,
+            hidden_mode,
+            lang,
+            render,
+            palette,
+            {Power(p): v for p, v in (preferences or {}).items()},
+        )
+        outcome = played.outcome
+        nxt = outcome.position
+        if played.settled is not None:  # rule 4: the retreats settled with the moves
+            skipped.append(codec.outcome_to_json(played.settled))
+            nxt = played.settled.position
+        t2 = time.perf_counter()
+        t1 = t2 - drawing
+    else:
+        outcome = engine.adjudicate(position, orders, rules, game_map)
+        t1 = time.perf_counter()
+        png, map_error = _draw(engine, game_map, position, orders, outcome, lang, render, palette)
+        t2 = time.perf_counter()
+        nxt = outcome.position
     while nothing_to_do(nxt, game_map) and len(skipped) < 5:
         extra = engine.adjudicate(nxt, [], rules, game_map)
         skipped.append(codec.outcome_to_json(extra))
@@ -92,6 +115,27 @@ def compute_phase(  # noqa: PLR0917 - internal helper
         "adjudicate_seconds": t1 - t0,
         "render_seconds": t2 - t1,
     }
+
+
+def _draw(  # noqa: PLR0917 - internal helper
+    engine: Engine,
+    game_map: GameMap,
+    position: Position,
+    orders: list[Order],
+    outcome: Outcome,
+    lang: str,
+    render: bool,
+    palette: str,
+) -> tuple[bytes | None, str]:
+    png = None
+    map_error = ""
+    if render:
+        # A map that cannot be drawn must never hold back the results.
+        try:
+            png = engine.render(game_map, position, orders, outcome, lang, palette=palette)
+        except Exception as exc:  # noqa: BLE001 - any renderer failure
+            map_error = f"{type(exc).__name__}: {exc}"
+    return png, map_error
 
 
 def render_final_map(  # noqa: PLR0917 - the JSON-able inputs of one picture
@@ -133,6 +177,7 @@ class PhaseMachine:
         self.executor = executor
         self.render_maps = render
         self.metrics = metrics  # called after each adjudication with its timings (seconds)
+        self.early = EarlyOrders(table)
         # Tables due together are computed a few at a time, in turn, not all interleaved:
         # the first table's results are ready after its own work, not after everyone's
         # (issue 19). In threads, two: a map's PNG compression (a third of a render) runs
@@ -155,6 +200,7 @@ class PhaseMachine:
             ph = await self.table.current_phase(game_id)
             if ph is None:
                 return
+            await self.early.apply(game_id, ctx, ph)  # house II(5): orders sent early
         if ph.status == "open" and ph.deadline is not None:
             closes = self.table.closes_at(ph.deadline)
             if now >= closes and not await self.table.held(game_id, ph.deadline, now):
@@ -168,6 +214,11 @@ class PhaseMachine:
 
     async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         times = ctx.clock.times(ph.phase)
+        if ph.phase.season is Season.WINTER and ctx.clock.retreats_with_adjustments:
+            # edc-2023 B: the Winter was written in the Fall retreat window: no second wait.
+            prev = await self.table.storage.last_done_before(game_id, ph.id)
+            if ctx.clock.shares_window(ph.phase, prev.phase if prev else None):
+                times = replace(times, negotiation=0.0, writing=0.0)
         # The clock runs from the adjudication (opens_at = its time + reading): a late step
         # (a busy loop, a slow Discord) must not push the deadline back. Only an opening
         # missed while the process was down starts from now, not to eat the players' window.
@@ -180,26 +231,41 @@ class PhaseMachine:
             if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
             key = f"{game_id}:{ph.id}:{window}"
-            await self.table.emit(
-                tx,
-                f"{key}:window",
-                game_id,
-                EventKind.WINDOW_OPENED,
-                now,
-                {
-                    "window": window,
-                    "writing_at": writing_at,
-                    "deadline": deadline,
-                    "press_open": ctx.clock.press_open(ph.phase, window),
-                    "to_order": [
-                        p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
-                    ],
-                },
-                ph.id,
-            )
+            if deadline > start:  # (a Winter written in the Fall retreat window: no window)
+                await self._announce(tx, game_id, ctx, ph, now, key, window, writing_at, deadline)
             await self.table.set_press(
                 tx, game_id, ctx.clock.press_open(ph.phase, window), key, now, ph.id, window
             )
+
+    async def _announce(  # noqa: PLR0917 - the parts of a window's opening
+        self,
+        tx: Repository,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        now: float,
+        key: str,
+        window: str,
+        writing_at: float,
+        deadline: float,
+    ) -> None:
+        await self.table.emit(
+            tx,
+            f"{key}:window",
+            game_id,
+            EventKind.WINDOW_OPENED,
+            now,
+            {
+                "window": window,
+                "writing_at": writing_at,
+                "deadline": deadline,
+                "press_open": ctx.clock.press_open(ph.phase, window),
+                "to_order": [
+                    p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
+                ],
+            },
+            ph.id,
+        )
 
     async def _to_writing(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         async with self.table.storage.tx() as tx:
@@ -264,6 +330,8 @@ class PhaseMachine:
     ) -> None:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
+        if ph.status == "open":  # sets kept for this phase and not read yet (a restart)
+            await self.early.apply(game_id, ctx, ph)
         if not await self._close(game_id, ctx, ph, force=force):
             return
         standing = await self.table.standing(ph.id)
@@ -272,6 +340,7 @@ class PhaseMachine:
             orders_doc.extend(json.loads(standing[power].orders_json))
         row = await self.table.game_row(game_id)
         palette = await public_palette(self.table.storage, row)  # game > server > default
+        mode = await hidden_mode(self.table, game_id, ctx)
         job = partial(
             compute_phase,
             self.table.engine,
@@ -282,13 +351,16 @@ class PhaseMachine:
             ctx.lang,
             self.render_maps,
             palette,
+            mode,
+            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()},
         )
         result, compute = await self._off_loop(job)
-        if result["png"] is not None:
+        # (Stab!: the stored map stays the public one; at the end each view opens instead.)
+        if result["png"] is not None and not mode:
             result["png"] = await self._final_map(
                 game_id, ctx, ph, result, orders_doc, palette, result["png"]
             )
-        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute):
+        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute, mode):
             return
         if self.metrics is not None:
             self.metrics(
@@ -375,6 +447,7 @@ class PhaseMachine:
         result: dict[str, Any],
         orders_doc: list[dict[str, Any]],
         compute: float,
+        mode: str = "",
     ) -> bool:
         """Results, skipped phases, the next phase and their events, in one transaction;
         False if another step already did it."""
@@ -434,7 +507,10 @@ class PhaseMachine:
                 EventKind.RESULTS_READY,
                 done_at,
                 {
-                    "lines": self.table.result_lines(ctx, outcome),
+                    # Stab!: nothing of the board here; each viewer's report and map are
+                    # made at delivery (hidden_views.py), the public map is the result's.
+                    "lines": [] if mode else self.table.result_lines(ctx, outcome),
+                    "stab": {"phase_id": ph.id} if mode else None,
                     "next_phase": str(nxt.phase),
                     "centers": centers,
                     "reading_until": done_at + reading,

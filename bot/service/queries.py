@@ -11,7 +11,7 @@ from bot.core.model import (
     Position,
     Power,
 )
-from bot.service import codec
+from bot.service import codec, hidden
 from bot.service.errors import (
     NotFoundError,
     PermissionDeniedError,
@@ -94,8 +94,9 @@ class Queries:
                 log.error("game %s cannot be read: %s", game_id, why)
             self.table.broken[game_id] = why
             return GameStatus(**base, **empty, broken=why)
+        secret = ctx.rules.hidden_movement and row.status != "over"
         if ph is None or position is None:
-            return GameStatus(**base, **{**empty, "early_adjudication": ctx.early})
+            return GameStatus(**base, **{**empty, "early_adjudication": ctx.early}, hidden=secret)
         standing = await self.table.standing(ph.id)
         ready = await self.table.storage.ready_powers(ph.id)
         return GameStatus(
@@ -113,9 +114,13 @@ class Queries:
             centers={
                 p: len(position.centers_of(p)) for p in position.powers() if position.centers_of(p)
             },
-            units={p: len(position.units_of(p)) for p in position.powers() if position.units_of(p)},
+            # Stab!: the centre totals are public (rule 3), the units are not.
+            units={}
+            if secret
+            else {p: len(position.units_of(p)) for p in position.powers() if position.units_of(p)},
             early_adjudication=ctx.early,
             error=self.table.errors.get(game_id),
+            hidden=secret,
         )
 
     async def list_games(self, *, include_over: bool = False) -> list[GameStatus]:
@@ -139,7 +144,7 @@ class Queries:
                 return {}
             phase_id = ph.id
         res = await self.table.storage.result(game_id, phase_id)
-        if res is not None:
+        if res is not None and not await self._secret(game_id):
             orders = codec.orders_from_json(json.loads(res.orders_json))
             out: dict[Power, list[str]] = {}
             for o in orders:
@@ -209,6 +214,8 @@ class Queries:
             return None
         outcome = codec.outcome_from_json(json.loads(row.outcome_json))
         orders = codec.orders_from_json(json.loads(row.orders_json))
+        if await self._secret(game_id):  # Stab!: the public map only (hidden_view for more)
+            outcome, orders = hidden.sealed(outcome), []
         by_power: dict[Power, list[str]] = {}
         for o in orders:
             if o.power is not None:
@@ -237,10 +244,14 @@ class Queries:
         rows = await self.table.storage.phase_summaries(game_id)
         return [PhaseInfo(r.id, r.phase, r.status, r.adjudicated_at) for r in rows]
 
-    async def position(self, game_id: int, phase_id: int | None = None) -> Position:
+    async def position(
+        self, game_id: int, phase_id: int | None = None, *, viewer: str | None = None
+    ) -> Position:
         """The position a phase of this game is played from (the current one by default);
-        public: the board everyone sees. NotFoundError for a phase of another game."""
-        await self.table.game_row(game_id)
+        public: the board everyone sees. NotFoundError for a phase of another game.
+        Stab! while the game runs: the GM (`viewer`) sees it all, a player its own units
+        and centres, anyone else no unit and no centre's owner."""
+        game = await self.table.game_row(game_id)
         await self.table.load_ctx(game_id)
         row = await (
             self.table.storage.current_phase(game_id)
@@ -250,7 +261,17 @@ class Queries:
         if row is None or row.game_id != game_id:
             lang = await self.table.lang_of(game_id)
             raise NotFoundError.of("no_phase", lang, game=game_id)
-        return self.table.position_of(self.table.phase_from_row(row))
+        position = self.table.position_of(self.table.phase_from_row(row))
+        if not await self._secret(game_id) or (viewer is not None and viewer == game.gm):
+            return position
+        mine = await self.table.storage.power_of(game_id, viewer) if viewer else None
+        return hidden.own_view(position, Power(mine)) if mine else Position(position.phase)
+
+    async def _secret(self, game_id: int) -> bool:
+        """A Stab! game not over yet: its board is hidden (issue 14)."""
+        row = await self.table.game_row(game_id)
+        ctx = await self.table.load_ctx(game_id)
+        return ctx.rules.hidden_movement and row.status != "over"
 
     async def audit_log(self, game_id: int, viewer: str) -> list[AuditEntry]:
         await self.table.require_gm(game_id, viewer)

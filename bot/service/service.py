@@ -36,6 +36,7 @@ from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
+from bot.service.hidden_views import HiddenView, HiddenViews
 from bot.service.lateness import GRACE, Receipt
 from bot.service.lobby import Lobby
 from bot.service.missed import missed_counts
@@ -110,6 +111,7 @@ class TableService:
         self.voting = Votes(self.table, self.outbox)
         self.machine = PhaseMachine(self.table, self.voting, self.executor, render, metrics)
         self.queries = Queries(self.table)
+        self.hidden = HiddenViews(self.table)
         self.scheduler = Scheduler(self.table, self.machine, self.outbox, self.queries)
         self.lobby = Lobby(self.table, self.queries)
         self.orders = Orders(self.table, self.scheduler, self.outbox)
@@ -207,6 +209,7 @@ class TableService:
         clock_overrides: dict[str, Any] | None = None,
         early_adjudication: bool | None = None,
         meta: dict[str, Any] | None = None,
+        stab_retreats: str | None = None,
     ) -> GameStatus:
         return await self.lobby.create_game(
             gm,
@@ -218,6 +221,7 @@ class TableService:
             clock_overrides=clock_overrides,
             early_adjudication=early_adjudication,
             meta=meta,
+            stab_retreats=stab_retreats,
         )
 
     async def join(self, game_id: int, user: str, power: Power | str | None = None) -> Power:
@@ -265,8 +269,16 @@ class TableService:
     async def phases(self, game_id: int) -> list[PhaseInfo]:
         return await self.queries.phases(game_id)
 
-    async def position(self, game_id: int, phase_id: int | None = None) -> Position:
-        return await self.queries.position(game_id, phase_id)
+    async def position(
+        self, game_id: int, phase_id: int | None = None, *, viewer: str | None = None
+    ) -> Position:
+        return await self.queries.position(game_id, phase_id, viewer=viewer)
+
+    async def hidden_view(
+        self, game_id: int, user: str, phase_id: int | None = None, *, palette: str = ""
+    ) -> HiddenView:
+        """Stab!: what `user` may see of an adjudicated phase (bot.service.hidden_views)."""
+        return await self.hidden.view(game_id, user, phase_id, palette=palette)
 
     async def game_settings(self, game_id: int) -> GameSettings:
         return await game_settings(self.table, game_id)

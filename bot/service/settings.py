@@ -17,6 +17,7 @@ from typing import Any
 from bot.core.scoring import SYSTEMS
 from bot.service.clock import parse_duration
 from bot.service.errors import ConfigError
+from bot.service.hidden_views import hidden_mode
 from bot.service.palettes import public_palette
 from bot.service.record import scoring_system
 from bot.service.table import Table
@@ -99,6 +100,7 @@ class GameSettings:
     lang: str
     early: bool
     palette: str = "default"  # of the public maps (bot.service.palettes)
+    stab_retreats: str = ""  # Stab! (a hidden-movement preset): "phase" or "conditional"
 
 
 async def game_settings(table: Table, game_id: int) -> GameSettings:
@@ -121,4 +123,5 @@ async def game_settings(table: Table, game_id: int) -> GameSettings:
         lang=ctx.lang,
         early=ctx.early,
         palette=await public_palette(table.storage, row),  # the game's, else the server's
+        stab_retreats=await hidden_mode(table, game_id, ctx),
     )

@@ -43,6 +43,8 @@ class GameStatus:
     meta: dict[str, Any]
     broken: str | None = None  # why this game cannot be read, if it cannot
     error: str | None = None  # the last failed clock step (retried every 30 s)
+    # Stab! (issue 14): the board is secret until the game ends (units, orders, history).
+    hidden: bool = False
 
 
 @dataclass(frozen=True, slots=True)

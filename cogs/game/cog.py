@@ -42,6 +42,11 @@ PALETTES = [
     app_commands.Choice(name="Default colours", value="default"),
     app_commands.Choice(name="Colour-blind friendly", value="colorblind"),
 ]
+# Stab! rule 4: how retreats are ordered, fixed at creation (the GM note's default first).
+RETREATS = [
+    app_commands.Choice(name="A separate retreat phase", value="phase"),
+    app_commands.Choice(name="Conditional, written with the moves", value="conditional"),
+]
 
 
 def _overrides(times: str, years: int | None, lang: str) -> dict[str, Any]:
@@ -83,8 +88,9 @@ class GameCog(
         times="Custom clock, e.g. negotiation: 10m writing: 2m reading: 3m retreats: 2m",
         scoring="Scoring system (default: the rules')",
         palette="Map colours (colour-blind: the game's maps and the players' order maps)",
+        retreats="Stab! (hidden movement) only: how retreats are ordered",
     )
-    @app_commands.choices(language=LANGUAGES, palette=PALETTES)
+    @app_commands.choices(language=LANGUAGES, palette=PALETTES, retreats=RETREATS)
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
@@ -99,6 +105,7 @@ class GameCog(
         times: str = "",
         scoring: str = "",
         palette: app_commands.Choice[str] | None = None,
+        retreats: app_commands.Choice[str] | None = None,
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
         overrides = _overrides(times, years, lang)
@@ -123,6 +130,7 @@ class GameCog(
             clock_overrides=overrides or None,
             early_adjudication=early,
             variant=variant,
+            stab_retreats=retreats.value if retreats else None,
         )
         await self.bot.table_created(int(interaction.channel_id or 0), game.id)
         text = t(

@@ -25,6 +25,7 @@ from bot.discord_app.interactions import (
     locale_lang,
     resolve_game,
     think,
+    user_key,
 )
 from bot.i18n import t
 from bot.service import GameStatus
@@ -85,6 +86,9 @@ class HistoryCog(commands.Cog):
         chosen = [p for p in played if wanted is None or p.phase == wanted]
         if not chosen:
             raise Refusal(t("history.none", lang, phase=phase_name(wanted, lang)))
+        if found.hidden:  # Stab!: what the caller may see (the service chooses, by who asks)
+            await self._hidden(interaction, found, chosen[-1].id)
+            return
         res = await self.bot.service.results(found.id, chosen[-1].id)
         if res is None:
             raise Refusal(t("history.none", lang, phase=phase_name(wanted, lang)))
@@ -94,11 +98,27 @@ class HistoryCog(commands.Cog):
         files = [discord.File(io.BytesIO(res.png), filename="map.png")] if res.png else []
         await self._files(interaction, lines, files)
 
+    async def _hidden(self, interaction: discord.Interaction, game: GameStatus, pid: int) -> None:
+        user = user_key(interaction.user)
+        view = await self.bot.service.hidden_view(game.id, user, pid)
+        lang = game.lang
+        head = t(
+            "event.results_head",
+            lang,
+            phase=phase_name(view.phase, lang),
+            name=game.name,
+            id=game.id,
+        )
+        files = [discord.File(io.BytesIO(view.png), filename="map.png")] if view.png else []
+        await self._files(interaction, [head, *view.lines], files)
+
     @app_commands.command(name="replay", description="An animated map of the whole game (GIF)")
     @app_commands.describe(game="Game number (#)")
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self._game(interaction, game)
+        if found.hidden:  # Stab!: "when the game ends the full history opens to all"
+            raise Refusal(t("history.hidden", found.lang))
         played = await phase_outcomes(self.bot.service, found.id)
         frames = [
             (position, [r.order for r in outcome.results], list(outcome.results))
@@ -124,6 +144,8 @@ class HistoryCog(commands.Cog):
     @app_commands.guild_only()
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self._game(interaction, game)
+        if found.hidden:
+            raise Refusal(t("history.hidden", found.lang))
         record = await game_record(self.bot.service, found.id)
         doc = json.dumps(record, ensure_ascii=False, indent=1).encode()
         report = report_text(record, locale_lang(interaction)).encode()

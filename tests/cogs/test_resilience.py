@@ -40,14 +40,16 @@ async def test_rate_limits_and_server_errors_delay_but_do_not_duplicate(table: T
     await table.create_started_game()
     await table.settle()
     await send_opening(table)
+    # A burst of 5xx on the seven concurrent press-lock calls (each retried once after 1 s);
+    # the edc2023 clock locks press when the writing starts (edc-2023 B: negotiation 8',
+    # then writing 1').
+    table.fake.server_errors("/permissions/", count=7, status=503)
+    table.fake.rate_limit("/permissions/", count=2, retry_after=0.05)
     await table.advance(SPRING)
     channel = f"/channels/{table.table.id}/messages"
     # discord.py waits 1 + 2 x tries seconds after a 5xx: the outage comes first to keep it short
     table.fake.server_errors(channel, count=1, status=502)
     table.fake.rate_limit(channel, count=3, retry_after=0.05)
-    # A burst of 5xx on the seven concurrent press-lock calls (each retried once after 1 s)
-    table.fake.server_errors("/permissions/", count=7, status=503)
-    table.fake.rate_limit("/permissions/", count=2, retry_after=0.05)
     await table.advance(WRITING)
     await table.fake.wait_for(lambda: maps_in(table, table.table), within=15)
     await table.settle()

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.service.storage.claims import ClaimsRepository, Coordination
+from bot.service.storage.early import EarlyOrdersRepo
 from bot.service.storage.palettes import PaletteRepo
 from bot.service.storage.rows import (
     AuditRow,
@@ -33,7 +34,7 @@ from bot.service.storage.rows import (
 from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(TournamentRepository, ClaimsRepository, PaletteRepo, Protocol):
+class Repository(TournamentRepository, ClaimsRepository, EarlyOrdersRepo, PaletteRepo, Protocol):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

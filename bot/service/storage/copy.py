@@ -29,6 +29,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("players", "game_id, power"),
     ("phases", "id"),
     ("submissions", "id"),
+    ("early_orders", "id"),
     ("ready", "phase_id, power"),
     ("results", "phase_id"),
     ("outbox", "id"),
@@ -38,7 +39,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("delivered_messages", "event_id, dest, part"),
     ("palettes", "scope, owner"),
 )
-_IDENTITY = ("games", "phases", "submissions", "outbox", "audit")
+_IDENTITY = ("games", "phases", "submissions", "early_orders", "outbox", "audit")
 _SQLITE_ORDER = {"deliveries": "started_at, rowid"}  # the order they were begun: PG's seq
 
 

@@ -47,7 +47,7 @@ log = logging.getLogger("parley.store")
 
 MIGRATIONS_DIR: Traversable = files("bot.service.storage") / "migrations_pg"
 
-_ID_TABLES = {"games", "phases", "submissions", "outbox", "audit", "tournaments"}
+_ID_TABLES = {"games", "phases", "submissions", "outbox", "audit", "tournaments", "early_orders"}
 _WINDOW = re.compile(r"\bwindow\b")
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+(\w+)", re.IGNORECASE)
 # Failures of the server or the link, not of Parley: the request changed nothing.

@@ -158,3 +158,21 @@ def test_rules_runs_the_presets_submission_checks(capsys: pytest.CaptureFixture[
     assert "refused" not in capsys.readouterr().err
     assert main(["parse", "--rules", "stabbeurfou", "A PAR H"]) == 2  # no board to check on
     assert "--rules needs --position" in capsys.readouterr().err
+
+
+def test_rules_read_a_set_as_a_whole_under_house(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # house-rules III(1) Alternative B: "a presumption being made that each player wishes to
+    # submit a complete set of valid orders" (poorly_written_orders = "b").
+    path = tmp_path / "pos.json"
+    position = {"phase": "S1901M", "units": {"FRANCE": ["F MAO", "F POR"]}}
+    path.write_text(json.dumps(position), encoding="utf-8")
+    text = "F MAO - SPA\nF POR S F MAO - SPA/NC\n"
+    args = ["parse", "--power", "France", "--position", str(path)]
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main([*args, "--rules", "house"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["F MAO - SPA/NC", "F POR S F MAO - SPA/NC"]
+    monkeypatch.setattr("sys.stdin", io.StringIO(text))
+    assert main([*args, "--rules", "datc"]) == 1  # each order by itself: two coasts possible
+    assert capsys.readouterr().out.splitlines() == ["F POR S F MAO - SPA/NC"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.core.interpret import submission_problems
 from bot.core.map import load_map
+from bot.core.messages import render
 from bot.core.model import Power
 from bot.core.parser import parse_order
 from bot.core.presets import load_rules
@@ -87,3 +88,59 @@ def test_gm_order_correction_i5_last_legal_order_is_used():
     literal = load_rules("world-masters").with_options(duplicates_count_illegal_orders=True)
     out, _ = adjudicate_interpreted(pos, orders, literal, STD)
     assert "BUR" not in out.position.units
+
+
+def test_irrelevant_coast_refused_under_stabbeurfou_ignored_elsewhere():
+    # stabbeurfou 4.B.6 'SF a': "«Stabbeurfou» rejects any coast specification if none is
+    # requested." The reading keeps what was written until the rule set has ruled.
+    pos = STD.start
+    texts = ("A PAR - BUR/NC", "F BRE/NC - MAO")
+    orders = [parse_order(t, power=Power.FRANCE, position=pos, game_map=STD) for t in texts]
+    assert [o.canonical() for o in orders] == ["A PAR - BUR", "F BRE - MAO"]
+    assert [o.irrelevant_coasts for o in orders] == [("BUR",), ("BRE",)]
+    sf = submission_problems(pos, orders, load_rules("stabbeurfou"), STD)
+    assert [p.key for p in sf] == ["refusal.no_coast_here"] * 2
+    assert render(sf[0], "en", STD) == (
+        "A PAR - BUR/NC: BUR has no coasts: write none (a coast is refused where none is asked)"
+    )
+    assert render(sf[1], "fr", STD).startswith("F BRE/NC - MAO : BRE n'a pas de côtes :")
+    # Every other preset ignores the coast (4.B.6 b): nothing to refuse.
+    for name in ("datc", "edc2023", "house", "world-masters", "stab"):
+        assert submission_problems(pos, orders, load_rules(name), STD) == [], name
+    # A coast that is asked for is no problem under stabbeurfou either.
+    asked = parse_order("F STP/SC - BOT", power=Power.RUSSIA, position=pos, game_map=STD)
+    assert asked.irrelevant_coasts == ()
+    assert submission_problems(pos, [asked], load_rules("stabbeurfou"), STD) == []
+
+
+def test_poorly_written_orders_b_reads_the_set_as_a_whole():
+    # house-rules III(1) Alternative B: "Order sets and individual orders will be adjudicated
+    # with a presumption being made that each player wishes to submit a complete set of
+    # valid orders" (poorly_written_orders = "b", DATC 4.E.2 b: judge the orders as a set).
+    from bot.core.model import Phase, Position, Unit  # noqa: PLC0415
+    from bot.core.parser import parse_orders  # noqa: PLC0415
+    from bot.service.engine import CoreEngine  # noqa: PLC0415
+    from bot.service.intake import read_set  # noqa: PLC0415
+
+    france = Power.FRANCE
+    pos = Position.build(Phase.parse("S1901M"), [Unit.parse(france, u) for u in ("F MAO", "F POR")])
+    text = "F MAO - SPA\nF POR S F MAO - SPA/NC"
+    # b: the support names the coast the move left out (two are reachable from MAO).
+    house = read_set(CoreEngine(), text, "en", france, pos, STD, load_rules("house"))
+    assert (house.errors, [o.canonical() for o in house.orders]) == (
+        [],
+        ["F MAO - SPA/NC", "F POR S F MAO - SPA/NC"],
+    )
+    # a (datc, each order by itself): the move is unreadable and the set refused.
+    datc = read_set(CoreEngine(), text, "en", france, pos, STD, load_rules("datc"))
+    assert [o.canonical() for o in datc.orders] == ["F POR S F MAO - SPA/NC"]
+    assert len(datc.errors) == 1
+    assert datc.errors[0].startswith("F MAO - SPA: ")
+    # b, but the set names both coasts for that move: it does not say, the line stays unread.
+    both = "F MAO - SPA\nF POR S F MAO - SPA/NC\nF POR S F MAO - SPA/SC"
+    torn = parse_orders(both, power=france, position=pos, game_map=STD, as_set=True)
+    assert [e.text for e in torn.errors] == ["F MAO - SPA"]
+    # b reads only the power's own orders: another power's support says nothing.
+    sheet = "France:\nF MAO - SPA\nEngland:\nF POR S F MAO - SPA/NC"
+    other = parse_orders(sheet, position=pos, game_map=STD, as_set=True)
+    assert [e.text for e in other.errors] == ["F MAO - SPA"]

@@ -41,7 +41,14 @@ class SimpleEngine:
         return load_rules(name)
 
     def parse(
-        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+        self,
+        text: str,
+        *,
+        lang: str,
+        power: Power,
+        position: Position,
+        game_map: GameMap,
+        as_set: bool = False,
     ) -> Parsed:
         orders: list[Order] = []
         errors: list[tuple[str, str]] = []

@@ -55,6 +55,7 @@ READS = {
     "phase_orders",
     "history",
     "results",
+    "hidden_view",
     "power_of",
     "phases",
     "position",

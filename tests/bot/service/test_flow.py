@@ -27,7 +27,11 @@ async def test_edc_spring_windows_orders_and_results(opener, clock):
 
     clock.advance(480)
     await svc.run_due()
-    assert (await svc.status(gid)).window == "writing"
+    st = await svc.status(gid)
+    # edc-2023 B: "negotiations 8', writing of orders 1'": the negotiation is over when the
+    # writing starts, so press is closed while orders are written.
+    assert (st.window, st.press_open) == ("writing", False)
+    assert EventKind.PRESS_LOCKED.value in notes.kinds()
     clock.advance(1)  # 59 s left: the 1' reminder is due, to everyone but France
     await svc.run_due()
     reminders = [e for e in notes.events if e.kind is EventKind.REMINDER_DUE]
@@ -42,10 +46,14 @@ async def test_edc_spring_windows_orders_and_results(opener, clock):
     assert results[0].png == PNG
     lines = {(r["order"], r["succeeded"]) for r in results[0].payload["lines"]}
     assert ("A PAR - BUR", True) in lines
-    # EDC: no talk while orders are read.
-    assert notes.kinds()[-1] == EventKind.PRESS_LOCKED.value
+    # edc-2023 E: no talk while orders are read (press stays closed from the writing on).
     st = await svc.status(gid)
-    assert (st.phase, st.phase_status, st.window) == ("F1901M", "pending", "reading")
+    assert (st.phase, st.phase_status, st.window, st.press_open) == (
+        "F1901M",
+        "pending",
+        "reading",
+        False,
+    )
 
     with pytest.raises(LateSubmissionError):
         await svc.submit(gid, "user-france", "A BUR H")

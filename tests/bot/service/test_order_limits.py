@@ -22,10 +22,19 @@ class SlowReadingEngine(SimpleEngine):
     CPU-bound parsing: it blocks whatever thread runs it)."""
 
     def parse(
-        self, text: str, *, lang: str, power: Power, position: Position, game_map: GameMap
+        self,
+        text: str,
+        *,
+        lang: str,
+        power: Power,
+        position: Position,
+        game_map: GameMap,
+        as_set: bool = False,
     ) -> Parsed:
         time.sleep(READ_SECONDS)
-        return super().parse(text, lang=lang, power=power, position=position, game_map=game_map)
+        return super().parse(
+            text, lang=lang, power=power, position=position, game_map=game_map, as_set=as_set
+        )
 
 
 @pytest.mark.parametrize(

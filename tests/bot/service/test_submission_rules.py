@@ -6,6 +6,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import LateSubmissionError
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import seven_player_game
 
 
@@ -66,3 +67,20 @@ async def test_order_sets_combine_replace_or_refuse_a_partial_set(opener):
     await svc.submit(sf, "user-france", "A PAR - BUR")
     await svc.submit(sf, "user-france", "A MAR - SPA")
     assert (await svc.my_orders(sf, "user-france")).orders == ["A PAR - BUR", "A MAR - SPA"]
+
+
+async def test_irrelevant_coast_refuses_the_set_under_stabbeurfou_only(opener):
+    # stabbeurfou 4.B.6: "rejects any coast specification if none is requested".
+    svc = await opener(engine=CoreEngine())
+    sf = await seven_player_game(svc, rules="stabbeurfou")
+    reply = await svc.submit(sf, "user-france", "A PAR - BUR/NC\nA MAR H")
+    assert not reply.accepted
+    assert reply.errors == [
+        "A PAR - BUR/NC: BUR has no coasts: write none (a coast is refused where none is asked)"
+    ]
+    assert (await svc.my_orders(sf, "user-france")).orders == []
+    # datc (4.B.6 b): the coast is ignored, the set saved as before.
+    datc = await seven_player_game(svc, rules="datc")
+    reply = await svc.submit(datc, "user-france", "A PAR - BUR/NC\nA MAR H")
+    assert reply.accepted
+    assert reply.orders == ["A PAR - BUR", "A MAR H"]

@@ -266,12 +266,17 @@ async def test_a_phase_label_and_a_final_marker_are_understood(opener, text):
     assert reply.orders == ["A PAR - BUR", "F BRE - MAO"]
 
 
-@pytest.mark.parametrize("label", ["SED 02UE", "SED 01FF", "F1902M", "W1901A"])
-async def test_a_set_labelled_for_another_phase_is_refused(opener, label):
+@pytest.mark.parametrize(
+    ("rules", "label"),
+    [("house", "SED 01FF"), ("house", "F1902M"), ("datc", "SED 02UE"), ("datc", "W1901A")],
+)
+async def test_a_set_labelled_for_another_phase_is_refused(opener, rules, label):
     # house II(2): "The GM is not required to accept order sets that do not meet these
-    # requirements" - a set for another phase is refused, not moved to that phase.
+    # requirements" - a set for another phase is refused, not moved to that phase. (A later
+    # retreat or adjustment phase is the exception where contingent orders are taken, house
+    # II(5): tests/bot/service/test_early_orders.py.)
     svc = await opener(engine=CoreEngine())
-    gid = await seven_player_game(svc, rules="house")
+    gid = await seven_player_game(svc, rules=rules)
     await svc.submit(gid, "user-france", "A PAR H")
     reply = await svc.submit(gid, "user-france", f"{label}\nA PAR - BUR")
     assert not reply.accepted

@@ -28,6 +28,8 @@ async def _played(db: Path) -> tuple[int, int]:
     await svc.submit(gid, "user-france", "A PAR - BUR\nA MAR H")
     await svc.deliveries.begin(1, gid, "table", "100")
     await svc.deliveries.posted(1, "table", 0, "111", last=True)
+    async with storage.tx() as tx:  # a set kept for a later phase (house II(5)) is copied too
+        await tx.add_early_orders(gid, "F1905R", "FRANCE", "user-france", "A PAR D", 1.0)
 
     async def over() -> bool:
         return (await svc.status(gid)).status == "over"
@@ -62,6 +64,7 @@ async def test_a_copy_reads_the_same_and_goes_on(tmp_path: Path) -> None:
         assert counts["games"] == 2
         assert counts["results"] >= 2
         assert counts["deliveries"] == 1
+        assert counts["early_orders"] == 1
         pg = await PgStorage.open(dsn(), server_settings=settings(schema))
         svc = await TableService.open(storage=pg, run=False)
         try:

@@ -1,0 +1,291 @@
+"""The POSITION reader and the output writer of bulk runs (`parley adjudicate --jsonl`, issue 18).
+
+A corpus replays thousands of positions in which a power's list of units or centres recurs
+from phase to phase; `PositionReader` reads and map-checks each distinct list once and keeps
+the result (units are immutable). It reads only well-formed documents: anything else (a
+dislodged unit, an unknown key, a bad name, two units in a province...) returns None, and the
+caller takes jsonio's `position_from_json` and its map check, whose errors name the place.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
+from typing import Any, TypeVar
+
+from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
+from bot.core.map import GameMap
+from bot.core.model import DislodgedUnit, ModelError, Phase, PhaseKind, Position, Power, Unit
+from bot.core.orders import Order
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+
+_ESCAPED = re.compile(r'["\\\x00-\x1f]')
+_SEP = '","'  # between the items of a list of plain strings
+_SIZE = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
+_KEYS = frozenset(POSITION_KEYS)
+
+
+class PositionReader:
+    """`position_from_json(doc)` plus the map check, for well-formed documents (else None)."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
+        self._phases: dict[str, Phase] = {}
+        self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
+        self._one: dict[tuple[Power, object], tuple[str, Unit]] = {}  # (power, unit text)
+        self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
+
+    def read(self, doc: object) -> Position | None:
+        try:
+            return self._read(doc)
+        except TypeError:  # an unhashable item in a list: the slow path says what is wrong
+            return None
+
+    def _read(self, doc: object) -> Position | None:
+        if type(doc) is not dict or not _KEYS.issuperset(doc):
+            return None
+        text = doc.get("phase")
+        phase = self._phases.get(text) if type(text) is str else None
+        if phase is None:
+            phase = self._phase(text)
+            if phase is None:
+                return None
+        # two units in one province, or a centre owned twice: the slow path says so
+        by_prov = _merged(doc.get("units", {}), self._units, self._unit_list)
+        if by_prov is None:
+            return None
+        centers = _merged(doc.get("centers", {}), self._centers, self._center_list)
+        if centers is None:
+            return None
+        raw_dislodged = doc.get("dislodged", [])
+        if not raw_dislodged:
+            return Position.adopt(phase, by_prov, centers)
+        if phase.kind is not PhaseKind.RETREAT or type(raw_dislodged) is not list:
+            return None
+        dislodged = []
+        for d in raw_dislodged:
+            waiting = self._dislodged(d)
+            if waiting is None:
+                return None
+            dislodged.append(waiting)
+        if len({d.unit.province for d in dislodged}) != len(dislodged):
+            return None  # Position.build does not check these: the slow path decides
+        return Position.adopt(phase, by_prov, centers, tuple(dislodged))
+
+    def _dislodged(self, d: object) -> DislodgedUnit | None:
+        """One unit awaiting retreat, as jsonio reads it, if all is well."""
+        if type(d) is not dict:
+            return None
+        power, unit_text, retreats = (
+            self._power(d.get("power")),
+            d.get("unit"),
+            d.get("retreats", []),
+        )
+        attacker = d.get("attacker_from", "")
+        if power is None or type(unit_text) is not str or type(retreats) is not list:
+            return None
+        if type(attacker) is not str or not all(type(r) is str for r in retreats):
+            return None
+        item = self._one.get((power, unit_text)) or self._one_unit(power, unit_text)
+        if item is None:
+            return None
+        places = frozenset(r.upper().split("/")[0] for r in retreats)
+        attacker = attacker.upper()
+        provinces = self.game_map.provinces
+        if not all(r in provinces for r in places) or (attacker and attacker not in provinces):
+            return None
+        return DislodgedUnit(item[1], attacker, places)
+
+    def _phase(self, text: object) -> Phase | None:
+        if type(text) is not str:
+            return None
+        try:
+            phase = Phase.parse(text)
+        except ModelError:
+            return None
+        if len(self._phases) >= _SIZE:
+            self._phases.clear()
+        self._phases[text] = phase
+        return phase
+
+    def _power(self, name: object) -> Power | None:
+        if type(name) is not str:
+            return None
+        try:
+            power = Power.of(name)
+        except ModelError:
+            return None
+        return power if power in self.game_map.powers else None
+
+    def _unit_list(self, pname: str, texts: list[object]) -> tuple[tuple[str, Unit], ...] | None:
+        power = self._power(pname)
+        if power is None:
+            return None
+        out = []
+        one = self._one
+        for text in texts:
+            item = one.get((power, text))
+            if item is None:
+                item = self._one_unit(power, text)
+                if item is None:
+                    return None
+            out.append(item)
+        if len(self._units) >= _SIZE:
+            self._units.clear()
+        result = self._units[pname, tuple(texts)] = tuple(out)
+        return result
+
+    def _one_unit(self, power: Power, text: object) -> tuple[str, Unit] | None:
+        gm = self.game_map
+        try:
+            unit = _unit(power, str(text))
+        except ModelError:
+            return None
+        if unit.province not in gm.provinces or not gm.can_occupy(unit.type, unit.location):
+            return None
+        if len(self._one) >= _SIZE:
+            self._one.clear()
+        item = self._one[power, text] = (unit.province, unit)
+        return item
+
+    def _center_list(self, pname: str, provs: list[object]) -> tuple[tuple[str, Power], ...] | None:
+        power = self._power(pname)
+        if power is None:
+            return None
+        pids = [str(p).upper() for p in provs]
+        if not set(pids) <= self.game_map.supply_centers or len(set(pids)) != len(pids):
+            return None
+        if len(self._centers) >= _SIZE:
+            self._centers.clear()
+        result = self._centers[pname, tuple(provs)] = tuple((p, power) for p in pids)
+        return result
+
+
+_V = TypeVar("_V")
+_Pairs = tuple[tuple[str, _V], ...]
+
+
+def _merged(
+    raw: object,
+    cache: dict[tuple[str, tuple[object, ...]], _Pairs[_V]],
+    read: Callable[[str, list[object]], _Pairs[_V] | None],
+) -> dict[str, _V] | None:
+    """{province: value} from a POSITION's `{power: [...]}` object, each list read once
+    (`read(power name, list)`, cached by its content); None if anything is amiss or a
+    province comes twice."""
+    if type(raw) is not dict:
+        return None
+    merged: dict[str, _V] = {}
+    given = 0
+    for pname, items in raw.items():
+        if type(items) is not list:
+            return None
+        pairs = cache.get((pname, tuple(items)))
+        if pairs is None:
+            pairs = read(pname, items)
+            if pairs is None:
+                return None
+        given += len(pairs)
+        merged.update(pairs)
+    return merged if given == len(merged) else None
+
+
+class OutcomeWriter:
+    """`parley adjudicate`'s output line, written from fragments: the text that
+    `JSONEncoder(ensure_ascii=False, separators=(",", ":"))` makes of `outcome_to_json`'s
+    document (with the extra results and notes the CLI adds), byte for byte (a test compares
+    them). Each order's and unit's quoted text is made once: the bulk reader hands the same
+    order objects out again, and the map index the same units."""
+
+    def __init__(self, game_map: GameMap) -> None:
+        self.game_map = game_map
+        self._dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+        # id(object) -> (object, text): the object is kept, so its id is not reused meanwhile
+        self._heads: dict[int, tuple[Order, Power | None, str]] = {}
+        self._units: dict[int, tuple[Unit, str]] = {}
+        # Power ids are [A-Z][A-Z0-9_]*; a unit's text and a centre are made of the map's
+        # province ids and coasts: when none has a character JSON escapes, none is escaped.
+        self._plain = not any(_ESCAPED.search(pid) for pid in game_map.provinces)
+        self._tails = {
+            (v, r): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
+            for v in Verdict
+            for r in Reason
+        }
+
+    def text(self, outcome: Outcome, extra: list[dict[str, Any]], notes: list[str]) -> str:
+        """The output line (without its newline)."""
+        parts = [self._result(r) for r in outcome.results]
+        parts += [self._dumps(e) for e in extra]
+        gm = self.game_map
+        dislodged = self._dumps([_dislodged_json(d, gm) for d in outcome.dislodged])
+        out = (
+            f'{{"results":[{",".join(parts)}],"dislodged":{dislodged},'
+            f'"position":{self._position(outcome.position)}'
+        )
+        if notes:
+            out += f',"notes":{self._dumps(notes)}'
+        return out + "}"
+
+    def _result(self, r: OrderResult) -> str:
+        order, power = r.order, r.power
+        head = self._heads.get(id(order))
+        if head is None or head[0] is not order or head[1] is not power:
+            if len(self._heads) >= _SIZE:
+                self._heads.clear()
+            who = "null" if power is None else _q(power.value)
+            head = self._heads[id(order)] = (
+                order,
+                power,
+                f'{{"power":{who},"order":{_q(order.canonical())}',
+            )
+        text = head[2] + self._tails[r.verdict, r.reason]
+        if r.note or r.message is not None:
+            detail = r.detail  # a property that renders a message
+            if detail:
+                text += f',"detail":{_q(detail)}'
+        if r.implied:
+            text += ',"implied":true'
+        return text + "}"
+
+    def _position(self, position: Position) -> str:
+        # grouped by the Power itself (a str: its id), its `.value` property costs a call
+        units: dict[str, list[str]] = {}
+        cache = self._units
+        for u in position.units.values():
+            hit = cache.get(id(u))
+            if hit is None or hit[0] is not u:
+                if len(cache) >= _SIZE:
+                    cache.clear()
+                hit = cache[id(u)] = (u, str(u))
+            group = units.get(u.power)
+            if group is None:
+                units[u.power] = [hit[1]]
+            else:
+                group.append(hit[1])
+        centers: dict[str, list[str]] = {}
+        for pid, owner in position.centers.items():
+            group = centers.get(owner)
+            if group is None:
+                centers[owner] = [pid]
+            else:
+                group.append(pid)
+        lists = self._lists
+        text = (
+            f'{{"phase":{_q(str(position.phase))},"units":{{{lists(units)}}},'
+            f'"centers":{{{lists(centers)}}}'
+        )
+        if position.dislodged:
+            gm = self.game_map
+            waiting = [_dislodged_json(d, gm) for d in position.dislodged]
+            text += f',"dislodged":{self._dumps(waiting)}'
+        return text + "}"
+
+    def _lists(self, by_key: dict[str, list[str]]) -> str:
+        """`"A":["x","y"],"B":[...]`: keys sorted, each list sorted (as position_to_json)."""
+        if self._plain:  # nothing to escape: the items are joined between quotes
+            return ",".join(f'"{k}":["{_SEP.join(sorted(v))}"]' for k, v in sorted(by_key.items()))
+        return ",".join(
+            f"{_q(k)}:[{','.join(_q(x) for x in sorted(v))}]" for k, v in sorted(by_key.items())
+        )

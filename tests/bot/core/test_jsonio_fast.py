@@ -1,0 +1,146 @@
+"""The bulk run's position reader and output writer (bot.core.jsonio_fast, issue 18): the same
+positions as jsonio's reader and map check, the same bytes as the JSON encoder on
+`outcome_to_json`, on the corpus sample and on random boards with many supports and convoys."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from typing import Any
+
+import pytest
+
+from bench.adjudicate import random_orders, random_position
+from bot.core.adjudicator.mapindex import map_index
+from bot.core.interpret import adjudicate_interpreted
+from bot.core.jsonio import outcome_to_json, position_from_json, position_to_json
+from bot.core.jsonio_fast import OutcomeWriter, PositionReader
+from bot.core.map import load_map
+from bot.core.parser import OrderSyntaxError, parse_order
+from bot.core.presets import load_rules
+from tests.shared import CORPUS
+
+GM = load_map("standard")
+DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _records() -> list[dict[str, Any]]:
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh]
+
+
+RECORDS = _records()
+
+
+def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
+    reader = PositionReader(GM)
+    for rec in RECORDS:
+        doc = rec["position"]
+        got = reader.read(doc)
+        assert got is not None
+        want = position_from_json(doc, GM)
+        assert got == want
+        assert list(got.units) == list(want.units)  # board order kept (results follow it)
+        assert list(got.centers) == list(want.centers)
+    assert any(rec["position"].get("dislodged") for rec in RECORDS)
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {"units": {"FRANCE": ["A PAR"]}},  # no phase
+        {"phase": "X1901M"},
+        {"phase": "S1901M", "ordres": {}},  # unknown key
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "france": ["A PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": ["F PAR"]}},  # a fleet inland
+        {"phase": "S1901M", "units": {"FRANCE": ["F SPA"]}},  # no coast
+        {"phase": "S1901M", "units": {"FRANCE": ["A XYZ"]}},
+        {"phase": "S1901M", "units": {"NARNIA": ["A PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": [["A PAR"]]}},  # unhashable
+        {"phase": "S1901M", "units": {"FRANCE": "A PAR"}},
+        {"phase": "S1901M", "centers": {"FRANCE": ["PAR"], "france": ["PAR"]}},
+        {"phase": "S1901M", "centers": {"FRANCE": ["PAR", "PAR"]}},
+        {"phase": "S1901M", "centers": {"FRANCE": ["BUR"]}},  # not a centre
+        {"phase": "S1901M", "centers": {"FRANCE": ["PAR"], "GERMANY": ["PAR"]}},
+        {"phase": "F1901M", "dislodged": [{"power": "FRANCE", "unit": "A PAR"}]},
+        {"phase": "F1901R", "dislodged": [{"power": "FRANCE", "unit": "A PAR", "retreats": 1}]},
+        {"phase": "F1901R", "dislodged": [{"power": "FRANCE", "unit": "F PAR"}]},
+        {
+            "phase": "F1901R",
+            "dislodged": [{"power": "FRANCE", "unit": "A PAR", "retreats": ["XY"]}],
+        },
+        {
+            "phase": "F1901R",
+            "dislodged": [{"power": "FRANCE", "unit": "A PAR", "attacker_from": 5}],
+        },
+        {"phase": "F1901R", "dislodged": [{"power": "NARNIA", "unit": "A PAR"}]},
+        {"phase": "F1901R", "dislodged": {"power": "FRANCE", "unit": "A PAR"}},
+        ["S1901M"],
+    ],
+)
+def test_reader_leaves_anything_unusual_to_jsonio(doc: object) -> None:
+    # None: the caller reads it with position_from_json, whose error names the place
+    assert PositionReader(GM).read(doc) is None
+
+
+def test_reader_keeps_what_it_read_apart_per_list() -> None:
+    reader = PositionReader(GM)
+    first = reader.read({"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}})
+    second = reader.read({"phase": "F1901M", "units": {"FRANCE": ["A PAR", "A BUR"]}})
+    assert first is not None
+    assert second is not None
+    assert position_to_json(first)["units"] == {"FRANCE": ["A PAR"]}
+    assert position_to_json(second) == {
+        "phase": "F1901M",
+        "units": {"FRANCE": ["A BUR", "A PAR"]},
+        "centers": {},
+    }
+
+
+def _writer_cases() -> list[tuple[Any, list[Any]]]:
+    """(position, orders) of every sample record, then of seeded random boards."""
+    cases: list[tuple[Any, list[Any]]] = []
+    for rec in RECORDS:
+        pos = position_from_json(rec["position"], GM)
+        orders = []
+        for pname, texts in rec.get("orders", {}).items():
+            power = GM.parse_power(pname)
+            for text in texts:
+                try:
+                    orders.append(parse_order(text, power=power, position=pos, game_map=GM))
+                except OrderSyntaxError:
+                    continue
+        cases.append((pos, orders))
+    rng, idx = random.Random(18), map_index(GM)
+    for _ in range(300):
+        pos = random_position(rng, GM, 28)
+        cases.append((pos, random_orders(rng, pos, idx)))
+    return cases
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_writer_writes_the_encoders_bytes(plain: bool) -> None:
+    rules = load_rules("datc")
+    writer = OutcomeWriter(GM)
+    assert writer._plain  # the standard map's ids need no escaping ...
+    writer._plain = plain  # ... and the path for a map whose ids would is checked too
+    kinds: set[str] = set()
+    for i, (pos, orders) in enumerate(_writer_cases()):
+        outcome, decisions = adjudicate_interpreted(pos, orders, rules, GM)
+        # the datc preset makes no notes: some are made up, with text to escape
+        notes = [d.text for d in decisions if not d.dropped] or ['« A PAR » read "\\"'] * (i % 2)
+        extra = [{"power": "FRANCE", "order": "é?", "outcome": "fails", "reason": "illegal"}]
+        want = outcome_to_json(outcome, GM)
+        want["results"] += extra
+        if notes:
+            want["notes"] = notes
+            kinds.add("notes")
+        kinds |= {r.reason.value for r in outcome.results if r.detail}
+        kinds |= {"dislodged"} if outcome.dislodged else set()
+        kinds |= {"waiting"} if outcome.position.dislodged else set()
+        kinds |= {"implied"} if any(r.implied for r in outcome.results) else set()
+        assert writer.text(outcome, extra, notes) == DUMPS(want)
+    # the cases cover details, both dislodged lists, implied orders and notes
+    assert {"dislodged", "waiting", "implied", "notes", "illegal", "void", "cut"} <= kinds
