@@ -38,8 +38,15 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("deliveries", "event_id, dest"),
     ("delivered_messages", "event_id, dest, part"),
     ("palettes", "scope, owner"),
+    ("tournaments", "id"),
+    ("tournament_entries", "tournament_id, round_no, user_id"),
+    ("tournament_rounds", "tournament_id, round_no"),
+    ("tournament_tables", "tournament_id, round_no, table_no"),
+    ("tournament_marks", "tournament_id, at, user_id, kind, reason"),
 )
-_IDENTITY = ("games", "phases", "submissions", "early_orders", "outbox", "audit")
+# Coordination between running processes (leases, rate slots): nothing to carry over.
+TRANSIENT = frozenset({"claims", "rate_slots", "schema_version"})
+_IDENTITY = ("games", "phases", "submissions", "early_orders", "outbox", "audit", "tournaments")
 _SQLITE_ORDER = {"deliveries": "started_at, rowid"}  # the order they were begun: PG's seq
 
 

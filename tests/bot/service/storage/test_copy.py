@@ -13,8 +13,9 @@ import pytest
 from bot.cli import main
 from bot.service import FakeClock, TableService
 from bot.service.storage import SqliteStorage
-from bot.service.storage.copy import TABLES, CopyError, copy_sqlite_to_postgres
+from bot.service.storage.copy import TABLES, TRANSIENT, CopyError, copy_sqlite_to_postgres
 from bot.service.storage.postgres import PgStorage
+from bot.service.storage.tournaments import MarkRow, NewTournament
 from tests.bot.service.conftest import SimpleEngine, run_until, seven_player_game
 from tests.bot.service.pg import connect, dsn, fresh_schema, settings
 
@@ -30,6 +31,24 @@ async def _played(db: Path) -> tuple[int, int]:
     await svc.deliveries.posted(1, "table", 0, "111", last=True)
     async with storage.tx() as tx:  # a set kept for a later phase (house II(5)) is copied too
         await tx.add_early_orders(gid, "F1905R", "FRANCE", "user-france", "A PAR D", 1.0)
+        # A tournament and a penalty: a community's tournaments move with its games.
+        tid = await tx.add_tournament(
+            NewTournament(
+                "EDC",
+                "director",
+                "1",
+                "2",
+                "edc2023",
+                "edc2023",
+                "edc2023",
+                "edc2023",
+                "en",
+                "[]",
+                "[]",
+                1.0,
+            )
+        )
+        await tx.add_mark(tid, MarkRow("user-france", "penalty", 1, -5.0, "contesting", 2.0))
 
     async def over() -> bool:
         return (await svc.status(gid)).status == "over"
@@ -65,6 +84,8 @@ async def test_a_copy_reads_the_same_and_goes_on(tmp_path: Path) -> None:
         assert counts["results"] >= 2
         assert counts["deliveries"] == 1
         assert counts["early_orders"] == 1
+        assert counts["tournaments"] == 1
+        assert counts["tournament_marks"] == 1
         pg = await PgStorage.open(dsn(), server_settings=settings(schema))
         svc = await TableService.open(storage=pg, run=False)
         try:
@@ -144,3 +165,14 @@ async def test_a_source_row_postgresql_refuses_is_named_and_nothing_is_copied(
         finally:
             await admin.close()
     assert games == 0
+
+
+async def test_every_table_of_the_schema_is_copied_or_transient(tmp_path: Path) -> None:
+    """A table added by a migration and forgotten by the copy would be lost silently."""
+    storage = await SqliteStorage.open(tmp_path / "parley.db")
+    rows = await storage.store.fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+    )
+    await storage.close()
+    names = {r[0] for r in rows}
+    assert names - TRANSIENT == {t for t, _ in TABLES}
