@@ -87,7 +87,7 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
             fake.add_guild("Bench club", ["lobby"])
             clock = FakeClock(start=time.time())
             svc = await TableService.open(
-                Path(tmp) / "bench.db", clock=clock, executor=executor, run=False
+                Path(tmp) / "bench.db", clock=clock, executor=executor, run=False, grace=0.0
             )
             tables = await setup_games(svc, fake, n, rng)
             bot = ParleyBot(svc, guild_ready_timeout=0.05)
