@@ -101,6 +101,8 @@ class GameSettings:
     early: bool
     palette: str = "default"  # of the public maps (bot.service.palettes)
     stab_retreats: str = ""  # Stab! (a hidden-movement preset): "phase" or "conditional"
+    # edc-2023 B "Winter (retirement & adjustments): writing 1'": one window for both
+    winter_combined: bool = False
 
 
 async def game_settings(table: Table, game_id: int) -> GameSettings:
@@ -124,4 +126,5 @@ async def game_settings(table: Table, game_id: int) -> GameSettings:
         early=ctx.early,
         palette=await public_palette(table.storage, row),  # the game's, else the server's
         stab_retreats=await hidden_mode(table, game_id, ctx),
+        winter_combined=preset.retreats_with_adjustments,
     )

@@ -8,10 +8,12 @@ from bot.discord_app.format import (
     chunks,
     phase_name,
     result_line,
+    settings_lines,
     stamp,
     window_name,
 )
 from bot.discord_app.notifier import nonce
+from bot.service.settings import GameSettings
 
 
 def test_chunks_fit_the_limit_and_keep_every_line_in_order() -> None:
@@ -84,3 +86,31 @@ def test_results_follow_the_stabbeurfou_notation_when_the_outcome_is_known() -> 
     assert "France :" in lines
     assert "A PAR - BOU" in lines  # succeeded: upper case, no note (stabbeurfou 4)
     assert "A MUN - BOU; (échec)" in lines
+
+
+def _settings(*, combined: bool) -> GameSettings:
+    return GameSettings(
+        "t",
+        "standard",
+        "edc2023",
+        "edc2023",
+        480,
+        60,
+        240,
+        60,
+        60,
+        7,
+        "edc2023",
+        "en",
+        False,
+        winter_combined=combined,
+    )
+
+
+def test_the_summary_says_when_retreats_and_adjustments_share_a_window() -> None:
+    # edc-2023 B: "Winter (retirement & adjustments): writing 1'": one window, said so.
+    joined = "\n".join(settings_lines(_settings(combined=True), 1))
+    assert "retreats and the Winter's builds and removals are written together" in joined
+    assert "1m window" in joined
+    apart = "\n".join(settings_lines(_settings(combined=False), 1))
+    assert "written together" not in apart

@@ -107,3 +107,12 @@ async def test_house_contingent_orders_kept_and_applied_refused_elsewhere(opener
     other = await seven_player_game(svc, rules="datc")
     refused = await svc.submit(other, "user-france", "SED 01WF\nA PAR B")
     assert not refused.accepted
+
+
+async def test_the_settings_say_whether_the_clock_shares_the_winter_window(opener):
+    # edc-2023 B: the EDC clock writes Fall retreats and adjustments in one 1' window.
+    svc = await opener()
+    edc = await svc.create_game("gm", clock="edc2023")
+    casual = await svc.create_game("gm", clock="casual")
+    assert (await svc.game_settings(edc.id)).winter_combined
+    assert not (await svc.game_settings(casual.id)).winter_combined
