@@ -23,6 +23,7 @@ from bot.service.phase_machine import PhaseMachine
 from bot.service.storage import Repository
 from bot.service.table import (
     GameCtx,
+    PhaseState,
     Table,
     centre_counts,
     dumps,
@@ -60,6 +61,13 @@ class GmTools:
         self.table = table
         self.machine = machine
         self.outbox = outbox
+
+    async def _window_phase(self, tx: Repository, game_id: int, lang: str) -> PhaseState:
+        """The current phase if it is pending or open (a GM may act on it), else no_window."""
+        ph = await self.table.current_phase(game_id, tx)
+        if ph is None or ph.status not in ("pending", "open"):
+            raise InvalidStateError.of("no_window", lang, game=game_id)
+        return ph
 
     async def _gm_event(  # noqa: PLR0917 - internal helper
         self,
@@ -122,9 +130,7 @@ class GmTools:
         async with self.table.lock(game_id):
             now = self.table.clock.now()
             async with self.table.storage.tx() as tx:
-                ph = await self.table.current_phase(game_id, tx)
-                if ph is None or ph.status not in ("pending", "open"):
-                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                ph = await self._window_phase(tx, game_id, row.lang)
                 window = "pending" if ph.status == "pending" else ph.window
                 await tx.extend_phase(ph.id, seconds, window)
                 new = await tx.phase(ph.id)
@@ -306,9 +312,7 @@ class GmTools:
         async with self.table.lock(game_id):
             now = self.table.clock.now()
             async with self.table.storage.tx() as tx:
-                ph = await self.table.current_phase(game_id, tx)
-                if ph is None or ph.status not in ("pending", "open"):
-                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                ph = await self._window_phase(tx, game_id, row.lang)
                 edited = apply_edit(text, self.table.position_of(ph), ctx.game_map, row.lang)
                 await tx.set_position(ph.id, dumps(position_to_json(edited)))
                 await self._gm_event(
@@ -348,9 +352,7 @@ class GmTools:
         async with self.table.lock(game_id):
             now = self.table.clock.now()
             async with self.table.storage.tx() as tx:
-                ph = await self.table.current_phase(game_id, tx)
-                if ph is None or ph.status not in ("pending", "open"):
-                    raise InvalidStateError.of("no_window", row.lang, game=game_id)
+                ph = await self._window_phase(tx, game_id, row.lang)
                 why = await draw_warning(tx, game_id, ctx)
                 if why is None:
                     raise InvalidStateError.of("no_draw_yet", row.lang, game=game_id)
