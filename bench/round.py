@@ -22,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import random
 import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +40,8 @@ from bot.core.model import Power
 from bot.core.parser import render_order
 from bot.discord_app.notifier import nonce
 from bot.service import FakeClock, TableService
-from bot.service.lateness import GRACE
+from bot.service.lateness import GRACE, Receipt
+from bot.service.storage.rows import SubmissionRow
 from tests.fake_discord import FakeDiscord, FakeUser, SentMessage
 
 LEAD = 4.0  # real seconds of the writing window the bench plays out
@@ -52,7 +55,37 @@ async def tick(clock: FakeClock, offset: list[float]) -> None:
         await asyncio.sleep(0.005)
 
 
-async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
+class Trace:
+    """Per set (with --trace): when it was due to be sent, sent (its message's time), written
+    to the gateway, began and ended its reading, and the verdict; the event loop's lag."""
+
+    def __init__(self, svc: TableService) -> None:
+        self.sent: dict[str, list[dict[str, float]]] = {}  # user -> per set, in send order
+        self.read: dict[str, list[dict[str, float]]] = {}  # user -> per reading, in order
+        self.lag: list[tuple[float, float]] = []  # (when, how late a 10 ms sleep woke)
+        intake = svc.table.intake
+        receiving = intake.receiving
+
+        @contextlib.contextmanager
+        def traced(user: str, created_at: float | None) -> Iterator[Receipt]:
+            with receiving(user, created_at) as receipt:
+                row = {"received": receipt.received, "loop": time.perf_counter()}
+                self.read.setdefault(user, []).append(row)
+                try:
+                    yield receipt
+                finally:
+                    row["ended"] = svc.clock.now()
+
+        intake.receiving = traced  # type: ignore[method-assign]
+
+    async def watch_loop(self) -> None:
+        while True:
+            at = time.perf_counter()
+            await asyncio.sleep(0.01)
+            self.lag.append((at, time.perf_counter() - at - 0.01))
+
+
+async def play(n: int, feed: bool, seed: int, grace: float, trace: bool) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
@@ -67,6 +100,7 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
                 run=False,
                 grace=grace,
             )
+            tracer = Trace(svc) if trace else None
             game_map = svc.engine.load_map("standard")
             tables: dict[int, int] = {}
             users: dict[int, dict[str, FakeUser]] = {}
@@ -113,14 +147,22 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
             nonces: set[str | None] = set()
             scanned = [0]  # messages whose nonce is in `nonces`
 
-            async def order(gid: int, power: str, user: FakeUser, when: float) -> None:
-                await asyncio.sleep(max(0.0, when - time.perf_counter()))
-                st = await svc.status(gid)
-                position = await svc.position(gid, st.phase_id)
+            position = await svc.position(gids[0])  # (every table starts from it)
+
+            def written(power: str) -> str:
                 chosen = random_orders(position, Power(power), game_map, rng)
-                text = "\n".join(render_order(o) for o in chosen) or "A PAR H"
+                return "\n".join(render_order(o) for o in chosen) or "A PAR H"
+
+            async def order(gid: int, power: str, user: FakeUser, when: float, text: str) -> None:
+                """The player presses send at `when` (written beforehand, as players do)."""
+                await asyncio.sleep(max(0.0, when - time.perf_counter()))
+                row = {"due": when, "fired": time.perf_counter()}
                 # The message's own time is the service's clock (lateness is judged by it).
-                payload = await fake.send_dm(user, text, at=clock.now())
+                row["created"] = clock.now()
+                payload = await fake.send_dm(user, text, at=row["created"])
+                row["written"] = time.perf_counter()
+                if tracer is not None:
+                    tracer.sent.setdefault(str(user.id), []).append(row)
                 sent.append((user, str(payload["id"])))
                 last_text[gid, power] = text
 
@@ -131,7 +173,8 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
 
             seats = [(g, p, u) for g, by in users.items() for p, u in by.items()]
             late = [seat for seat in seats if rng.random() < 0.3]
-            await asyncio.gather(*(order(*seat, 0.0) for seat in seats if seat not in late))
+            early = [order(*seat, 0.0, written(seat[1])) for seat in seats if seat not in late]
+            await asyncio.gather(*early)
             for _ in range(1200):  # (a minute at most)
                 if not acks_missing() and not await svc.table.storage.has_pending_events():
                     break
@@ -140,9 +183,18 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
             offset[0] = deadline - LEAD - time.time()
             ticker = asyncio.create_task(tick(clock, offset))
             t_deadline = time.perf_counter() + LEAD
-            jobs = [order(*seat, t_deadline - rng.uniform(0.2, 3.0)) for seat in late]
-            jobs += [order(*seat, t_deadline - 1.0) for seat in seats if rng.random() < 0.2]
+            jobs = [
+                order(*seat, t_deadline - rng.uniform(0.2, 3.0), written(seat[1])) for seat in late
+            ]
+            jobs += [
+                order(*seat, t_deadline - 1.0, written(seat[1]))
+                for seat in seats
+                if rng.random() < 0.2
+            ]
             requests_before = len(fake.state.requests)
+            if tracer is not None:  # only the sets of the last seconds
+                tracer.sent.clear()
+                tracer.read.clear()
 
             posted: dict[int, float] = {}
             feed_posts: list[float] = []
@@ -167,6 +219,7 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
                 cpu.append(time.process_time())
 
             watch = asyncio.create_task(cpu_at_deadline())
+            looper = asyncio.create_task(tracer.watch_loop()) if tracer else None
             await asyncio.gather(*jobs)
             await asyncio.wait_for(done.wait(), 600)
             at_last = max(posted.values())
@@ -187,6 +240,9 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
             lost = 0
             read_late: list[float] = []  # how long after the deadline each set was read
             refused = 0
+            if looper is not None:
+                looper.cancel()
+            verdicts: dict[str, list[SubmissionRow]] = {}
             for gid in gids:
                 phases = [p for p in await svc.phases(gid) if p.phase == "S1901M"]
                 rows = await svc.table.storage.standing(phases[0].id)
@@ -196,6 +252,7 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
                 )
                 for h in await svc.table.storage.submissions_of_game(gid):
                     sub = h.submission
+                    verdicts.setdefault(sub.user_id, []).append(sub)
                     if sub.submitted_at >= deadline:
                         read_late.append(sub.submitted_at - deadline)
                         refused += not sub.accepted
@@ -205,6 +262,8 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
             await task
             ticker.cancel()
             await svc.close()
+    if tracer is not None:
+        report(tracer, verdicts, deadline, t_deadline, at_last)
     lat = sorted(posted.values())
     return {
         "n": n,
@@ -227,6 +286,55 @@ async def play(n: int, feed: bool, seed: int, grace: float) -> dict[str, Any]:
     }
 
 
+def report(
+    tracer: Trace,
+    verdicts: dict[str, list[SubmissionRow]],
+    deadline: float,
+    t_deadline: float,
+    at_last: float,
+) -> None:
+    """Per set sent in the last seconds: each step's time after the deadline; the late ones."""
+    rows = []
+    for user, sends in tracer.sent.items():
+        reads = tracer.read.get(user, [])
+        subs = sorted(verdicts.get(user, []), key=lambda s: s.submitted_at)[-len(sends) :]
+        for i, row in enumerate(sends):
+            got = reads[i] if i < len(reads) else {}
+            sub = subs[i] if i < len(subs) else None
+            rows.append(
+                {
+                    "due": row["due"] - t_deadline,
+                    "fired": row["fired"] - t_deadline,
+                    "created": row["created"] - deadline,
+                    "written": row["written"] - t_deadline,
+                    "received": got.get("received", float("nan")) - deadline,
+                    "loop": got.get("loop", float("nan")) - t_deadline,
+                    "ended": got.get("ended", float("nan")) - deadline,
+                    "accepted": bool(sub and sub.accepted),
+                }
+            )
+    rows.sort(key=lambda r: r["created"])
+    wait = sorted(r["loop"] - r["written"] for r in rows)
+    read = sorted(r["ended"] - r["received"] for r in rows)
+    print(
+        f"  trace: {len(rows)} sets in the last seconds; written -> reading began p50"
+        f" {statistics.median(wait):.3f} s, max {wait[-1]:.3f} s; reading p50"
+        f" {statistics.median(read):.3f} s, max {read[-1]:.3f} s"
+    )
+    for lo, hi in ((-LEAD, -1.0), (-1.0, 0.0), (0.0, 2.0), (2.0, 4.0), (4.0, at_last + 1)):
+        lags = [lag for at, lag in tracer.lag if lo <= at - t_deadline < hi]
+        if lags:
+            print(
+                f"  loop lag {lo:+.1f}..{hi:+.1f} s: max {max(lags):.3f} s,"
+                f" p50 {statistics.median(lags):.3f} s ({len(lags)} samples)"
+            )
+    bad = [r for r in rows if r["created"] < 0 and not r["accepted"]]
+    late = [r for r in rows if r["created"] >= 0]
+    print(f"  sent after the deadline (the sender was late): {len(late)}; sent in time refused:")
+    for r in bad:
+        print("   " + ", ".join(f"{k} {v:+.3f}" for k, v in r.items() if k != "accepted"))
+
+
 def t_deadline_mono(t_deadline: float) -> float:
     """perf_counter and monotonic share a clock on Linux; the fake stamps with monotonic."""
     return t_deadline - time.perf_counter() + time.monotonic()
@@ -238,6 +346,7 @@ def main() -> int:
     ap.add_argument("--feed", action="store_true", help="a shared feed following every table")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--grace", type=float, default=GRACE, help="seconds (0: none, as before)")
+    ap.add_argument("--trace", action="store_true", help="each set's times; the loop's lag")
     args = ap.parse_args()
     runs = (
         [(n, args.feed) for n in args.n]
@@ -245,7 +354,7 @@ def main() -> int:
         else [(10, False), (30, False), (60, False), (30, True)]
     )
     for n, feed in runs:
-        r = asyncio.run(play(n, feed, args.seed, args.grace))
+        r = asyncio.run(play(n, feed, args.seed, args.grace, args.trace))
         bound = "Discord (the floor)" if r["floor"] >= r["cpu"] else "CPU"
         print(
             f"N={r['n']:3d}{' +feed' if r['feed'] else ''}: orders {r['orders']}, lost {r['lost']},"

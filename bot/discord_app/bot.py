@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord_app.gateway import caught_up
 from bot.discord_app.interactions import describe_refusal, locale_lang, send
 from bot.discord_app.notifier import DiscordNotifier
 from bot.discord_app.pacing import Pacer, trace
@@ -91,7 +93,13 @@ class DiscordBot(commands.Bot):
             await self.tree.sync()
         # Deliver events only once the bot can post: pending ones (after a restart) go first.
         self.service.notifier = self.notifier
+        # A phase closes once the bot has read what Discord sent it in time (issue 19).
+        self.service.follow_gateway(partial(caught_up, self))
         self.service.start()
+
+    async def close(self) -> None:
+        self.service.follow_gateway(None)
+        await super().close()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -8,12 +8,24 @@ so that what was sent in time and is still being read gets in. The public deadli
 players are told, reminders, the next phase's times) is unchanged. A set that arrived within
 the grace and is still being read when it ends holds the phase a little longer (`Intake`), and
 is taken: its arrival, not the end of its reading, is what the grace measures.
+
+A busy bot reads its gateway late: a DM Discord delivered in time may wait in the socket
+while the bot adjudicates other tables, and its arrival, as the bot sees it, comes after the
+grace. So with a Discord gateway (`Intake.fence`, set by the bot) the grace is only a floor
+(Discord's own delay and clock skew): at its end the bot sends a heartbeat and reads its
+gateway up to the answer, and a set whose event came before that answer has arrived in time,
+however late the bot got to it. The grace so adapts to the bot's lag, up to HOLD. Without a
+gateway (the service alone, `parley demo`) or with no grace (`--grace 0`) it is fixed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
-from collections.abc import Collection, Iterator
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -26,6 +38,11 @@ GRACE = 2.0
 # read; then it closes whatever is still being read (a stuck reading never stops a game).
 HOLD = 10.0
 POLL = 0.05  # seconds between looks while a phase waits for such a set
+# Real seconds between two catch-ups with the gateway: each is a heartbeat, and Discord takes
+# at most 120 sends a minute on a connection (discord.py's own heartbeats among them).
+FENCE_GAP = 0.6
+
+log = logging.getLogger("parley.service")
 
 
 def sent_time(created_at: float | None, received: float) -> float:
@@ -51,6 +68,12 @@ class Intake:
         self.clock = clock
         self._reading: dict[int, Receipt] = {}
         self._ids = itertools.count()
+        # Resolves once the bot has read every gateway event Discord sent before the call
+        # (the bot's, bot.discord_app.gateway); None: no gateway, the grace is fixed.
+        self.fence: Callable[[], Awaitable[None]] | None = None
+        self._caught_up: list[tuple[float, float]] = []  # (asked, answered), clock times
+        self._fencing: asyncio.Task[None] | None = None
+        self._last_fence = -math.inf  # and in real time (the gateway's rate)
 
     @contextmanager
     def receiving(self, user: str, created_at: float | None) -> Iterator[Receipt]:
@@ -64,13 +87,49 @@ class Intake:
         finally:
             del self._reading[key]
 
-    def holds(self, users: Collection[str], deadline: float, closes: float) -> bool:
-        """Whether one of `users` has a set sent before `deadline`, arrived before `closes`,
+    def holds(self, users: Collection[str], deadline: float, cutoff: float) -> bool:
+        """Whether one of `users` has a set sent before `deadline`, arrived before `cutoff`,
         still being read."""
         return any(
-            r.user in users and r.sent < deadline and r.received < closes
+            r.user in users and r.sent < deadline and r.received < cutoff
             for r in self._reading.values()
         )
+
+    def cutoff(self, closes: float) -> float | None:
+        """Until when (clock time) a set arrived in time for a phase closing at `closes`:
+        `closes` itself without a gateway; else when the bot had read its gateway up to a
+        heartbeat sent after `closes`; None until then (from `closes` on, a catch-up begun)."""
+        if self.fence is None:
+            return closes
+        if self.clock.now() < closes:
+            return None  # not yet known (the phase is still open)
+        for asked, answered in self._caught_up:
+            if asked >= closes:
+                return answered
+        if self._fencing is None or self._fencing.done():
+            self._fencing = asyncio.create_task(self._catch_up(self.fence))
+        return None
+
+    def grace_for(self, deadline: float | None, grace: float) -> float:
+        """The grace of a phase with this deadline: `grace`, or longer as the bot catches up
+        with its gateway (unbounded until it has: the phase's close bounds it)."""
+        if grace <= 0 or deadline is None:
+            return grace
+        cutoff = self.cutoff(deadline + grace)
+        return math.inf if cutoff is None else max(grace, cutoff - deadline)
+
+    async def _catch_up(self, fence: Callable[[], Awaitable[None]]) -> None:
+        await asyncio.sleep(max(0.0, self._last_fence + FENCE_GAP - time.monotonic()))
+        self._last_fence = time.monotonic()
+        asked = self.clock.now()
+        try:
+            await asyncio.wait_for(fence(), HOLD)
+        except Exception as exc:  # noqa: BLE001 - not caught up: the next look asks again
+            log.warning("could not catch up with the gateway: %s", exc)
+            return
+        await asyncio.sleep(0)  # the handlers of the events read before start first
+        # A few recent answers serve every phase that closed before them.
+        self._caught_up = [*self._caught_up[-7:], (asked, self.clock.now())]
 
     def __bool__(self) -> bool:
         return bool(self._reading)

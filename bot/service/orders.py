@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 
 from bot.core import advice
 from bot.core.advice import order_key, to_order_powers
@@ -47,6 +48,19 @@ from bot.service.values import (
 )
 
 log = logging.getLogger(__name__)
+
+RUNNING = ("active", "paused")  # a game whose players send orders
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A running game a player sends orders to: what the reply to a DM names (issue 19: the
+    light look-up of a DM's game, read a few hundred times in a deadline's last seconds)."""
+
+    game_id: int
+    name: str
+    lang: str
+
 
 # What the rule set does with a unit given several orders (bot.core.rules), as a text key.
 _THEN = {
@@ -133,6 +147,22 @@ class Orders:
                 raise AssertionError(item)  # every kind of advice is worded above
         return text
 
+    async def seats(self, user: str) -> list[Seat]:
+        """The running games `user` plays in, by their rows alone (a DM's orders go to one):
+        three statements a game where the full status of each took seven."""
+        storage = self.table.storage
+        out = []
+        for gid in await storage.game_ids_of(user, include_over=False):
+            row = await storage.game(gid)
+            if row is not None and row.status in RUNNING and await storage.power_of(gid, user):
+                out.append(Seat(gid, row.name, row.lang))
+        return out
+
+    async def seat(self, game_id: int) -> Seat:
+        """The game a set is sent to, by its row (NotFoundError if there is none)."""
+        row = await self.table.game_row(game_id)
+        return Seat(game_id, row.name, row.lang)
+
     async def submit(
         self,
         game_id: int,
@@ -177,8 +207,8 @@ class Orders:
         at: tuple[float | None, float | None] = (None, None),
     ) -> SubmitReply:
         """`at`: when the set was sent and when it arrived, if known (else: now)."""
-        _, ctx, ph = await self.table.open_phase_for_orders(game_id)
-        mine = await self._abbreviations(game_id, power)
+        row, ctx, ph = await self.table.open_phase_for_orders(game_id)
+        mine = self._abbreviations(row.meta_json, power)
         reading = expand(text, mine) if mine else text
         kept = await self._keep_early(game_id, ctx, ph, power, user, text, reading, kind)
         if kept is not None:  # house II(5): for a later phase
@@ -276,10 +306,10 @@ class Orders:
             accepted, game_id, ph.name, power, readings, errors, warnings, message, now, sid
         )
 
-    async def _abbreviations(self, game_id: int, power: Power) -> dict[str, str]:
+    @staticmethod
+    def _abbreviations(meta_json: str | None, power: Power) -> dict[str, str]:
         """The player's own abbreviations agreed with the GM (gm-order-correction I(1))."""
-        row = await self.table.storage.game(game_id)
-        meta = json.loads(row.meta_json or "{}") if row else {}
+        meta = json.loads(meta_json or "{}")
         found: dict[str, str] = meta.get(ABBREVIATIONS, {}).get(power.value, {})
         return found
 
@@ -411,7 +441,7 @@ class Orders:
             paused_at=paused_at,
             sent=sent_time(at[0], now),
             received=at[1],
-            grace=self.table.grace,
+            grace=self.table.intake.grace_for(cur.deadline, self.table.grace),
         ):
             return self.table.late_error(ctx, cur or ph)
         return None
@@ -443,10 +473,12 @@ class Orders:
         the deadline is less than `quiet` seconds away: at a tournament deadline hundreds of
         acknowledgements arrive at once, and drawing them made orders sent in time arrive
         late (bench/round.py, 60 tables); the player can still ask with `/orders show`."""
+        if quiet:  # looked at first: near a deadline, one statement and no drawing
+            cur = await self.table.current_phase(game_id)
+            if cur and cur.deadline is not None and cur.deadline - self.table.clock.now() < quiet:
+                return None
         power = await self.table.player_power(game_id, user)
         _, ctx, ph = await self.table.open_phase_for_orders(game_id)
-        if quiet and ph.deadline is not None and ph.deadline - self.table.clock.now() < quiet:
-            return None
         standing = await self.table.standing(ph.id)
         if power not in standing:
             return None

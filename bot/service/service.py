@@ -22,7 +22,7 @@ fires once, and undelivered events are delivered.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -40,7 +40,7 @@ from bot.service.hidden_views import HiddenView, HiddenViews
 from bot.service.lateness import GRACE, Receipt
 from bot.service.lobby import Lobby
 from bot.service.missed import missed_counts
-from bot.service.orders import Orders
+from bot.service.orders import Orders, Seat
 from bot.service.outbox import Outbox
 from bot.service.palettes import Palettes
 from bot.service.phase_machine import Metrics, PhaseMachine
@@ -312,6 +312,19 @@ class TableService:
         set from its arrival, `submit(..., receipt=receipt)` inside: a phase due to close
         waits for it if it was sent in time (bot.service.lateness.Intake)."""
         return self.table.intake.receiving(user, created_at)
+
+    async def seats(self, user: str) -> list[Seat]:
+        """The running games `user` plays in (light: what a DM's reply names)."""
+        return await self.orders.seats(user)
+
+    async def seat(self, game_id: int) -> Seat:
+        return await self.orders.seat(game_id)
+
+    def follow_gateway(self, fence: Callable[[], Awaitable[None]] | None) -> None:
+        """The bot's catch-up with its Discord gateway (bot.discord_app.gateway): with a
+        grace, a phase closes once the bot has read what Discord sent before the grace
+        ended, however busy it was (bot.service.lateness); None: the grace is fixed."""
+        self.table.intake.fence = fence
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         return await self.orders.submit_for(game_id, gm, power, text)

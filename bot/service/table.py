@@ -323,13 +323,20 @@ class Table:
         return deadline + self.grace
 
     async def held(self, game_id: int, deadline: float, now: float) -> bool:
-        """Whether the phase, due to close, waits for a set that arrived in time and is still
-        being read (bot.service.lateness.Intake; at most HOLD seconds after the grace)."""
+        """Whether the phase, due to close, waits for the bot to catch up with its gateway or
+        for a set that arrived in time and is still being read (bot.service.lateness.Intake;
+        at most HOLD seconds after the grace)."""
         closes = self.closes_at(deadline)
-        if not self.intake or not closes <= now < closes + HOLD:
+        if not closes <= now < closes + HOLD:
+            return False
+        # With a grace, until the bot has read its gateway up to then (bot.service.lateness)
+        cutoff = self.intake.cutoff(closes) if self.grace > 0 else closes
+        if cutoff is None:
+            return True
+        if not self.intake:
             return False
         users = set((await self.storage.players(game_id)).values())
-        return self.intake.holds(users, deadline, closes)
+        return self.intake.holds(users, deadline, cutoff)
 
     def late_error(self, ctx: GameCtx, ph: PhaseState) -> LateSubmissionError:
         if ph.status == "pending":

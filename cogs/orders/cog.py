@@ -26,6 +26,7 @@ from bot.discord_app.replies import reply
 from bot.i18n import t
 from bot.service import GameStatus
 from bot.service.lateness import Receipt
+from bot.service.orders import Seat
 
 log = logging.getLogger("parley.discord")
 
@@ -150,19 +151,22 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         return None if png is None else discord.File(io.BytesIO(png), filename="orders.png")
 
     async def submitted(
-        self, game_id: int, user: str, text: str, receipt: Receipt
+        self, game_id: int, user: str, text: str, receipt: Receipt, seat: Seat | None = None
     ) -> tuple[list[str], discord.File | None]:
         """The reply to a submission, with the map of the orders when they were saved.
-        `receipt`: when the player sent the set and when it arrived (issue 19)."""
-        lines = await self.submit_lines(game_id, user, text, receipt)
+        `receipt`: when the player sent the set and when it arrived (issue 19); `seat`: the
+        game's name and language if already read."""
+        lines = await self.submit_lines(game_id, user, text, receipt, seat)
         saved = self.accepted.pop((game_id, user), False)
         # No map in the last seconds: the acknowledgement first (see TableService.orders_map).
         return lines, await self.orders_map(game_id, user, quiet=MAP_QUIET) if saved else None
 
-    async def submit_lines(self, game_id: int, user: str, text: str, receipt: Receipt) -> list[str]:
+    async def submit_lines(
+        self, game_id: int, user: str, text: str, receipt: Receipt, seat: Seat | None = None
+    ) -> list[str]:
         """Submit and describe the service's reading; refusals become the reply."""
         try:
-            game = await self.bot.service.status(game_id)
+            game = seat or await self.bot.service.seat(game_id)
             reply = await self.bot.service.submit(game_id, user, text, receipt=receipt)
         except Exception as exc:
             message = describe_refusal(exc)
@@ -171,7 +175,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             log.info("refused orders from %s for game %s: %s", user, game_id, message)
             return [message]
         self.accepted[game_id, user] = reply.accepted
-        head = t("orders.picked", game.lang, name=game.name, id=game.id)
+        head = t("orders.picked", game.lang, name=game.name, id=game.game_id)
         return [head, *submit_reply_lines(reply, game.lang)]
 
     # -- DMs -------------------------------------------------------------------------------
@@ -202,17 +206,14 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         prefix = GAME_PREFIX.match(text)
         if prefix:
             return await self.submitted(int(prefix.group(1)), user, text[prefix.end() :], receipt)
-        games = [
-            g
-            for g in await self.bot.service.games_of(user)
-            if g.status in RUNNING and user in g.players.values()
-        ]
-        if not games:
+        # Light: a few hundred of these come in a deadline's last seconds (issue 19).
+        seats = await self.bot.service.seats(user)
+        if not seats:
             log.info("refused DM orders from %s: not a player in a running game", user)
             return [t("game.not_in_any", "en")], None
-        if len(games) == 1:
-            return await self.submitted(games[0].id, user, text, receipt)
-        return games
+        if len(seats) == 1:
+            return await self.submitted(seats[0].game_id, user, text, receipt, seats[0])
+        return [await self.bot.service.status(seat.game_id) for seat in seats]
 
     # -- slash commands --------------------------------------------------------------------
 

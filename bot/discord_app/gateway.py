@@ -1,0 +1,59 @@
+"""Catching up with the gateway (issue 19): `caught_up(bot)` returns once the bot has read
+every event Discord sent it before the call.
+
+Discord answers a heartbeat on the same socket as the events, in order: once the bot has
+read the answer (HEARTBEAT_ACK) to a heartbeat sent now, it has read every event sent before
+it, however busy it was (events wait in the socket while the bot adjudicates other tables).
+The lateness of orders uses it (bot.service.lateness): a DM sent before the deadline and
+delivered within the grace is taken even if the bot reads it seconds later.
+
+discord.py has no public call for this: the heartbeat goes through its gateway socket
+(`send_heartbeat`, what its keep-alive thread calls) and the answer is seen through its
+keep-alive handler's time of the last answer. Any of them missing: ConnectionError, and the
+grace stays fixed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import discord
+
+POLL = 0.005  # seconds between looks for the answer (only while catching up)
+ROUNDS = 3  # discord.py's own heartbeat may be answered first: ask again (at most twice)
+
+
+def sockets(client: discord.Client) -> list[Any]:
+    """The client's gateway connections (one per shard run by this process)."""
+    shards = getattr(client, "_AutoShardedClient__shards", None)
+    if isinstance(shards, dict):
+        return [getattr(shard, "ws", None) for shard in shards.values()]
+    return [getattr(client, "ws", None)]
+
+
+async def caught_up(client: discord.Client) -> None:
+    """Return once every event Discord sent on each gateway connection before now is read."""
+    found = sockets(client)
+    if not found:
+        raise ConnectionError("no gateway connection")
+    await asyncio.gather(*(_read_up_to_now(ws) for ws in found))
+
+
+async def _read_up_to_now(ws: Any) -> None:
+    keep_alive = getattr(ws, "_keep_alive", None)
+    if keep_alive is None or not hasattr(keep_alive, "_last_ack"):
+        raise ConnectionError("the gateway is not connected")
+    for _ in range(ROUNDS):
+        # discord.py's own heartbeat still unanswered: its answer comes first, then ours
+        theirs = keep_alive._last_send > keep_alive._last_ack
+        asked = time.perf_counter()
+        await ws.send_heartbeat(keep_alive.get_payload())
+        while keep_alive._last_ack < asked:
+            if ws._keep_alive is not keep_alive or not ws.open:
+                raise ConnectionError("the gateway connection was closed")
+            await asyncio.sleep(POLL)
+        if not theirs:
+            return
+    raise ConnectionError("no answer to the heartbeat")
