@@ -52,71 +52,79 @@ def sent_time(created_at: float | None, received: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class Receipt:
-    """A set as the bot got it: who sent it, when they sent it, when it arrived."""
+    """A set as the bot got it: who sent it, when they sent it, when it arrived, and how
+    many sets had arrived before it (`seq`: the order of arrival, exact where times tie)."""
 
     user: str
     sent: float  # the message's own time, clamped to `received`
     received: float
+    seq: int = -1
 
 
 class Intake:
     """The sets being read now. At a crowded deadline reading a set takes a while (the bench's
-    latest: seconds): a phase does not close while a set that arrived before it closes, sent
-    before its deadline, is still being read, for at most HOLD seconds after the grace."""
+    latest: seconds): a phase does not close while a set that arrived in time, sent before
+    its deadline, is still being read, for at most HOLD seconds after the grace."""
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         self._reading: dict[int, Receipt] = {}
-        self._ids = itertools.count()
+        self._seq = itertools.count()
         # Resolves once the bot has read every gateway event Discord sent before the call
         # (the bot's, bot.discord_app.gateway); None: no gateway, the grace is fixed.
         self.fence: Callable[[], Awaitable[None]] | None = None
-        self._caught_up: list[tuple[float, float]] = []  # (asked, answered), clock times
+        # (when a catch-up began, how many sets had arrived when it ended), oldest first
+        self._caught_up: list[tuple[float, int]] = []
         self._fencing: asyncio.Task[None] | None = None
-        self._last_fence = -math.inf  # and in real time (the gateway's rate)
+        self._last_fence = -math.inf  # real time (the gateway's rate)
+        self._arrived = 0
 
     @contextmanager
     def receiving(self, user: str, created_at: float | None) -> Iterator[Receipt]:
         """While a set of `user`'s, made at `created_at`, is read (from its arrival on)."""
         now = self.clock.now()
-        receipt = Receipt(user, sent_time(created_at, now), now)
-        key = next(self._ids)
-        self._reading[key] = receipt
+        seq = next(self._seq)
+        self._arrived = seq + 1
+        receipt = Receipt(user, sent_time(created_at, now), now, seq)
+        self._reading[seq] = receipt
         try:
             yield receipt
         finally:
-            del self._reading[key]
+            del self._reading[seq]
 
-    def holds(self, users: Collection[str], deadline: float, cutoff: float) -> bool:
-        """Whether one of `users` has a set sent before `deadline`, arrived before `cutoff`,
-        still being read."""
+    def holds(self, users: Collection[str], deadline: float, closes: float, mark: int) -> bool:
+        """Whether one of `users` has a set sent before `deadline` still being read that
+        arrived before `closes` or among the first `mark` sets (before the bot caught up)."""
         return any(
-            r.user in users and r.sent < deadline and r.received < cutoff
+            r.user in users and r.sent < deadline and (r.received < closes or r.seq < mark)
             for r in self._reading.values()
         )
 
-    def cutoff(self, closes: float) -> float | None:
-        """Until when (clock time) a set arrived in time for a phase closing at `closes`:
-        `closes` itself without a gateway; else when the bot had read its gateway up to a
-        heartbeat sent after `closes`; None until then (from `closes` on, a catch-up begun)."""
+    def caught_up(self, closes: float) -> int | None:
+        """With a gateway: how many sets had arrived when the bot had read its gateway up to
+        a heartbeat sent at or after `closes` (those arrived in time, however late it read
+        them); None until then (a catch-up begins at `closes`). Without one: 0."""
         if self.fence is None:
-            return closes
+            return 0
         if self.clock.now() < closes:
-            return None  # not yet known (the phase is still open)
-        for asked, answered in self._caught_up:
+            return None
+        for asked, arrived in self._caught_up:
             if asked >= closes:
-                return answered
+                return arrived
         if self._fencing is None or self._fencing.done():
             self._fencing = asyncio.create_task(self._catch_up(self.fence))
         return None
 
-    def grace_for(self, deadline: float | None, grace: float) -> float:
-        """The grace of a phase with this deadline: `grace`, or longer as the bot catches up
-        with its gateway (unbounded until it has: the phase's close bounds it)."""
-        if grace <= 0 or deadline is None:
+    def grace_for(self, deadline: float | None, grace: float, receipt: Receipt | None) -> float:
+        """The grace of a set (`receipt`) for a phase with this deadline: `grace`, or none
+        needed (infinite: the phase's status still rules) while the bot has not caught up
+        with its gateway or if the set arrived before it had."""
+        if grace <= 0 or deadline is None or self.fence is None:
             return grace
-        cutoff = self.cutoff(deadline + grace)
-        return math.inf if cutoff is None else max(grace, cutoff - deadline)
+        mark = self.caught_up(deadline + grace)
+        if mark is None or (receipt is not None and 0 <= receipt.seq < mark):
+            return math.inf
+        return grace
 
     async def _catch_up(self, fence: Callable[[], Awaitable[None]]) -> None:
         await asyncio.sleep(max(0.0, self._last_fence + FENCE_GAP - time.monotonic()))
@@ -127,9 +135,9 @@ class Intake:
         except Exception as exc:  # noqa: BLE001 - not caught up: the next look asks again
             log.warning("could not catch up with the gateway: %s", exc)
             return
-        await asyncio.sleep(0)  # the handlers of the events read before start first
+        await asyncio.sleep(0)  # the handlers of the events read before it start first
         # A few recent answers serve every phase that closed before them.
-        self._caught_up = [*self._caught_up[-7:], (asked, self.clock.now())]
+        self._caught_up = [*self._caught_up[-7:], (asked, self._arrived)]
 
     def __bool__(self) -> bool:
         return bool(self._reading)

@@ -183,7 +183,9 @@ class Orders:
         `receipt` (TableService.receiving): when it was sent and arrived (bot.service.lateness)."""
         power = await self.table.player_power(game_id, user)
         times = (receipt.sent, receipt.received) if receipt else (sent_at, None)
-        return await self._submit(game_id, user, power, text, kind="submit", merge=merge, at=times)
+        return await self._submit(
+            game_id, user, power, text, kind="submit", merge=merge, at=times, receipt=receipt
+        )
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         """GM: enter a power's orders for it (paper orders transcribed at a table)."""
@@ -205,8 +207,10 @@ class Orders:
         kind: str,
         merge: bool,
         at: tuple[float | None, float | None] = (None, None),
+        receipt: Receipt | None = None,
     ) -> SubmitReply:
-        """`at`: when the set was sent and when it arrived, if known (else: now)."""
+        """`at`: when the set was sent and when it arrived, if known (else: now); `receipt`:
+        its arrival as the intake saw it (bot.service.lateness)."""
         row, ctx, ph = await self.table.open_phase_for_orders(game_id)
         mine = self._abbreviations(row.meta_json, power)
         reading = expand(text, mine) if mine else text
@@ -214,7 +218,17 @@ class Orders:
         if kept is not None:  # house II(5): for a later phase
             return kept
         return await self._submit_now(
-            game_id, user, power, text, reading, ctx, ph, kind=kind, merge=merge, at=at
+            game_id,
+            user,
+            power,
+            text,
+            reading,
+            ctx,
+            ph,
+            kind=kind,
+            merge=merge,
+            at=at,
+            receipt=receipt,
         )
 
     async def _submit_now(  # noqa: PLR0917 - the submission's parts
@@ -230,6 +244,7 @@ class Orders:
         kind: str,
         merge: bool,
         at: tuple[float | None, float | None] = (None, None),
+        receipt: Receipt | None = None,
     ) -> SubmitReply:
         lang = ctx.lang
         position = self.table.position_of(ph)
@@ -250,7 +265,7 @@ class Orders:
         late: LateSubmissionError | None = None
         async with self.table.storage.tx() as tx:
             now = self.table.clock.now()
-            late = await self._too_late(tx, game_id, ctx, ph, now, at)
+            late = await self._too_late(tx, game_id, ctx, ph, now, at, receipt)
             if late is not None:
                 accepted = False
             had = await self.table.standing(ph.id, tx)
@@ -427,6 +442,7 @@ class Orders:
         ph: PhaseState,
         now: float,
         at: tuple[float | None, float | None] = (None, None),
+        receipt: Receipt | None = None,
     ) -> LateSubmissionError | None:
         """Checked in the saving transaction: the phase read before may have closed since
         (a paused game's clock stands at its pause)."""
@@ -441,7 +457,7 @@ class Orders:
             paused_at=paused_at,
             sent=sent_time(at[0], now),
             received=at[1],
-            grace=self.table.intake.grace_for(cur.deadline, self.table.grace),
+            grace=self.table.intake.grace_for(cur.deadline, self.table.grace, receipt),
         ):
             return self.table.late_error(ctx, cur or ph)
         return None

@@ -330,13 +330,13 @@ class Table:
         if not closes <= now < closes + HOLD:
             return False
         # With a grace, until the bot has read its gateway up to then (bot.service.lateness)
-        cutoff = self.intake.cutoff(closes) if self.grace > 0 else closes
-        if cutoff is None:
+        mark = self.intake.caught_up(closes) if self.grace > 0 else 0
+        if mark is None:
             return True
         if not self.intake:
             return False
         users = set((await self.storage.players(game_id)).values())
-        return self.intake.holds(users, deadline, cutoff)
+        return self.intake.holds(users, deadline, closes, mark)
 
     def late_error(self, ctx: GameCtx, ph: PhaseState) -> LateSubmissionError:
         if ph.status == "pending":

@@ -4,7 +4,7 @@ deadline and read after it is taken within the grace; one written after it is re
 from __future__ import annotations
 
 from bot.core.model import Power
-from bot.service.lateness import GRACE
+from bot.service.lateness import GRACE, POLL
 from tests.cogs.conftest import Table
 
 SPRING = 8 * 60  # edc2023: orders open after the negotiation window
@@ -36,6 +36,11 @@ async def test_a_dm_written_before_the_deadline_and_read_after_it_counts(table: 
     assert "Too late" in late.content
     table.clock.set(deadline + GRACE)
     await table.settle()
+    # It closes once the bot has read its gateway up to then (a heartbeat's round trip).
+    for _ in range(100):
+        if await table.service.results(game_id) is not None:
+            break
+        await table.advance(POLL)
     results = await table.service.results(game_id)
     assert results is not None
     assert results.orders[Power.FRANCE] == ["A PAR - BUR"]

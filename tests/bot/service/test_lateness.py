@@ -4,6 +4,8 @@ does not move."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.core.model import Power
@@ -127,3 +129,52 @@ async def test_only_a_players_set_sent_and_arrived_in_time_holds_the_phase(opene
             assert (await svc.status(gid)).phase == "F1901M"
             with pytest.raises(LateSubmissionError):
                 await svc.submit(gid, "user-france", "A PAR - BUR", receipt=receipt)
+
+
+async def test_with_a_gateway_a_set_read_before_the_bot_caught_up_is_taken(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    answer = asyncio.Event()
+    svc.follow_gateway(answer.wait)  # the bot's heartbeat, answered once its socket is read
+    clock.set(deadline + GRACE + 1.0)  # the grace is over, the bot busy reading its gateway
+    await svc.run_due()
+    assert (await svc.status(gid)).phase_status == "open"  # until it has caught up
+    with svc.receiving("user-france", deadline - 0.3) as receipt:  # read late, sent in time
+        answer.set()
+        await asyncio.sleep(0.01)  # caught up: what came before the answer is in time
+        await svc.run_due()
+        assert (await svc.status(gid)).phase_status == "open"  # (still being read)
+        reply = await svc.submit(gid, "user-france", "A PAR - BUR", receipt=receipt)
+        assert reply.accepted
+    # Discord delivered this one after the bot caught up: after the grace, refused.
+    with svc.receiving("user-italy", deadline - 0.3) as late, pytest.raises(LateSubmissionError):
+        await svc.submit(gid, "user-italy", "A ROM - APU", receipt=late)
+    clock.advance(POLL)
+    await svc.run_due()
+    res = await svc.results(gid)
+    assert res is not None
+    assert res.orders[Power.FRANCE] == ["A PAR - BUR"]
+
+
+async def test_a_gateway_that_never_answers_holds_the_phase_only_so_long(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    svc.follow_gateway(asyncio.Event().wait)  # never answers
+    clock.set(deadline + GRACE)
+    await svc.run_due()
+    assert (await svc.status(gid)).phase_status == "open"
+    clock.set(deadline + GRACE + HOLD)
+    await svc.run_due()
+    assert (await svc.status(gid)).phase == "F1901M"
+
+
+async def test_without_a_grace_the_gateway_is_not_waited_for(opener, clock):
+    svc = await opener(grace=0.0)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    svc.follow_gateway(asyncio.Event().wait)
+    clock.set(deadline)
+    await svc.run_due()
+    assert (await svc.status(gid)).phase == "F1901M"
