@@ -174,11 +174,14 @@ async def play(n: int, feed: bool, seed: int, grace: float, trace: bool) -> dict
             seats = [(g, p, u) for g, by in users.items() for p, u in by.items()]
             late = [seat for seat in seats if rng.random() < 0.3]
             early = [order(*seat, 0.0, written(seat[1])) for seat in seats if seat not in late]
+            cpu_intake = time.process_time()
             await asyncio.gather(*early)
             for _ in range(1200):  # (a minute at most)
                 if not acks_missing() and not await svc.table.storage.has_pending_events():
                     break
                 await asyncio.sleep(0.05)
+            # What reading and acknowledging one set costs (the bot, the fake Discord too).
+            cpu_intake = (time.process_time() - cpu_intake) / len(early)
             await asyncio.sleep(5.0)  # the channel buckets refill
             offset[0] = deadline - LEAD - time.time()
             ticker = asyncio.create_task(tick(clock, offset))
@@ -281,6 +284,7 @@ async def play(n: int, feed: bool, seed: int, grace: float, trace: bool) -> dict
         "max": lat[-1],
         "floor": len(requests) / GLOBAL,
         "cpu": busy,
+        "cpu_order": cpu_intake,
         "feed_last": max(feed_posts) if feed_posts else None,
         "limited": limited,
     }
@@ -363,7 +367,8 @@ def main() -> int:
             f" after start {r['spread']:.3f} s"
             f" (start-up announcements {r['startup']:.1f} s); deadline -> results first"
             f" {r['first']:.2f} s, p50 {r['p50']:.2f} s, max {r['max']:.2f} s; floor"
-            f" {r['floor']:.2f} s, CPU {r['cpu']:.2f} s ({bound} binds); 429s {r['limited']}"
+            f" {r['floor']:.2f} s, CPU {r['cpu']:.2f} s ({bound} binds); 429s {r['limited']};"
+            f" intake CPU {r['cpu_order'] * 1000:.1f} ms an order"
             + (
                 f"; feed's last results {r['feed_last']:.1f} s"
                 if r["feed_last"] is not None

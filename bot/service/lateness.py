@@ -31,9 +31,10 @@ from dataclasses import dataclass
 
 from bot.service.clock import Clock
 
-# Seconds a phase waits after its deadline for sets sent before it (`parley run --grace`).
-# bench/round.py, 60 tables: the latest set sent in time was read ~1 s after the deadline.
-GRACE = 2.0
+# Seconds a phase waits after its deadline for sets sent before it (`parley run --grace`):
+# a floor for Discord's own delay and the clocks' difference; the bot's lag is waited for
+# on top (the catch-up with its gateway, below). 2 s before it, when the bot's lag counted.
+GRACE = 1.0
 # Seconds after the grace a phase may wait for sets that arrived in it and are still being
 # read; then it closes whatever is still being read (a stuck reading never stops a game).
 HOLD = 10.0
@@ -78,6 +79,8 @@ class Intake:
         self._fencing: asyncio.Task[None] | None = None
         self._last_fence = -math.inf  # real time (the gateway's rate)
         self._arrived = 0
+        self.then: Callable[[], None] | None = None  # told each time the bot has caught up
+        self.catch_ups = 0  # how many times it has
 
     @contextmanager
     def receiving(self, user: str, created_at: float | None) -> Iterator[Receipt]:
@@ -138,6 +141,9 @@ class Intake:
         await asyncio.sleep(0)  # the handlers of the events read before it start first
         # A few recent answers serve every phase that closed before them.
         self._caught_up = [*self._caught_up[-7:], (asked, self._arrived)]
+        self.catch_ups += 1
+        if self.then is not None:
+            self.then()
 
     def __bool__(self) -> bool:
         return bool(self._reading)

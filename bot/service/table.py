@@ -137,6 +137,8 @@ class Table:
         self.storage = storage
         self.grace = grace  # seconds a phase stays open after its deadline (bot.service.lateness)
         self.intake = Intake(clock)  # the sets being read (a phase waits for those in time)
+        self.intake.then = self._caught_up
+        self._after_catch_up: set[int] = set()  # games whose close waits for the catch-up
         self.clock = clock
         self.engine = engine
         self._ctx: dict[int, GameCtx] = {}
@@ -338,6 +340,26 @@ class Table:
         users = set((await self.storage.players(game_id)).values())
         return self.intake.holds(users, deadline, closes, mark)
 
+    async def _closing(self, game_id: int, deadline: float, now: float) -> float:
+        """When to look again at a phase's close: at its close, POLL seconds later while a
+        set is being read, or once the bot has caught up with its gateway (no polling)."""
+        closes = self.closes_at(deadline)
+        if not await self.held(game_id, deadline, now):
+            return closes
+        if self.grace > 0 and self.intake.caught_up(closes) is None:
+            self._after_catch_up.add(game_id)
+            return closes + HOLD
+        return now + POLL
+
+    def _caught_up(self) -> None:
+        """The bot has caught up with its gateway: the phases waiting for it are due now."""
+        now = self.clock.now()
+        for game_id in self._after_catch_up:
+            if game_id in self.due:
+                self.due[game_id] = min(self.due[game_id], now)
+        self._after_catch_up.clear()  # (`reschedule` sees a catch-up ended while it read)
+        self.wake.set()
+
     def late_error(self, ctx: GameCtx, ph: PhaseState) -> LateSubmissionError:
         if ph.status == "pending":
             return LateSubmissionError(t("not_open", ctx.lang, phase=ph.phase.describe(ctx.lang)))
@@ -395,9 +417,8 @@ class Table:
             return self.clock.now()
         if ph.status != "open" or ph.deadline is None:
             return None
-        closes = self.closes_at(ph.deadline)
         now = self.clock.now()
-        times = [now + POLL if await self.held(game_id, ph.deadline, now) else closes]
+        times = [await self._closing(game_id, ph.deadline, now)]
         if ph.window == "negotiation" and ph.writing_at is not None:
             times.append(ph.writing_at)
         ctx = await self.load_ctx(game_id)
@@ -412,7 +433,10 @@ class Table:
     async def reschedule(self, game_id: int, *, announce: bool = True) -> None:
         """Read when this game's clock is next due; with `announce`, tell the other
         processes sharing the database to read it again too (LISTEN/NOTIFY)."""
+        catch_ups = self.intake.catch_ups
         due = await self.next_due(game_id)
+        if due is not None and self.intake.catch_ups != catch_ups:
+            due = min(due, self.clock.now())  # caught up with the gateway meanwhile: look again
         if due is None:
             self.due.pop(game_id, None)
         else:
