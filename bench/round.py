@@ -101,6 +101,15 @@ async def play(n: int, feed: bool, seed: int, grace: float, trace: bool) -> dict
                 grace=grace,
             )
             tracer = Trace(svc) if trace else None
+            caught: list[float] = []  # when the bot caught up with its gateway (clock)
+            then = svc.table.intake.then
+
+            def noted() -> None:
+                caught.append(clock.now())
+                if then is not None:
+                    then()
+
+            svc.table.intake.then = noted
             game_map = svc.engine.load_map("standard")
             tables: dict[int, int] = {}
             users: dict[int, dict[str, FakeUser]] = {}
@@ -285,6 +294,7 @@ async def play(n: int, feed: bool, seed: int, grace: float, trace: bool) -> dict
         "floor": len(requests) / GLOBAL,
         "cpu": busy,
         "cpu_order": cpu_intake,
+        "caught_up": [at - deadline for at in caught if at >= deadline],
         "feed_last": max(feed_posts) if feed_posts else None,
         "limited": limited,
     }
@@ -339,6 +349,10 @@ def report(
         print("   " + ", ".join(f"{k} {v:+.3f}" for k, v in r.items() if k != "accepted"))
 
 
+def grace_used(caught_up: list[float]) -> str:
+    return f"{min(caught_up):.2f} s after the deadline" if caught_up else "no catch-up"
+
+
 def t_deadline_mono(t_deadline: float) -> float:
     """perf_counter and monotonic share a clock on Linux; the fake stamps with monotonic."""
     return t_deadline - time.perf_counter() + time.monotonic()
@@ -366,7 +380,8 @@ def main() -> int:
             f" refused {r['refused']}), acks missing {r['acks_missing']}; deadline spread"
             f" after start {r['spread']:.3f} s"
             f" (start-up announcements {r['startup']:.1f} s); deadline -> results first"
-            f" {r['first']:.2f} s, p50 {r['p50']:.2f} s, max {r['max']:.2f} s; floor"
+            f" {r['first']:.2f} s, p50 {r['p50']:.2f} s, max {r['max']:.2f} s (grace used:"
+            f" caught up with the gateway {grace_used(r['caught_up'])}); floor"
             f" {r['floor']:.2f} s, CPU {r['cpu']:.2f} s ({bound} binds); 429s {r['limited']};"
             f" intake CPU {r['cpu_order'] * 1000:.1f} ms an order"
             + (
