@@ -11,11 +11,15 @@ at adjudication; the service runs with its default grace, bot.service.lateness),
 after the deadline (how late the latest, how many refused), acknowledgements missing (lost and
 acks missing must be 0), the spread of the deadlines after the start (each table's deadline
 minus its start; goal < 0.1 s), deadline -> results per table (p50 / max, the grace included;
-goals: first <= 0.5 s after the grace, last within 1 s of the floor or of the CPU bound), the
+goals: first <= 0.5 s after the grace, last within 1 s of the floor or of the CPU bound) and
+when the bot had caught up with its gateway (the grace used: the floor, more if it lagged),
+the intake's CPU an order (reading and acknowledging a set before the rush), the
 floor (the bot's requests from the deadline to the last table's results / 50 per s), the CPU
 bound (the process's CPU time from the deadline to the last results: the service, the bot
 and the fake Discord, which share this process) and, with --feed,
 when the shared feed got the last table's results (it may lag: it delays only itself).
+`--trace`: each set of the last seconds, from pressing send to its verdict, and the event
+loop's lag; the sets sent in time and refused, one line each.
 """
 
 from __future__ import annotations

@@ -9,8 +9,9 @@ delivered within the grace is taken even if the bot reads it seconds later.
 
 discord.py has no public call for this: the heartbeat goes through its gateway socket
 (`send_heartbeat`, what its keep-alive thread calls) and the answer is seen through its
-keep-alive handler's time of the last answer. Any of them missing: ConnectionError, and the
-grace stays fixed.
+keep-alive handler's time of the last answer (looked at every POLL seconds while waiting).
+Any of them missing: ConnectionError, and the phase waits at most its HOLD. Each catch-up is
+one more heartbeat: Discord takes 120 sends a minute (bot.service.lateness.FENCE_GAP).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ async def _read_up_to_now(ws: Any) -> None:
         # discord.py's own heartbeat still unanswered: its answer comes first, then ours
         theirs = keep_alive._last_send > keep_alive._last_ack
         asked = time.perf_counter()
-        await ws.send_heartbeat(keep_alive.get_payload())
+        # beat(): discord.py times its latency from the last heartbeat sent (this one)
+        await ws.send_heartbeat(keep_alive.beat())
         while keep_alive._last_ack < asked:
             if ws._keep_alive is not keep_alive or not ws.open:
                 raise ConnectionError("the gateway connection was closed")
