@@ -214,7 +214,9 @@ class Orders:
         row, ctx, ph = await self.table.open_phase_for_orders(game_id)
         mine = self._abbreviations(row.meta_json, power)
         reading = expand(text, mine) if mine else text
-        kept = await self._keep_early(game_id, ctx, ph, power, user, text, reading, kind)
+        kept = await self._keep_early(
+            game_id, ctx, ph, power, user, text, reading, kind, at=at, receipt=receipt
+        )
         if kept is not None:  # house II(5): for a later phase
             return kept
         return await self._submit_now(
@@ -358,10 +360,14 @@ class Orders:
         text: str,
         reading: str,
         kind: str,
+        *,
+        at: tuple[float | None, float | None] = (None, None),
+        receipt: Receipt | None = None,
     ) -> SubmitReply | None:
         """A set labelled for a later retreat or adjustment phase, where the rule set takes
         contingent orders (house II(5)) or the clock writes the Winter in the Fall retreat
-        window: kept as written for that phase (bot.service.early); None for any other set."""
+        window: kept as written for that phase (bot.service.early); None for any other set.
+        Late or not as any set (`at`, `receipt`: `_submit`)."""
         if kind == "clear":
             return None
         intake.check_size(reading, ctx.lang)
@@ -377,7 +383,7 @@ class Orders:
         message = t("kept_early", ctx.lang, phase=named.describe(ctx.lang))
         async with self.table.storage.tx() as tx:
             now = self.table.clock.now()
-            late = await self._too_late(tx, game_id, ctx, ph, now)
+            late = await self._too_late(tx, game_id, ctx, ph, now, at, receipt)
             if late is None:
                 eid = await tx.add_early_orders(game_id, str(named), power.value, user, text, now)
                 await self.table.audit(

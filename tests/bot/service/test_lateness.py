@@ -10,8 +10,10 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import LateSubmissionError
+from bot.service.engine import CoreEngine
 from bot.service.lateness import GRACE, HOLD, POLL, sent_time
 from tests.bot.service.conftest import seven_player_game
+from tests.bot.service.test_early_orders import _to_fall_retreats as to_fall_retreats
 
 
 def test_a_time_of_sending_from_the_future_is_clamped_to_the_reading():
@@ -178,3 +180,17 @@ async def test_without_a_grace_the_gateway_is_not_waited_for(opener, clock):
     clock.set(deadline)
     await svc.run_due()
     assert (await svc.status(gid)).phase == "F1901M"
+
+
+async def test_a_set_for_a_later_phase_sent_in_time_is_kept_within_the_grace(opener, clock):
+    # edc-2023 B: the Winter's orders, labelled, written in the Fall retreat window; judged on
+    # time like any other set (sent before the deadline).
+    svc = await opener(grace=GRACE, engine=CoreEngine())
+    gid = await seven_player_game(svc)
+    await to_fall_retreats(svc, clock, gid)
+    deadline = (await svc.status(gid)).deadline
+    clock.set(deadline + GRACE / 2)
+    kept = await svc.submit(gid, "user-france", "W1901A\nA PAR B", sent_at=deadline - 0.3)
+    assert kept.message.startswith("Kept for Winter 1901"), kept.message
+    with pytest.raises(LateSubmissionError):
+        await svc.submit(gid, "user-france", "W1901A\nF BRE B", sent_at=deadline + 0.1)
