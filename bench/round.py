@@ -89,7 +89,7 @@ class Trace:
             self.lag.append((at, time.perf_counter() - at - 0.01))
 
 
-async def play(n: int, feed: bool, seed: int, grace: float, trace: bool) -> dict[str, Any]:
+async def play(n: int, feed: bool, seed: int, grace: float, trace: bool = False) -> dict[str, Any]:
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as tmp:
         async with FakeDiscord() as fake:
