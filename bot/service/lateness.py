@@ -145,5 +145,11 @@ class Intake:
         if self.then is not None:
             self.then()
 
+    def stop(self) -> None:
+        """No more catch-ups (the service closes)."""
+        self.fence = None
+        if self._fencing is not None:
+            self._fencing.cancel()
+
     def __bool__(self) -> bool:
         return bool(self._reading)

@@ -191,6 +191,7 @@ class TableService:
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        self.table.intake.stop()
         if self._own_executor and self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
         await self.storage.close()
