@@ -43,6 +43,8 @@ OPEN_WRITES = {"create_game", "join"}
 SYSTEM = {"open", "start", "close", "run_due", "deliver", "next_due"}
 # No caller check: marks a set as being read (bot.service.lateness), changes nothing.
 SYSTEM |= {"receiving"}
+# No caller: the bot's catch-up with its gateway (bot.service.lateness), the life cycle.
+SYSTEM |= {"follow_gateway"}
 # A user's own settings, and a server's: no game's; the adapter checks Manage Server for a
 # server's (a Discord permission the service does not know; tests/cogs/test_settings.py).
 SETTINGS = {"user_palette", "set_user_palette", "server_palette", "set_server_palette"}
@@ -56,6 +58,9 @@ READS = {
     "history",
     "results",
     "hidden_view",
+    "hidden_replay",
+    "seats",  # a user's own running games (a DM's game)
+    "seat",  # a game's name and language
     "power_of",
     "phases",
     "position",
