@@ -10,8 +10,9 @@ delivered within the grace is taken even if the bot reads it seconds later.
 discord.py has no public call for this: the heartbeat goes through its gateway socket
 (`send_heartbeat`, what its keep-alive thread calls) and the answer is seen through its
 keep-alive handler's time of the last answer (looked at every POLL seconds while waiting).
-Any of them missing: ConnectionError, and the phase waits at most its HOLD. Each catch-up is
-one more heartbeat: Discord takes 120 sends a minute (bot.service.lateness.FENCE_GAP).
+Not connected: ConnectionError (the phase waits, at most its HOLD: a RESUME replays what was
+missed). A discord.py without these: NotImplementedError, and the grace is fixed again. Each
+catch-up is one more heartbeat: Discord takes 120 sends a minute (lateness.FENCE_GAP).
 """
 
 from __future__ import annotations
@@ -43,9 +44,13 @@ async def caught_up(client: discord.Client) -> None:
 
 
 async def _read_up_to_now(ws: Any) -> None:
-    keep_alive = getattr(ws, "_keep_alive", None)
-    if keep_alive is None or not hasattr(keep_alive, "_last_ack"):
+    if ws is None or not hasattr(ws, "_keep_alive"):
         raise ConnectionError("the gateway is not connected")
+    keep_alive = ws._keep_alive
+    if keep_alive is None:
+        raise ConnectionError("the gateway is not connected")
+    if not all(hasattr(keep_alive, name) for name in ("_last_ack", "_last_send", "beat")):
+        raise NotImplementedError("this discord.py's heartbeats cannot be followed")
     for _ in range(ROUNDS):
         # discord.py's own heartbeat still unanswered: its answer comes first, then ours
         theirs = keep_alive._last_send > keep_alive._last_ack

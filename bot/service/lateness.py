@@ -135,6 +135,9 @@ class Intake:
         asked = self.clock.now()
         try:
             await asyncio.wait_for(fence(), HOLD)
+        except NotImplementedError as exc:  # cannot be followed: the grace alone, as without
+            log.warning("the gateway cannot be followed (%s): the grace is fixed", exc)
+            self.fence = None
         except Exception as exc:  # noqa: BLE001 - not caught up: the next look asks again
             log.warning("could not catch up with the gateway: %s", exc)
             return

@@ -194,3 +194,19 @@ async def test_a_set_for_a_later_phase_sent_in_time_is_kept_within_the_grace(ope
     assert kept.message.startswith("Kept for Winter 1901"), kept.message
     with pytest.raises(LateSubmissionError):
         await svc.submit(gid, "user-france", "W1901A\nF BRE B", sent_at=deadline + 0.1)
+
+
+async def test_a_gateway_that_cannot_be_followed_leaves_the_grace_fixed(opener, clock):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+
+    async def unsupported() -> None:
+        raise NotImplementedError("no heartbeats here")
+
+    svc.follow_gateway(unsupported)
+    clock.set(deadline + GRACE)
+    await svc.run_due()
+    await asyncio.sleep(0.01)  # (the catch-up gives up at once)
+    await svc.run_due()
+    assert (await svc.status(gid)).phase == "F1901M"  # no HOLD to wait
