@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -43,31 +43,48 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.cli.demo import random_orders
 from bot.core.parser import render_order
 from bot.service import EventKind, FakeClock, TableService, phase_machine
+from bot.service.workers import ComputePool, warm
 
 # The module (the package's `render` is its function of the same name).
 render_module = importlib.import_module("renderer.render")
 
 
 class TimingNotifier:
-    def __init__(self) -> None:
+    def __init__(self, n: int) -> None:
+        self.n = n
         self.t0 = 0.0
         self.ready: dict[int, float] = {}
         self.png_bytes = 0
+        self.all_done = asyncio.Event()
 
     async def notify(self, event) -> None:
         if event.kind is EventKind.RESULTS_READY:
             self.ready[event.game_id] = time.perf_counter() - self.t0
             self.png_bytes += len(event.png or b"")
+            if len(self.ready) >= self.n:
+                self.all_done.set()
 
 
-def _warm(_: int) -> int:
-    """Load the map, rules and renderer in a worker process before the clock starts."""
-    from bot.core.map import load_map  # noqa: PLC0415
-    from renderer import render  # noqa: PLC0415
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process, from /proc (0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    game_map = load_map("standard")
-    render(game_map, None, game_map.start, [], None)
-    return os.getpid()
+
+def _memory_mb(pid: int) -> tuple[float, float]:
+    """(RSS, PSS) of a process in MB: PSS counts pages shared with the parent by share."""
+    out = []
+    for name, key in (("status", "VmRSS:"), ("smaps_rollup", "Pss:")):
+        try:
+            lines = Path(f"/proc/{pid}/{name}").read_text().splitlines()
+            kb = next(int(line.split()[1]) for line in lines if line.startswith(key))
+        except (OSError, StopIteration):
+            kb = 0
+        out.append(kb / 1024)
+    return out[0], out[1]
 
 
 @contextmanager
@@ -103,24 +120,31 @@ def old_path() -> Iterator[None]:
         phase_machine.THREADS = plain_threads
 
 
-async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, float]:
+def _executor(kind: str, workers: int) -> Executor | str | None:
+    if kind == "process":
+        pool = ComputePool(workers)
+        # Started and warm before the clock (`warm` runs in each worker at its start).
+        for f in [pool.submit(time.sleep, 0.2) for _ in range(workers)]:
+            f.result()
+        return pool
+    if kind == "thread":
+        return "thread"
+    return None  # the service's default
+
+
+async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    executor: Executor | None = None
-    if executor_kind == "process":
-        executor = ProcessPoolExecutor(max_workers=workers)
-        list(executor.map(_warm, range(workers * 2)))
-    elif executor_kind == "thread":
-        executor = ThreadPoolExecutor(max_workers=workers)
-    _warm(0)
+    executor = _executor(executor_kind, workers)
+    warm()  # this process too (the thread path draws here)
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock(start=time.time())
-        notes = TimingNotifier()
+        notes = TimingNotifier(n)
         comp: list[dict[str, float]] = []
         svc = await TableService.open(
             Path(tmp) / "bench.db",
             clock=clock,
             notifier=notes,
-            executor=executor,
+            **({} if executor is None else {"executor": executor}),
             run=False,
             metrics=comp.append,
             grace=0.0,  # the service's own work from the deadline; the grace is a fixed wait
@@ -143,23 +167,45 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
                 orders = random_orders(position, power, game_map, rng)
                 await svc.submit(gid, user, "\n".join(render_order(o) for o in orders))
         assert deadline is not None
-        clock.set(deadline)
+        pool = svc.executor if isinstance(svc.executor, ComputePool) else None
+        pids = pool.pids() if pool is not None else []
+        if pool is not None and not pids:  # (the service's own pool: started on first use)
+            for f in [pool.submit(time.sleep, 0.2) for _ in range(pool.workers)]:
+                f.result()
+            pids = pool.pids()
+        # The running scheduler, as in `parley run`: each game's results go out as soon as
+        # that game is done (its lane), not after every due game.
+        svc.start()
+        await asyncio.sleep(0.1)
         notes.t0 = time.perf_counter()
         cpu0 = time.process_time()
-        await svc.run_due()
+        workers0 = sum(_proc_cpu(p) for p in pids)
+        clock.set(deadline)
+        await asyncio.wait_for(notes.all_done.wait(), 600)
         total = time.perf_counter() - notes.t0
         cpu = time.process_time() - cpu0
+        worker_cpu = sum(_proc_cpu(p) for p in pids) - workers0
+        memory = [_memory_mb(p) for p in pids]
+        if svc.executor is None:
+            kind = f"threads({phase_machine.THREADS})"
+        else:
+            kind = f"{type(svc.executor).__name__}({len(pids) or '?'})"
         await svc.close()
-    if executor is not None:
+    if isinstance(executor, Executor):
         executor.shutdown()
     lat = sorted(notes.ready.values())
     assert len(lat) == n, f"{len(lat)} of {n} games delivered"
     return {
         "n": n,
+        "executor": kind,
+        "first": lat[0],
         "median": statistics.median(lat),
         "max": lat[-1],
         "total": total,
-        "cpu": cpu / total,
+        "cpu": (cpu + worker_cpu) / total,
+        "loop_cpu_ms": cpu / n * 1000,
+        "worker_cpu_ms": worker_cpu / n * 1000,
+        "memory": memory,
         "adjudicate_mean": statistics.fmean(t["adjudicate"] for t in comp),
         "render_mean": statistics.fmean(t["render"] for t in comp),
     }
@@ -168,33 +214,51 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, action="append", help="games (repeatable; default 1, 200)")
-    ap.add_argument("--executor", choices=("default", "thread", "process"), default="default")
+    ap.add_argument(
+        "--executor", choices=("default", "thread", "process", "compare"), default="default"
+    )
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-old", action="store_true", help="skip the old path's run")
     args = ap.parse_args()
-    print(f"executor={args.executor} workers={args.workers} cpus={os.cpu_count()}")
+    print(
+        f"executor={args.executor} workers={args.workers} cpus={os.cpu_count()} "
+        f"load={os.getloadavg()[0]:.2f}"
+    )
+    if args.executor == "compare":
+        for n in args.n or [200]:
+            base = asyncio.run(run(n, "thread", args.workers, args.seed))
+            _print("thread", base)
+            for w in (1, 2):
+                r = asyncio.run(run(n, "process", w, args.seed))
+                _print(f"proc{w}", r)
+                print(f"       proc{w} / thread: median {r['median'] / base['median']:.2f}x")
+        return 0
     for n in args.n or [1, 200]:
         r = asyncio.run(run(n, args.executor, args.workers, args.seed))
         _print("now", r)
         if not args.no_old:
             with old_path():
-                old = asyncio.run(run(n, args.executor, args.workers, args.seed))
+                old = asyncio.run(run(n, "thread", args.workers, args.seed))
             _print("old", old)
             print(
                 f"       now / old: median {r['median'] / old['median']:.2f}x, render "
                 f"{r['render_mean'] / old['render_mean']:.2f}x"
             )
+    print(f"load={os.getloadavg()[0]:.2f}")
     return 0
 
 
-def _print(label: str, r: dict[str, float]) -> None:
+def _print(label: str, r: dict[str, Any]) -> None:
     print(
-        f"{label} N={r['n']:4d}  deadline -> results+map delivered: median {r['median']:.3f} s, "
-        f"max {r['max']:.3f} s (all done {r['total']:.3f} s, CPU {r['cpu']:.2f} cores); per "
-        f"game: adjudicate {r['adjudicate_mean'] * 1000:.1f} ms, "
+        f"{label} N={r['n']:4d} {r['executor']}: deadline -> results+map delivered: median "
+        f"{r['median']:.3f} s, max {r['max']:.3f} s, first {r['first']:.3f} s; CPU "
+        f"{r['cpu']:.2f} cores; per game: loop process {r['loop_cpu_ms']:.1f} ms CPU, workers "
+        f"{r['worker_cpu_ms']:.1f} ms CPU, adjudicate {r['adjudicate_mean'] * 1000:.1f} ms, "
         f"render {r['render_mean'] * 1000:.1f} ms"
     )
+    for i, (rss, pss) in enumerate(r["memory"]):
+        print(f"       worker {i}: RSS {rss:.0f} MB (PSS {pss:.0f} MB)")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ fires once, and undelivered events are delivered.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,7 @@ from bot.service.values import (
     SubmitReply,
 )
 from bot.service.votes import Votes
+from bot.service.workers import ComputePool
 
 __all__ = [
     "AuditEntry",
@@ -98,11 +99,15 @@ class TableService:
         # given executor, or with "process" in a pool of processes (one per CPU) that the
         # service owns: rendering is CPU-bound and a process pool uses every core.
         self._own_executor = isinstance(executor, str)
-        if isinstance(executor, str) and executor != "process":
-            raise ConfigError(f"unknown executor {executor!r} (use 'process' or an Executor)")
-        self.executor: Executor | None = (
-            ProcessPoolExecutor() if isinstance(executor, str) else executor
-        )
+        if isinstance(executor, str) and executor not in ("process", "thread"):
+            raise ConfigError(
+                f"unknown executor {executor!r} (use 'process', 'thread' or an Executor)"
+            )
+        self.executor: Executor | None = None  # "thread": asyncio's default thread pool
+        if executor == "process":
+            self.executor = ComputePool()
+        elif not isinstance(executor, str):
+            self.executor = executor
         self.deliveries = Deliveries(storage, self.clock)
         # The bot's global rate limit, shared with the other processes on this database.
         self.rate = SharedRate(storage) if storage.shared else None

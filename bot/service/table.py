@@ -114,6 +114,23 @@ def unit_text(names: NameTable, utype: UnitType | None, loc: Location, lang: str
     return f"{utype.value} {where}" if utype is not None else where
 
 
+def result_lines(
+    engine: Engine, game_map: GameMap, lang: str, outcome: Outcome
+) -> list[dict[str, Any]]:
+    """The results event's lines (pure: computed with the adjudication, off the loop)."""
+    return [
+        {
+            "power": r.power.value if r.power else None,
+            "order": engine.render_order(r.order, lang, game_map),
+            "succeeded": r.succeeded,
+            "reason": r.reason.value,
+            "detail": describe_result(r, lang, game_map),
+            "implied": r.implied,
+        }
+        for r in outcome.results
+    ]
+
+
 _RULES: dict[tuple[Engine, str], RuleSet] = {}
 
 
@@ -337,17 +354,7 @@ class Table:
         return LateSubmissionError(t("late", ctx.lang, phase=ph.phase.describe(ctx.lang)))
 
     def result_lines(self, ctx: GameCtx, outcome: Outcome) -> list[dict[str, Any]]:
-        return [
-            {
-                "power": r.power.value if r.power else None,
-                "order": self.engine.render_order(r.order, ctx.lang, ctx.game_map),
-                "succeeded": r.succeeded,
-                "reason": r.reason.value,
-                "detail": describe_result(r, ctx.lang, ctx.game_map),
-                "implied": r.implied,
-            }
-            for r in outcome.results
-        ]
+        return result_lines(self.engine, ctx.game_map, ctx.lang, outcome)
 
     async def finish(  # noqa: PLR0917 - internal helper
         self,
