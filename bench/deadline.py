@@ -186,6 +186,8 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
         cpu = time.process_time() - cpu0
         worker_cpu = sum(_proc_cpu(p) for p in pids) - workers0
         memory = [_memory_mb(p) for p in pids]
+        while await svc.storage.has_pending_events():  # noqa: ASYNC110 - (press events, ...)
+            await asyncio.sleep(0.05)
         if svc.executor is None:
             kind = f"threads({phase_machine.THREADS})"
         else:

@@ -391,6 +391,7 @@ class PhaseMachine:
         )
         if not committed:
             return
+        self.table.keep_fresh(ph.id, result["png"], result["outcome_json"])
         if self.metrics is not None:
             self.metrics(
                 {

@@ -48,6 +48,7 @@ from bot.service.texts import t
 log = logging.getLogger(__name__)
 
 GAME_LOCK_POLL = 0.02  # seconds between tries for a game another process has locked
+FRESH_RESULTS = 512  # results kept for their delivery (`Table.fresh_results`)
 LEASE = 30.0  # seconds a claim lasts unless its process renews it (a dead one's runs out)
 
 
@@ -166,6 +167,9 @@ class Table:
         # This process among those sharing the database (claims name it, notices carry it).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.lease = LEASE
+        # phase id -> (map, outcome JSON) just committed, for the results event's delivery
+        # (not read back); a few hundred at most (an event delivered elsewhere leaves one).
+        self.fresh_results: dict[int, tuple[bytes | None, str]] = {}
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
@@ -187,6 +191,12 @@ class Table:
             finally:
                 with contextlib.suppress(ServiceError):  # (a lost connection dropped it)
                     await self.storage.unlock_game(game_id)
+
+    def keep_fresh(self, phase_id: int, png: bytes | None, outcome_json: str) -> None:
+        """The results of a phase just committed, for its delivery (`fresh_results`)."""
+        while len(self.fresh_results) >= FRESH_RESULTS:
+            self.fresh_results.pop(next(iter(self.fresh_results)))
+        self.fresh_results[phase_id] = (png, outcome_json)
 
     async def game_row(self, game_id: int) -> GameRow:
         row = await self.storage.game(game_id)
