@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -46,6 +46,7 @@ from bot.service.table import (
     result_lines,
 )
 from bot.service.votes import Votes
+from bot.service.workers import ComputePool
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,7 @@ log = logging.getLogger(__name__)
 Metrics = Callable[[dict[str, float]], None]
 
 THREADS = 2  # adjudications at once without an executor (see PhaseMachine.__init__)
+QUEUED = 2  # jobs given to each worker process at once (see PhaseMachine.__init__)
 
 
 def compute_phase(  # noqa: PLR0917 - internal helper
@@ -204,8 +206,11 @@ class PhaseMachine:
         # (issue 19). In threads, two: a map's PNG compression (a third of a render) runs
         # without the GIL, beside the other's drawing (bench/deadline.py: 1.36x for 60
         # tables on 2 cores; more threads only contend for the GIL).
+        # A worker process gets its next job while it computes one (QUEUED per worker): it
+        # never waits for the busy loop to hand it one; they finish in turn all the same.
         workers = getattr(executor, "_max_workers", 1) if executor is not None else THREADS
-        self._computing = asyncio.Semaphore(max(1, int(workers)))
+        depth = QUEUED if isinstance(executor, ProcessPoolExecutor | ComputePool) else 1
+        self._computing = asyncio.Semaphore(max(1, int(workers)) * depth)
 
     async def advance_locked(self, game_id: int) -> None:
         row = await self.table.storage.game(game_id)

@@ -13,6 +13,7 @@ runs that job in a thread instead and asks the pool to `restart` for the next on
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -53,7 +54,17 @@ class ComputePool(Executor):
         self._pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, initializer=warm, initargs=(self.variants,))
+        # Forked from a fork server, never from the bot itself, whose sockets (Discord,
+        # PostgreSQL) a forked copy would keep open. Started now, each warm (`warm`), not at
+        # the first deadline.
+        # (No preload: the fork server would import `bot` by its own path, not this one's.)
+        context = multiprocessing.get_context("forkserver")
+        pool = ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=warm, initargs=(self.variants,)
+        )
+        for _ in range(self.workers):
+            pool.submit(os.getpid)
+        return pool
 
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         return self._pool.submit(fn, *args, **kwargs)
