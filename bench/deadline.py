@@ -2,7 +2,7 @@
 are delivered to the notifier (adjudication + rendering + commit + delivery).
 
     python3 bench/deadline.py                 # N=1 and N=200, the service's default (threads)
-    python3 bench/deadline.py --executor process --workers 2      # `parley run`'s default
+    python3 bench/deadline.py --executor process       # `parley run`'s default (CPUs - 1)
     python3 bench/deadline.py --executor compare -n 200   # threads, 1 and 2 worker processes
     python3 bench/deadline.py --no-old        # without the old path's run beside it
 
@@ -126,9 +126,9 @@ def old_path() -> Iterator[None]:
 
 def _executor(kind: str, workers: int) -> Executor | str | None:
     if kind == "process":
-        pool = ComputePool(workers)
+        pool = ComputePool(workers or None)
         # Started and warm before the clock (`warm` runs in each worker at its start).
-        for f in [pool.submit(time.sleep, 0.2) for _ in range(workers)]:
+        for f in [pool.submit(time.sleep, 0.2) for _ in range(pool.workers)]:
             f.result()
         return pool
     if kind == "thread":
@@ -227,7 +227,9 @@ def main() -> int:
     ap.add_argument(
         "--executor", choices=("default", "thread", "process", "compare"), default="default"
     )
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument(
+        "--workers", type=int, default=0, help="worker processes (0: the pool's default)"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-old", action="store_true", help="skip the old path's run")
     args = ap.parse_args()

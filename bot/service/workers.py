@@ -42,12 +42,19 @@ def warm(variants: tuple[str, ...] = WARM_VARIANTS) -> int:
     return os.getpid()
 
 
+def default_workers() -> int:
+    """One per CPU but one: the event loop keeps a core for the SQL, the events and the
+    delivery (bench/deadline.py on 2 CPUs: one worker finished 200 games' results sooner
+    than two, which contend with the loop)."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
 class ComputePool(Executor):
     """A process pool whose workers start warm (`warm`), and that can be started again
-    after it broke. `workers`: how many jobs run at once."""
+    after it broke. `workers`: how many jobs run at once (default `default_workers`)."""
 
     def __init__(self, workers: int | None = None, variants: tuple[str, ...] = WARM_VARIANTS):
-        self.workers = max(1, workers or os.cpu_count() or 1)
+        self.workers = max(1, workers or default_workers())
         self._max_workers = self.workers  # (as concurrent.futures' own pools name it)
         self.variants = variants
         self.restarts = 0
