@@ -48,7 +48,7 @@ from bot.service.texts import t
 log = logging.getLogger(__name__)
 
 GAME_LOCK_POLL = 0.02  # seconds between tries for a game another process has locked
-FRESH_RESULTS = 512  # results kept for their delivery (`Table.fresh_results`)
+FRESH_RESULTS = 64  # results kept for their delivery (`Table.fresh_results`): ~10 MB
 LEASE = 30.0  # seconds a claim lasts unless its process renews it (a dead one's runs out)
 
 
@@ -168,7 +168,7 @@ class Table:
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.lease = LEASE
         # phase id -> (map, outcome JSON) just committed, for the results event's delivery
-        # (not read back); a few hundred at most (an event delivered elsewhere leaves one).
+        # (not read back); FRESH_RESULTS at most (one delivered elsewhere stays till pushed out).
         self.fresh_results: dict[int, tuple[bytes | None, str]] = {}
 
     @asynccontextmanager

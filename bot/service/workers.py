@@ -25,18 +25,18 @@ WARM_VARIANTS = ("standard",)  # loaded in every worker at its start; others on 
 
 
 def warm(variants: tuple[str, ...] = WARM_VARIANTS) -> int:
-    """Load each variant's map and the default rules, and build the renderer's static
-    layers (the first map drawn otherwise pays them: ~0.3 s); returns the worker's pid."""
-    from bot.service.engine import CoreEngine  # noqa: PLC0415 - in the worker
-    from bot.service.table import cached_rules  # noqa: PLC0415
-    from renderer import default_renderer  # noqa: PLC0415
+    """Adjudicate and draw each variant's first phase once: its map, the default rules, the
+    renderer's static layers, fonts and sprites are then loaded (the first map drawn would
+    pay them: ~0.3 s); returns the worker's pid."""
+    from bot.core.jsonio import position_to_json  # noqa: PLC0415 - in the worker
+    from bot.service.engine import CoreEngine  # noqa: PLC0415
+    from bot.service.phase_machine import compute_phase  # noqa: PLC0415
 
     engine = CoreEngine()
-    cached_rules(engine, "datc")
     for name in variants:
         try:
-            renderer = default_renderer(engine.load_map(name))
-            renderer.static("en", renderer.width)
+            start = position_to_json(engine.load_map(name).start)
+            compute_phase(engine, name, "datc", start, [], "en")
         except Exception:  # a broken variant fails its own games, later
             log.warning("worker %s: variant %r not preloaded", os.getpid(), name, exc_info=True)
     return os.getpid()
