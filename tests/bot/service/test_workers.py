@@ -3,6 +3,7 @@ loses a phase."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 
@@ -10,6 +11,7 @@ from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier
 from bot.service.workers import ComputePool, warm
 from tests.bot.service.conftest import PNG, seven_player_game
+from tests.bot.service.test_delivery_clock import until
 
 
 def test_a_worker_starts_with_the_standard_map_drawn_once() -> None:
@@ -44,5 +46,44 @@ async def test_a_killed_worker_never_loses_a_phase(opener, clock) -> None:
         # One restart: the second table's job (after the first) ran in the new pool.
         assert pool.restarts == 1
         assert pool.pids()
+    finally:
+        pool.shutdown()
+
+
+async def test_with_workers_each_tables_results_go_out_before_the_last_is_done(
+    opener, clock
+) -> None:
+    """Issue 19's lanes hold with the pool: the first table's results are out while the
+    last table has not even been stepped."""
+    notes = MemoryNotifier()
+    pool = ComputePool(1)
+    try:
+        svc = await opener(notifier=notes, executor=pool)
+        first, last = await seven_player_game(svc), await seven_player_game(svc)
+        machine = svc.scheduler.machine
+        plain = machine.advance_locked
+        seen_first = asyncio.Event()
+
+        def results(game_id: int) -> int:
+            return sum(
+                1 for e in notes.events if e.game_id == game_id and e.kind.value == "results_ready"
+            )
+
+        async def slow_last(game_id: int) -> None:
+            if game_id == last:  # waits until the first table's results are out
+                await asyncio.wait_for(seen_first.wait(), 30)
+            await plain(game_id)
+
+        machine.advance_locked = slow_last  # a test wrapper around the step
+        assert pool.submit(os.getpid).result() in pool.pids()  # started and warm
+        svc.start()
+        clock.set((await svc.status(first)).deadline)
+
+        async def first_posted() -> bool:
+            if results(first):
+                seen_first.set()
+            return results(first) == 1 and results(last) == 1
+
+        await until(first_posted, "both tables' results, the first before the last is done")
     finally:
         pool.shutdown()
