@@ -178,12 +178,14 @@ class TableService:
         try:
             await svc.scheduler.recover()
         except StoreUnavailableError as exc:
+            svc._stop_executor()
             await store.close()
             raise StoreError(
                 f"{store.path} cannot be read at start-up ({exc.__cause__}); nothing was "
                 "changed: restore the file from a backup or repair it"
             ) from None
         except BaseException:
+            svc._stop_executor()
             await store.close()
             raise
         if run:
@@ -196,9 +198,13 @@ class TableService:
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        self._stop_executor()
+        await self.storage.close()
+
+    def _stop_executor(self) -> None:
+        """Stop the worker processes if the service started them (`executor="process"`)."""
         if self._own_executor and self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
-        await self.storage.close()
 
     # --- games --------------------------------------------------------------------
 
