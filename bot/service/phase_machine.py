@@ -34,7 +34,7 @@ from bot.service.hidden_views import hidden_mode, reveal_preferences
 from bot.service.missed import record_missed
 from bot.service.palettes import public_palette
 from bot.service.storage import Repository
-from bot.service.storage.rows import NewResult
+from bot.service.storage.rows import GameRow, NewResult
 from bot.service.table import (
     GameCtx,
     PhaseState,
@@ -230,13 +230,13 @@ class PhaseMachine:
         if ph.status == "open" and ph.deadline is not None:
             closes = self.table.closes_at(ph.deadline)
             if now >= closes and not await self.table.held(game_id, ph.deadline, now):
-                await self.adjudicate(game_id, ctx, ph)
+                await self.adjudicate(game_id, ctx, ph, row=row)
                 return
             if ph.window == "negotiation" and ph.writing_at is not None and now >= ph.writing_at:
                 await self._to_writing(game_id, ctx, ph, now)
             await self._remind(game_id, ctx, ph, now)
         elif ph.status == "adjudicating":
-            await self.adjudicate(game_id, ctx, ph)
+            await self.adjudicate(game_id, ctx, ph, row=row)
 
     async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         times = ctx.clock.times(ph.phase)
@@ -352,7 +352,13 @@ class PhaseMachine:
                     await tx.add_event(key, game_id, kind, dumps(payload), ph.id, now, now)
 
     async def adjudicate(
-        self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool = False
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        *,
+        force: bool = False,
+        row: GameRow | None = None,
     ) -> None:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
@@ -364,7 +370,8 @@ class PhaseMachine:
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
-        row = await self.table.game_row(game_id)
+        if row is None or game_id in self.table.broken:  # (`row`: the step's, just read)
+            row = await self.table.game_row(game_id)
         palette = await public_palette(self.table.storage, row)  # game > server > default
         mode = await hidden_mode(self.table, game_id, ctx)
         preferences = (
