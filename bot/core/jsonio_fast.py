@@ -18,7 +18,17 @@ from typing import Any, TypeVar
 
 from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
-from bot.core.model import DislodgedUnit, ModelError, Phase, PhaseKind, Position, Power, Unit
+from bot.core.model import (
+    DislodgedUnit,
+    Location,
+    ModelError,
+    Phase,
+    PhaseKind,
+    Position,
+    Power,
+    Unit,
+    UnitType,
+)
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 
@@ -211,7 +221,7 @@ def _merged(
 
 
 # an order's text up to its outcome, and its whole line by (verdict, reason)
-_Head = tuple[Order, Power | None, str, dict[tuple[Verdict, Reason], str]]
+_Head = tuple[Order, Power | None, str, dict[tuple[int, int], str]]
 
 
 class OutcomeWriter:
@@ -227,6 +237,7 @@ class OutcomeWriter:
         # id(object) -> (object, text): the object is kept, so its id is not reused meanwhile
         self._heads: dict[int, _Head] = {}
         self._units: dict[int, tuple[Unit, str]] = {}
+        self._locations: dict[int, tuple[Location, str, str]] = {}  # id -> loc, army, fleet
         self._center_texts: dict[int, tuple[Mapping[str, Power], str]] = {}
         self._phases: dict[Phase, str] = {}
         self._keys: dict[str, str] = {}  # power id -> `"FRANCE":["`
@@ -278,11 +289,13 @@ class OutcomeWriter:
             if r.implied:
                 text += ',"implied":true'
             return text + "}"
-        # the usual line: the whole text kept per (order, verdict, reason)
+        # The usual line: the whole text kept per (order, verdict, reason). The members are
+        # keyed by id: an Enum's hash is a Python-level call.
         ends = head[3]
-        line = ends.get((r.verdict, r.reason))
+        key = (id(r.verdict), id(r.reason))
+        line = ends.get(key)
         if line is None:
-            line = ends[r.verdict, r.reason] = head[2] + self._tails[r.verdict, r.reason] + "}"
+            line = ends[key] = head[2] + self._tails[r.verdict, r.reason] + "}"
         return line
 
     def _position(self, position: Position) -> str:
@@ -294,7 +307,7 @@ class OutcomeWriter:
             if hit is None or hit[0] is not u:
                 if len(cache) >= _SIZE:
                     cache.clear()
-                hit = cache[id(u)] = (u, str(u))
+                hit = cache[id(u)] = (u, self._unit_text(u))
             group = units.get(u.power)
             if group is None:
                 units[u.power] = [hit[1]]
@@ -309,6 +322,17 @@ class OutcomeWriter:
             waiting = [_dislodged_json(d, gm) for d in position.dislodged]
             text += f',"dislodged":{self._dumps(waiting)}'
         return text + "}"
+
+    def _unit_text(self, unit: Unit) -> str:
+        """`str(unit)`, by its location object: a moved unit is a new object at a location
+        that the orders share."""
+        loc = unit.location
+        hit = self._locations.get(id(loc))
+        if hit is None or hit[0] is not loc:
+            if len(self._locations) >= _SIZE:
+                self._locations.clear()
+            hit = self._locations[id(loc)] = (loc, f"A {loc}", f"F {loc}")
+        return hit[1] if unit.type is UnitType.ARMY else hit[2]
 
     def _phase(self, phase: Phase) -> str:
         text = self._phases.get(phase)
