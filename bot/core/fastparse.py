@@ -531,12 +531,12 @@ class BulkReader:
         )
 
     def canonical(
-        self, text: str, power: Power | None, position: Position, given: set[int]
+        self, text: str, power: Power | None, position: Position, given: set[int] | None
     ) -> Order | None:
         """`parse(text, power=power, position=position)` for a canonical order of the phase's
         kind, else None. The same object is handed out again while what it depends on is the
         same; a fresh one if `given` (the ids handed out for this phase) has it, as the
-        adjudicator tells repeated orders apart by identity."""
+        adjudicator tells repeated orders apart by identity, or if `given` is None."""
         key = (text, position.phase.kind)
         plan = self._plans.get(key, _UNSEEN)
         if plan is _UNSEEN:
@@ -558,6 +558,8 @@ class BulkReader:
                 owner = board.power
                 if plan.coastless_fleet and board.location.coast is not None:
                     return None  # "F SPA - MAO" takes the board's coast: the general path
+        if given is None:
+            return plan.make(power, owner)
         pair = (power, owner)
         order = plan.done.get(pair)
         if order is None:
@@ -683,3 +685,20 @@ class BulkReader:
             return _fill_dest(ctx, UnitRef(utype, loc, None), dest)
         except OrderSyntaxError:
             return None
+
+
+_PLANNERS: dict[tuple[int, str], tuple[GameMap, BulkReader]] = {}
+
+
+def planned(
+    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
+) -> Order | None:
+    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
+    is read once per map and language (`BulkReader.canonical`); None: the general path."""
+    key = (id(game_map), lang)
+    held = _PLANNERS.get(key)
+    if held is None or held[0] is not game_map:  # held: the map's id stays its own
+        if len(_PLANNERS) > 64:
+            _PLANNERS.clear()
+        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, size=50_000))
+    return held[1].canonical(text, power, position, None)

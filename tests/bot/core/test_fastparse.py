@@ -441,3 +441,11 @@ def test_a_canonical_order_is_a_new_object_when_its_phase_has_it_already() -> No
     later = reader.canonical("A PAR - BUR", france, board, set())
     assert later is first  # a later phase with the same owner reuses the order
     assert reader.canonical("A PAR - BUR", Power("ITALY"), board, set()) is not first
+
+
+def test_parse_order_gives_a_new_object_for_a_canonical_text_read_before() -> None:
+    start = STANDARD.start
+    first = parse_order("A PAR - BUR", power=Power("FRANCE"), position=start, game_map=STANDARD)
+    again = parse_order("A PAR - BUR", power=Power("FRANCE"), position=start, game_map=STANDARD)
+    assert first == again
+    assert first is not again  # two copies in one set are two orders (DATC 4.D.3)
