@@ -677,9 +677,11 @@ class BulkReader:
         """A move's or retreat's destination with `_fill_dest`'s coast (from the written
         location); None if the general path must say which coast."""
         dest = self._loc(part)
-        if dest is None:
-            return None
         gm = self.game_map
+        if dest is None or utype is not UnitType.FLEET or dest.coast is not None:
+            return dest  # `_fill_dest` keeps it as it is
+        if not gm.province(dest.province).coasts:
+            return dest
         ctx = _Ctx(text, self.lang, gm.names(), gm, _messages(self.lang))
         try:
             return _fill_dest(ctx, UnitRef(utype, loc, None), dest)

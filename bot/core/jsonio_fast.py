@@ -44,6 +44,7 @@ class PositionReader:
     def __init__(self, game_map: GameMap) -> None:
         self.game_map = game_map
         self._phases: dict[str, Phase] = {}
+        self._powers: dict[str, Power | None] = {}  # a name as read, or None
         self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
         self._one: dict[tuple[Power, object], tuple[str, Unit]] = {}  # (power, unit text)
         self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
@@ -141,11 +142,17 @@ class PositionReader:
     def _power(self, name: object) -> Power | None:
         if type(name) is not str:
             return None
+        if name in self._powers:
+            return self._powers[name]
         try:
-            power = Power.of(name)
+            power: Power | None = Power.of(name)
         except ModelError:
-            return None
-        return power if power in self.game_map.powers else None
+            power = None
+        if power not in self.game_map.powers:
+            power = None
+        if len(self._powers) < 1000:  # names, well or badly written
+            self._powers[name] = power
+        return power
 
     def _unit_list(self, pname: str, texts: list[object]) -> tuple[tuple[str, Unit], ...] | None:
         power = self._power(pname)
