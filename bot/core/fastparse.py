@@ -589,6 +589,8 @@ class BulkReader:
             found = None
         if ctx.dropped:
             found = None
+        if len(self._locs) >= 10_000:  # any word after "A " is looked up: keep it bounded
+            self._locs.clear()
         self._locs[text] = found
         return found
 
