@@ -25,7 +25,12 @@ async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
     mode = await store.fetchone("PRAGMA journal_mode")
     fk = await store.fetchone("PRAGMA foreign_keys")
     sync = await store.fetchone("PRAGMA synchronous")
-    assert (mode[0], fk[0], sync[0]) == ("wal", 1, 2)  # 2 = FULL
+    assert (mode[0], fk[0], sync[0]) == ("wal", 1, 1)  # at rest 1 = NORMAL
+    async with store.tx() as tx:  # a durable commit: 2 = FULL (the WAL synced at COMMIT)
+        assert (await tx.fetchone("PRAGMA synchronous"))[0] == 2
+    async with store.tx(durable=False) as tx:
+        assert (await tx.fetchone("PRAGMA synchronous"))[0] == 1
+    assert (await store.fetchone("PRAGMA synchronous"))[0] == 1
     await store.close()
     again = await Store.open(db_path)
     rows = await again.fetchall("SELECT version FROM schema_version")
