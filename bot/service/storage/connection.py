@@ -240,7 +240,13 @@ class Store:
                 if durable:
                     await self._conn.execute("PRAGMA synchronous=FULL")
                 try:
-                    await self._conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        await self._conn.execute("BEGIN IMMEDIATE")
+                    except BaseException:
+                        # Cancelled with BEGIN in flight: the connection's thread still runs
+                        # it, and an open transaction would stay for the next caller.
+                        await self._rollback_quietly()
+                        raise
                     try:
                         yield Tx(self._conn)
                     except BaseException:
