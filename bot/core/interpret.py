@@ -24,7 +24,7 @@ player can fix them before the deadline.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -164,9 +164,22 @@ def _correct_all(
     decisions: list[Decision],
 ) -> None:
     moves: dict[str, Move] = {}
+    units = position.units
+    # A fleet's move naming a coast is corrected only when an unreachable coast is not illegal.
+    dest_coast = not rules.unreachable_coast_illegal
     for i, order in enumerate(work):
         if order is None:
             continue
+        if type(order) in _TARGETED:
+            assert isinstance(order, SupportHold | SupportMove | Convoy)
+            if _as_on_board(order, units) and _as_on_board_target(order.target, units):
+                continue
+        elif type(order) is Move or type(order) is Hold:
+            assert isinstance(order, Move | Hold)
+            if _as_on_board(order, units) and not (dest_coast and type(order) is Move):
+                if type(order) is Move:
+                    moves.setdefault(order.unit.province, order)
+                continue
         fixed, why = _correct(order, position, rules, idx)
         if why and order.power is not None:
             work[i] = fixed
@@ -219,6 +232,30 @@ def _correct_all(
                     used=fixed_s,
                 )
             )
+
+
+_TARGETED = (SupportHold, SupportMove, Convoy)
+
+
+def _as_on_board(order: UnitOrder, units: Mapping[str, Unit]) -> bool:
+    """Does the order name its unit as it stands (nothing for `_correct` to change), or name
+    none there / another power's (the adjudicator says why)? The batch path's orders are
+    completed with the board: checking this first spares `_correct` for almost every order."""
+    loc = order.unit.location
+    unit = units.get(loc.province)
+    if unit is None or (order.power is not None and unit.power is not order.power):
+        return True
+    t = order.unit.type
+    return (t is None or t is unit.type) and (loc.coast is None or loc == unit.location)
+
+
+def _as_on_board_target(ref: UnitRef, units: Mapping[str, Unit]) -> bool:
+    """Does a support's or convoy's target name the unit there as it is (or no unit)?"""
+    target = units.get(ref.location.province)
+    return target is None or (
+        (ref.type is None or ref.type is target.type)
+        and (ref.power is None or ref.power is target.power)
+    )
 
 
 def _correct(

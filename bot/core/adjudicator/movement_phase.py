@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.adjudicator.fastpath import settle
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
@@ -19,8 +20,14 @@ NONE = Reason.NONE
 
 
 def adjudicate_movement(
-    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet,
+    idx: MapIndex,
+    *,
+    fast: bool = True,
 ) -> Outcome:
+    """`fast=False` resolves with the general resolver alone (the fast path's reference)."""
     check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
     # a unit without a (legal) order holds: hold_eff(u), inline
@@ -33,7 +40,8 @@ def adjudicate_movement(
         ordering = {o.power for o in orders}
         idle = frozenset(u.power for u in position.units.values() if u.power not in ordering)
     r = Resolver(effs, idx, rules, idle)
-    r.run()
+    if not (fast and settle(r)):  # no convoy: direct strengths (fastpath.py)
+        r.run()
     units: dict[str, Unit] = {}
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
