@@ -19,15 +19,10 @@ S, F = Verdict.SUCCEEDS, Verdict.FAILS
 NONE = Reason.NONE
 
 
-def adjudicate_movement(
-    position: Position,
-    orders: Sequence[Order],
-    rules: RuleSet,
-    idx: MapIndex,
-    *,
-    fast: bool = True,
-) -> Outcome:
-    """`fast=False` resolves with the general resolver alone (the fast path's reference)."""
+def prepare(
+    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+) -> tuple[MovementCheck, Resolver]:
+    """The legality step and the resolver, matched and not run yet."""
     check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
     # a unit without a (legal) order holds: hold_eff(u), inline
@@ -39,7 +34,20 @@ def adjudicate_movement(
     if not rules.hold_support_for_civil_disorder:
         ordering = {o.power for o in orders}
         idle = frozenset(u.power for u in position.units.values() if u.power not in ordering)
-    r = Resolver(effs, idx, rules, idle)
+    return check, Resolver(effs, idx, rules, idle)
+
+
+def adjudicate_movement(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet,
+    idx: MapIndex,
+    *,
+    fast: bool = True,
+) -> Outcome:
+    """`fast=False` resolves with the general resolver alone (the fast path's reference)."""
+    check, r = prepare(position, orders, rules, idx)
+    effs = r.effs
     if not (fast and settle(r)):  # no convoy: direct strengths (fastpath.py)
         r.run()
     units: dict[str, Unit] = {}
