@@ -24,8 +24,10 @@ Why strengths can be computed once without convoys (DATC 5 and the cases cited b
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.core.adjudicator.legality import CONVOY, MOVE, SUPH
-from bot.core.adjudicator.movement import RESOLVED, Resolver
+from bot.core.adjudicator.movement import GUESSING, RESOLVED, Resolver
 
 
 def settle(r: Resolver) -> bool:
@@ -34,92 +36,122 @@ def settle(r: Resolver) -> bool:
         return False
     n, kind, prov, power, dest = r.n, r.kind, r.prov, r.power, r.dest
     unit_at, moves_into, sups, hsups = r.unit_at, r.moves_into, r.sups, r.hsups
-    sup_into, voids, state = r.sup_into, r.voids, r.state
-    given = [False] * n  # supports given (settled below)
+    sup_into, voids, state, result = r.sup_into, r.voids, r.state, r.result
+    # Supports: `result` holds "given" (True already for those not attacked, set at matching);
+    # the states are written once every support is known (a bail-out leaves them untouched).
+    attacked: list[int] = []
     threatened: list[tuple[int, int]] = []  # (support, the attacker from where it supports into)
     for s in range(n):
-        k_s = kind[s]
-        if k_s < SUPH or s in voids:  # a hold or a move (kinds 0 and 1)
+        if kind[s] < SUPH or state[s] == RESOLVED or s in voids:  # a hold, a move, a decided
             continue
-        if state[s] == RESOLVED:  # not attacked: given at matching
-            given[s] = True
-            continue
-        if k_s == CONVOY:  # a convoy that is not void: never here (cfleets is empty)
+        if kind[s] == CONVOY:  # a convoy that is not void: never here (cfleets is empty)
             return False
         ps, into = power[s], sup_into[s]
         threat = -1
-        cut = False
         for k in moves_into[prov[s]]:
             if power[k] is ps:  # 6.D.20: no cut (and no dislodgement, 6.D.10)
                 continue
-            if prov[k] == into:  # 6.D.15: not cut by the unit it supports against
-                threat = k
-            else:
-                cut = True  # 6.D.1
+            if prov[k] != into:  # 6.D.1: cut
                 break
-        if cut:
-            continue
-        if threat < 0:
-            given[s] = True
-        elif k_s == SUPH:  # its target would be moving (void): not a case this path knows
-            return False
+            threat = k  # 6.D.15: not cut by the unit it supports against
         else:
-            threatened.append((s, threat))
-    result = r.result
+            if threat < 0:
+                result[s] = True
+            elif kind[s] == SUPH:  # its target would be moving (void): not a case known here
+                for t in attacked:
+                    result[t] = False
+                return False
+            else:
+                threatened.append((s, threat))
+        attacked.append(s)
     # Supports into a threatened supporter's province are themselves settled (only the unit in
     # that province could cut them, and it stays): the attacker's strength is known now.
-    dislodges: dict[int, bool] = {}
     for s, x in threatened:
         pj = power[s]
         atk = 1
         for t in sups.get(x, ()):
-            if power[t] is not pj and given[t]:  # 6.D.12: not the defender's own support
+            if power[t] is not pj and result[t]:  # 6.D.12: not the defender's own support
                 atk += 1
         held = 1
         for t in hsups.get(s, ()):
-            if given[t]:
+            if result[t]:
                 held += 1
         ok = atk > held
         if ok:
             for k in moves_into[prov[s]]:
-                if k != x and atk <= _plain_prevent(k, sups, given):
+                if k != x and atk <= _plain_prevent(k, sups, result):
                     ok = False
                     break
-        dislodges[x] = ok
-        given[s] = not ok  # 6.D.17: cut by its dislodgement only
-    for s in range(n):
-        k_s = kind[s]
-        if k_s >= SUPH and s not in voids:
-            result[s] = given[s]
-            state[s] = RESOLVED
-    # Moves. done: 0 unknown, 1 on the current chain, 2 settled.
-    done = [0] * n
-    for x, ok in dislodges.items():
-        result[x] = ok
-        done[x] = 2
+        result[x] = ok  # the attacker's move is decided too
+        state[x] = RESOLVED
+        result[s] = not ok  # 6.D.17: cut by its dislodgement only
+    for s in attacked:
+        state[s] = RESOLVED
+
+    def decide(i: int) -> bool:
+        """Move i, the unit at its destination settled if it moves away (not head to head)."""
+        d = dest[i]
+        j = unit_at.get(d)
+        pj = None
+        if j is not None:
+            if kind[j] == MOVE and dest[j] != prov[i]:
+                if not result[j]:  # its move failed: it holds with strength 1 (6.D.7)
+                    pj = power[j]
+                    if pj is power[i]:  # 6.D.10: no self-dislodgement
+                        return False
+                    atk = 1
+                    for t in sups.get(i, ()):
+                        if power[t] is not pj and result[t]:  # 6.D.12
+                            atk += 1
+                    if atk <= 1:
+                        return False
+                    return _beats_prevents(i, atk, r)
+                # it left (6.C.1): as into an empty province
+            else:
+                pj = power[j]
+                if pj is power[i]:  # 6.D.10 (6.E.2 head to head too)
+                    return False
+                atk = 1
+                for t in sups.get(i, ()):
+                    if power[t] is not pj and result[t]:  # 6.D.12
+                        atk += 1
+                if kind[j] == MOVE:  # head to head: the defend strength (6.E.4)
+                    if atk <= _plain_prevent(j, sups, result):
+                        return False
+                else:
+                    held = 1
+                    for t in hsups.get(j, ()):
+                        if result[t]:
+                            held += 1
+                    if atk <= held:
+                        return False
+                return _beats_prevents(i, atk, r)
+        atk = 1
+        for t in sups.get(i, ()):
+            if result[t]:
+                atk += 1
+        return _beats_prevents(i, atk, r)
+
+    # Moves; the state is the walk's mark: GUESSING on the current chain, RESOLVED settled.
     for i0 in range(n):
-        if kind[i0] != MOVE or done[i0]:
+        if kind[i0] != MOVE or state[i0]:
             continue
-        chain: list[int] = []
+        chain = [i0]
         i = i0
         while True:  # follow moves into provinces whose unit moves away (not head to head)
-            done[i] = 1
-            chain.append(i)
+            state[i] = GUESSING
             j = unit_at.get(dest[i])
-            if j is None or kind[j] != MOVE or dest[j] == prov[i] or done[j] == 2:
+            if j is None or kind[j] != MOVE or dest[j] == prov[i] or state[j] == RESOLVED:
                 break
-            if done[j] == 1:  # a circle of moves: 6.C.1-6.C.3
+            if state[j] == GUESSING:  # a circle of moves: 6.C.1-6.C.3
                 start = chain.index(j)
-                circle = chain[start:]
+                _circle(chain[start:], r, decide)
                 del chain[start:]
-                _circle(circle, r, given, done)
                 break
+            chain.append(j)
             i = j
         for i in reversed(chain):
-            result[i] = _move(i, r, given)
-            done[i] = 2
-    for i in range(n):
-        if kind[i] == MOVE:
+            result[i] = decide(i)
             state[i] = RESOLVED
     return True
 
@@ -133,77 +165,40 @@ def _plain_prevent(k: int, sups: dict[int, list[int]], given: list[bool]) -> int
     return st
 
 
-def _attack(i: int, r: Resolver, given: list[bool], defender: int | None) -> int:
-    """Attack strength of move i; with a defender, its own power's supports do not count
-    (6.D.12, 6.D.13)."""
-    atk = 1
-    sups = r.sups.get(i)
-    if sups:
-        if defender is None:
-            for t in sups:
-                if given[t]:
-                    atk += 1
-        else:
-            power, pj = r.power, r.power[defender]
-            for t in sups:
-                if power[t] is not pj and given[t]:
-                    atk += 1
-    return atk
-
-
-def _prevents_beaten(i: int, atk: int, r: Resolver, given: list[bool]) -> bool:
+def _beats_prevents(i: int, atk: int, r: Resolver) -> bool:
     """Does attack `atk` of move i beat the prevent strength of every other move into its
     destination? A move that lost a head-to-head battle prevents nothing (4.A.7, 6.E.9)."""
+    movers = r.moves_into[r.dest[i]]
+    if len(movers) == 1:
+        return True
     kind, dest, prov, result = r.kind, r.dest, r.prov, r.result
     here = r.unit_at.get(dest[i])
-    for k in r.moves_into[dest[i]]:
+    for k in movers:
         if k == i:
             continue
         if here is not None and kind[here] == MOVE and dest[here] == prov[k] and result[here]:
             continue  # k lost its head-to-head battle with the unit that moved out
-        if atk <= _plain_prevent(k, r.sups, given):
+        if atk <= _plain_prevent(k, r.sups, result):
             return False
     return True
 
 
-def _move(i: int, r: Resolver, given: list[bool]) -> bool:
-    """Move i, the unit at its destination (if it moves away, not head to head) settled."""
-    kind, power = r.kind, r.power
-    j = r.unit_at.get(r.dest[i])
-    if j is None:  # an empty province: only the other moves can stop it
-        return _prevents_beaten(i, _attack(i, r, given, None), r, given)
-    if kind[j] == MOVE and r.dest[j] != r.prov[i] and r.result[j]:
-        return _prevents_beaten(i, _attack(i, r, given, None), r, given)  # it left (6.C.1)
-    if power[j] is power[i]:  # 6.D.10: no self-dislodgement (6.E.2 head to head too)
-        return False
-    atk = _attack(i, r, given, j)
-    if kind[j] == MOVE:
-        if r.dest[j] == r.prov[i]:  # head to head: the defend strength (6.E.4)
-            defend = _plain_prevent(j, r.sups, given)
-            if atk <= defend:
-                return False
-        elif atk <= 1:  # its move failed: it holds with strength 1 (6.D.7)
-            return False
-    else:
-        held = 1
-        for t in r.hsups.get(j, ()):
-            if given[t]:
-                held += 1
-        if atk <= held:
-            return False
-    return _prevents_beaten(i, atk, r, given)
-
-
-def _circle(circle: list[int], r: Resolver, given: list[bool], done: list[int]) -> None:
+def _circle(circle: list[int], r: Resolver, decide: Callable[[int], bool]) -> None:
     """A circle of moves, each into the next one's province (none head to head)."""
-    result = r.result
+    result, state = r.result, r.state
     # Each move as if its destination were vacated (the prevent strengths do not depend on the
     # circle: a move in it is not head to head with anything).
-    vacated = [_prevents_beaten(i, _attack(i, r, given, None), r, given) for i in circle]
+    vacated = []
+    for i in circle:
+        atk = 1
+        for t in r.sups.get(i, ()):
+            if result[t]:
+                atk += 1
+        vacated.append(_beats_prevents(i, atk, r))
     if all(vacated):  # 6.C.1, 6.C.2: the circle moves
         for i in circle:
             result[i] = True
-            done[i] = 2
+            state[i] = RESOLVED
         return
     # 6.C.3: a move that fails even into a vacated province stays; the one before it in the
     # circle meets a unit that stays, and so on around the circle.
@@ -211,8 +206,8 @@ def _circle(circle: list[int], r: Resolver, given: list[bool], done: list[int]) 
     m = len(circle)
     b = circle[first]
     result[b] = False
-    done[b] = 2
+    state[b] = RESOLVED
     for step in range(1, m):
         i = circle[(first - step) % m]
-        result[i] = _move(i, r, given)
-        done[i] = 2
+        result[i] = decide(i)
+        state[i] = RESOLVED
