@@ -24,7 +24,7 @@ player can fix them before the deadline.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -167,18 +167,39 @@ def _correct_all(
     units = position.units
     # A fleet's move naming a coast is corrected only when an unreachable coast is not illegal.
     dest_coast = not rules.unreachable_coast_illegal
+    track = rules.support_coast_mismatch_ignored  # the moves are needed only for that rule
     for i, order in enumerate(work):
         if order is None:
             continue
-        if type(order) in _TARGETED:
-            assert isinstance(order, SupportHold | SupportMove | Convoy)
-            if _as_on_board(order, units) and _as_on_board_target(order.target, units):
-                continue
-        elif type(order) is Move or type(order) is Hold:
-            assert isinstance(order, Move | Hold)
-            if _as_on_board(order, units) and not (dest_coast and type(order) is Move):
-                if type(order) is Move:
-                    moves.setdefault(order.unit.province, order)
+        # First the orders with nothing to correct: they name the unit as it stands on the
+        # board (or no unit, or another power's: the adjudicator says why), and a support's
+        # or convoy's target as it stands. The batch path's orders are completed with the
+        # board, so almost every order is one; `_correct` judges the others.
+        code = _CODE.get(type(order))
+        if code is not None and isinstance(order, UnitOrder):
+            ref = order.unit
+            loc = ref.location
+            unit = units.get(loc.province)
+            if unit is not None and (order.power is None or unit.power is order.power):
+                t = ref.type
+                if not (
+                    (t is None or t is unit.type) and (loc.coast is None or loc == unit.location)
+                ):
+                    code = None
+                elif code == _AIMED and isinstance(order, _TARGETED):
+                    tref = order.target
+                    target = units.get(tref.location.province)
+                    if target is not None and not (
+                        (tref.type is None or tref.type is target.type)
+                        and (tref.power is None or tref.power is target.power)
+                    ):
+                        code = None
+            if code == _MOVE and isinstance(order, Move):
+                if dest_coast:
+                    code = None
+                elif track:
+                    moves.setdefault(loc.province, order)
+            if code is not None:
                 continue
         fixed, why = _correct(order, position, rules, idx)
         if why and order.power is not None:
@@ -235,27 +256,14 @@ def _correct_all(
 
 
 _TARGETED = (SupportHold, SupportMove, Convoy)
-
-
-def _as_on_board(order: UnitOrder, units: Mapping[str, Unit]) -> bool:
-    """Does the order name its unit as it stands (nothing for `_correct` to change), or name
-    none there / another power's (the adjudicator says why)? The batch path's orders are
-    completed with the board: checking this first spares `_correct` for almost every order."""
-    loc = order.unit.location
-    unit = units.get(loc.province)
-    if unit is None or (order.power is not None and unit.power is not order.power):
-        return True
-    t = order.unit.type
-    return (t is None or t is unit.type) and (loc.coast is None or loc == unit.location)
-
-
-def _as_on_board_target(ref: UnitRef, units: Mapping[str, Unit]) -> bool:
-    """Does a support's or convoy's target name the unit there as it is (or no unit)?"""
-    target = units.get(ref.location.province)
-    return target is None or (
-        (ref.type is None or ref.type is target.type)
-        and (ref.power is None or ref.power is target.power)
-    )
+_HOLD, _MOVE, _AIMED = 0, 1, 2
+_CODE: dict[type, int] = {
+    Hold: _HOLD,
+    Move: _MOVE,
+    SupportHold: _AIMED,
+    SupportMove: _AIMED,
+    Convoy: _AIMED,
+}
 
 
 def _correct(
