@@ -26,7 +26,7 @@ from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
-_MEMO_SIZE = 100_000  # effective orders remembered per map (MapIndex.eff_memo)
+MEMO_SIZE = 100_000  # orders remembered per map (MapIndex.eff_memo, .succeeded)
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
@@ -265,7 +265,7 @@ class MovementCheck:
         strict = self.strict_refs
         rules = self.rules
         memo = idx.eff_memo
-        if len(memo) > _MEMO_SIZE:
+        if len(memo) > MEMO_SIZE:
             memo.clear()
         eff: Eff
         for order in orders:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.adjudicator.fastpath import settle
-from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck
+from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
@@ -98,6 +98,9 @@ def adjudicate_movement(
     )
     results: list[OrderResult] = []
     at, mode = r.unit_at, r.mode
+    succeeded = idx.succeeded
+    if len(succeeded) > MEMO_SIZE:
+        succeeded.clear()
     for order, unit, detail in check.entries:
         if detail is not None or unit is None:
             results.append(order_result(order.power, order, F, Reason.ILLEGAL, "", False, detail))
@@ -110,8 +113,12 @@ def adjudicate_movement(
             continue
         k = kind[i]
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
-            # the common cases first: a move that succeeds, a support given, a hold
-            results.append(order_result(order.power, order, S, NONE, "", False))
+            # the common cases first: a move that succeeds, a support given, a hold; the
+            # result of an order object met again is the one made before (see MapIndex)
+            ok = succeeded.get(id(order))
+            if ok is None or ok.order is not order:
+                ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
+            results.append(ok)
         elif k == MOVE and mode[i] == LAND and i not in beaten:
             # then the commonest failure (see _result): a move over land that bounced
             results.append(order_result(order.power, order, F, Reason.BOUNCED, "", False))
