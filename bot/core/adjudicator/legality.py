@@ -26,7 +26,7 @@ from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
-MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded): ~25 MB at most
+MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
