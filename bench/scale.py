@@ -68,9 +68,61 @@ class Recorder:
         self.file.flush()
 
 
+def count_statements(path: str) -> None:
+    """--profile: count this process's statements (by their first words) and transactions,
+    written to `path` when the process is told to stop (SIGTERM)."""
+    import collections  # noqa: PLC0415
+
+    from bot.service.storage import postgres  # noqa: PLC0415
+
+    counts: collections.Counter[str] = collections.Counter()
+
+    def counted(cls: Any, name: str) -> None:
+        real = getattr(cls, name)
+
+        async def wrapper(self: Any, sql: str, params: Any = ()) -> Any:
+            counts[" ".join(sql.split())[:70]] += 1
+            return await real(self, sql, params)
+
+        setattr(cls, name, wrapper)
+
+    for cls in (postgres.PgTx, postgres.PgStore):
+        for name in ("execute", "fetchone", "fetchall"):
+            if hasattr(cls, name):
+                counted(cls, name)
+    real_tx = postgres.PgStorage.tx
+
+    def tx(self: Any, *, durable: bool = True) -> Any:
+        counts[f"(transaction, durable={durable})"] += 1
+        return real_tx(self, durable=durable)
+
+    postgres.PgStorage.tx = tx  # type: ignore[method-assign]
+    from bot.service.table import Table  # noqa: PLC0415
+
+    real_claim = Table.claim
+
+    async def claim(self: Any, game_id: int, kind: str, phase_id: int | None = None) -> Any:
+        later = await real_claim(self, game_id, kind, phase_id)
+        counts[f"({kind} claim {'taken' if later is None else 'refused'})"] += 1
+        return later
+
+    Table.claim = claim  # type: ignore[method-assign]
+
+    def dump(*_: object) -> None:
+        with open(path, "w", encoding="utf-8") as out:
+            for sql, k in counts.most_common():
+                out.write(f"{k}\t{sql}\n")
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, dump)
+
+
 async def run_worker(args: argparse.Namespace) -> None:
     from bot.service import TableService  # noqa: PLC0415
     from bot.service.storage.postgres import PgStorage  # noqa: PLC0415
+
+    if args.profile:
+        count_statements(args.log + ".sql")
 
     storage = await PgStorage.open(args.dsn, server_settings=settings(args.schema))
     svc = await TableService.open(storage=storage, render=False, run=False)
@@ -97,6 +149,7 @@ async def run_worker(args: argparse.Namespace) -> None:
 def spawn(schema: str, lease: float, *, log: str = "", fake: str = "", token: str = "") -> Any:
     cmd = [sys.executable, __file__, "worker", "--schema", schema, "--lease", str(lease)]
     cmd += ["--log", log] if log else ["--fake", fake, "--token", token]
+    cmd += ["--profile"] if "--profile" in sys.argv else []
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
 
 
@@ -152,17 +205,37 @@ class Schema:
             await self.admin.execute(f"DROP SCHEMA {self.name} CASCADE")
         await self.admin.close()
 
-    async def seed(self, writing: list[float], meta: list[dict[str, Any]] | None = None) -> None:
-        """One started game per writing window (seconds from the seeding clock's time)."""
-        for i, w in enumerate(writing):
-            st = await self.svc.create_game(
-                self.gm,
-                name=f"g{i}",
-                clock="casual",
-                clock_overrides={"spring_movement": {"writing": w}, "reminders": []},
-                meta=meta[i] if meta else None,
+    async def seed(
+        self, writing: list[float], meta: list[dict[str, Any]] | None = None, *, seeders: int = 1
+    ) -> None:
+        """One started game per writing window (seconds from the seeding clock's time); with
+        `seeders` > 1 on as many connections at once (game ids then not in `writing`'s order)."""
+        from bot.service import TableService  # noqa: PLC0415
+        from bot.service.storage.postgres import PgStorage  # noqa: PLC0415
+
+        services = [self.svc]
+        for _ in range(seeders - 1):
+            storage = await PgStorage.open(DSN, server_settings=settings(self.name))
+            services.append(
+                await TableService.open(storage=storage, clock=self.clock, render=False, run=False)
             )
-            await self.svc.start_game(st.id, self.gm)
+
+        async def seed_some(svc: Any, first: int) -> None:
+            for i in range(first, len(writing), len(services)):
+                st = await svc.create_game(
+                    self.gm,
+                    name=f"g{i}",
+                    clock="casual",
+                    clock_overrides={"spring_movement": {"writing": writing[i]}, "reminders": []},
+                    meta=meta[i] if meta else None,
+                )
+                await svc.start_game(st.id, self.gm)
+
+        try:
+            await asyncio.gather(*(seed_some(svc, k) for k, svc in enumerate(services)))
+        finally:
+            for svc in services[1:]:
+                await svc.close()
 
     async def fetch(self, sql: str) -> list[Any]:
         return list(await self.admin.fetch(sql.replace("{s}", self.name)))
@@ -251,6 +324,23 @@ def read_logs(logs: list[str]) -> tuple[dict[str, list[float]], list[int]]:
     return seen, counts
 
 
+def print_statements(logs: list[str], games: int) -> None:
+    """--profile: what every process sent the database, per game."""
+    total: dict[str, int] = {}
+    for log in logs:
+        path = Path(log + ".sql")
+        if not path.exists():
+            continue
+        for line in path.read_text(encoding="utf-8").splitlines():
+            k, sql = line.split("\t", 1)
+            total[sql] = total.get(sql, 0) + int(k)
+    statements = sum(k for sql, k in total.items() if not sql.startswith("("))
+    print(f"  statements per game {statements / games:.1f} (all processes):")
+    ordered = sorted(total.items(), key=lambda kv: (not kv[0].startswith("("), -kv[1]))
+    for sql, k in ordered[:30]:
+        print(f"    {k / games:6.2f}  {sql}")
+
+
 async def spread(args: argparse.Namespace) -> None:
     n, burst, window = args.games, args.burst, args.window
     print(
@@ -267,26 +357,28 @@ async def spread(args: argparse.Namespace) -> None:
                 # Seeding takes a while: measure it on a few games, give every deadline room.
                 t0 = time.time()
                 db.clock.set(time.time())
-                await db.seed([1.0] * 20)
-                per_game = (time.time() - t0) / 20
-                lead = per_game * n * 2.0 + 10.0  # (the machine is shared: room to spare)
+                await db.seed([1.0] * 40, seeders=args.seeders)
+                per_game = (time.time() - t0) / 40
+                lead = per_game * n * 1.5 + 20.0  # (the machine is shared: room to spare)
                 spread_ = [lead + window * i / max(1, n - burst) for i in range(n - burst)]
                 writing = sorted(spread_ + [lead + window / 2] * burst)
                 db.clock.set(time.time())
                 t1 = time.time()
-                await db.seed(writing)
+                await db.seed(writing, seeders=args.seeders)
                 seeded = time.time() - t1
                 late = f"; LATE by {seeded - lead:.0f} s" if seeded > lead else ""
                 print(
                     f"  seeded {n} games in {seeded:.0f} s ({n / seeded:.0f}/s){late}", flush=True
                 )
-                end = await until_done(db, n + 20, lead + window + args.timeout)
+                end = await until_done(db, n + 40, lead + window + args.timeout)
             finally:
                 stop(procs)
             deadlines = await db.deadlines()
             twice = await db.adjudicated_twice()
             size = await db.size()
         seen, per_worker = read_logs(logs)
+        if args.profile:
+            print_statements(logs, n + 40)
     doubled = sum(1 for times in seen.values() if len(times) > 1)
     lags = []
     for key, times in seen.items():
@@ -369,13 +461,15 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=100)
     ap.add_argument("--games", type=int, default=10_000)
     ap.add_argument("--burst", type=int, default=500)
-    ap.add_argument("--window", type=float, default=60.0)
+    ap.add_argument("--window", type=float, default=600.0)
     ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--seeders", type=int, default=3, help="(b): connections seeding at once")
     ap.add_argument("--kill-games", type=int, default=200)
     ap.add_argument("--lease", type=float, default=5.0, help="(c)'s lease, seconds")
     ap.add_argument("--spread-lease", type=float, default=30.0, help="(b)'s lease (Parley's)")
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--keep", action="store_true", help="keep the bench's schema")
+    ap.add_argument("--profile", action="store_true", help="(b): statements per game, per kind")
     # (worker processes)
     ap.add_argument("--schema", default="")
     ap.add_argument("--dsn", default=DSN)

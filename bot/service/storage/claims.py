@@ -2,9 +2,12 @@
 
 A claim (migration 0007, table `claims`) names the process that runs a game's due clock step
 (`CLOCK`) or delivers its events (`LANE`) and how long it may (`lease_until`). A live process
-renews its leases; a dead one's run out and another process takes the work over. On
-PostgreSQL the row is read `FOR UPDATE SKIP LOCKED`: two processes claiming the same game at
-once never wait on each other, one gets it and the other looks again later.
+renews its leases; a dead one's run out and another process takes the work over. A claim is
+one upsert that takes the row only if it is free, lapsed or already the claimant's (formerly
+a read `FOR UPDATE SKIP LOCKED` and a write: three statements where one does, and a row is
+held locked only for that one statement's commit, so a second claimant waits microseconds
+rather than skipping): of two processes claiming at once one gets it, the other learns the
+holder's lease and looks again then.
 
 `Coordination` is the rest, at the level of the storage: an advisory lock per game (held
 around every step that changes a game, adjudication included), a notice to the other
@@ -41,6 +44,13 @@ class ClaimRow:
     phase_id: int | None
 
 
+@dataclass(frozen=True, slots=True)
+class PendingGame:
+    game_id: int
+    oldest: float  # when its oldest undelivered event was written
+    held_until: float | None  # another process's lane lease on it, if live
+
+
 class ClaimsRepository(Protocol):
     """The statements on claims and rate slots (in a transaction, but for reads)."""
 
@@ -75,6 +85,11 @@ class ClaimsRepository(Protocol):
         """This game's undelivered events, in order."""
         ...
 
+    async def pending_games(self, owner: str, now: float) -> list[PendingGame]:
+        """Every game with undelivered events: since when, and until when another process
+        than `owner` holds its lane (None if none does). One read, no payloads."""
+        ...
+
     async def take_rate_slot(self, slot: int, limit: int) -> bool:
         """One more request in `slot` if fewer than `limit` started in it."""
         ...
@@ -107,10 +122,9 @@ class Coordination(Protocol):
 
 
 class SqliteClaims:
-    """The claims statements (SQLite's; PostgreSQL adds `FOR UPDATE SKIP LOCKED`)."""
+    """The claims statements (the same on both dialects)."""
 
     _db: Store | Tx
-    _LOCK_ROW = ""  # how a claim row is read: PostgreSQL locks it, skipping a locked one
 
     def _tx(self) -> Tx:
         raise NotImplementedError  # (SqliteRepo's)
@@ -126,27 +140,26 @@ class SqliteClaims:
         phase_id: int | None = None,
     ) -> float | None:
         tx = self._tx()
-        await tx.execute(
-            "INSERT OR IGNORE INTO claims (game_id, kind, lease_until) VALUES (?,?,0)",
-            (game_id, kind),
+        # One statement when the claim is free, lapsed or already ours (the usual case);
+        # a second read only to learn the holder's lease.
+        taken = await tx.fetchone(
+            "INSERT INTO claims (game_id, kind, claimed_by, lease_until, phase_id)"
+            " VALUES (?,?,?,?, COALESCE(?, (SELECT current_phase_id FROM games WHERE id=?)))"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET claimed_by=excluded.claimed_by,"
+            " lease_until=excluded.lease_until, phase_id=excluded.phase_id"
+            " WHERE claims.claimed_by IS NULL OR claims.claimed_by=excluded.claimed_by"
+            " OR claims.lease_until <= ? RETURNING game_id",
+            (game_id, kind, owner, until, phase_id, game_id, now),
         )
+        if taken is not None:
+            return None
         row = await tx.fetchone(
-            "SELECT claimed_by, lease_until FROM claims WHERE game_id=? AND kind=?"  # noqa: S608
-            + self._LOCK_ROW,  # (a constant of the class)
+            "SELECT claimed_by, lease_until FROM claims WHERE game_id=? AND kind=?",
             (game_id, kind),
         )
-        if row is None:  # another process is claiming it right now
+        if row is None:  # (released and dropped meanwhile: look again at once)
             return now
-        holder, lease = row["claimed_by"], float(row["lease_until"])
-        if holder not in (None, owner) and lease > now:
-            return lease
-        await tx.execute(
-            "UPDATE claims SET claimed_by=?, lease_until=?,"
-            " phase_id=COALESCE(?, (SELECT current_phase_id FROM games WHERE id=?))"
-            " WHERE game_id=? AND kind=?",
-            (owner, until, phase_id, game_id, game_id, kind),
-        )
-        return None
+        return max(now, float(row["lease_until"]))
 
     async def release_claim(self, game_id: int, kind: str, owner: str) -> None:
         await self._tx().execute(
@@ -189,6 +202,23 @@ class SqliteClaims:
             (game_id,),
         )
         return [outbox_row(r) for r in rows]
+
+    async def pending_games(self, owner: str, now: float) -> list[PendingGame]:
+        rows = await self._db.fetchall(
+            "SELECT o.game_id, MIN(o.created_at) AS oldest, MAX(c.lease_until) AS held"
+            " FROM outbox o LEFT JOIN claims c ON c.game_id = o.game_id AND c.kind = ?"
+            " AND c.claimed_by IS NOT NULL AND c.claimed_by != ? AND c.lease_until > ?"
+            " WHERE o.delivered_at IS NULL GROUP BY o.game_id",
+            (LANE, owner, now),
+        )
+        return [
+            PendingGame(
+                int(r["game_id"]),
+                float(r["oldest"]),
+                None if r["held"] is None else float(r["held"]),
+            )
+            for r in rows
+        ]
 
     async def take_rate_slot(self, slot: int, limit: int) -> bool:
         tx = self._tx()
