@@ -16,7 +16,8 @@ all. SQLite is one process (its file lock): its claims are always free, its game
 the process's own, and nobody else is listening.
 
 The shared rate limit (`rate_slots`) counts the requests every process started per slot of
-time (see `bot/discord_app/pacing.py`).
+time, and `rate_demand` (migration 0010) says how urgent each process's waiting request is,
+so that priorities hold across processes (see `bot/service/ratelimit.py`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ from bot.service.storage.connection import Store, Tx
 from bot.service.storage.rows import OutboxRow, outbox_row
 
 CLOCK = "clock"  # the due step of a game's current phase (open, remind, adjudicate)
+# What `take_rate_turn` found: the turn taken, the slot full, or a more urgent process waiting.
+TAKEN, FULL, OUTRANKED = 1, 0, -1
 LANE = "lane"  # the delivery of a game's events, in order
 
 # (game id, the announcing process, when the game's clock is next due: None if never)
@@ -92,6 +95,14 @@ class ClaimsRepository(Protocol):
 
     async def take_rate_slot(self, slot: int, limit: int) -> bool:
         """One more request in `slot` if fewer than `limit` started in it."""
+        ...
+
+    async def take_rate_turn(
+        self, slot: int, limit: int, *, owner: str, level: int, now: float, until: float
+    ) -> int:
+        """As `take_rate_slot`, for `owner` waiting at priority `level` (0 most urgent):
+        TAKEN, FULL, or OUTRANKED when another process's live demand is more urgent (that
+        process goes first). Posts `owner`'s demand (until `until`) either way."""
         ...
 
     async def drop_rate_slots(self, before: int) -> None: ...
@@ -227,6 +238,23 @@ class SqliteClaims:
             "UPDATE rate_slots SET used = used + 1 WHERE slot = ? AND used < ?", (slot, limit)
         )
         return n > 0
+
+    async def take_rate_turn(
+        self, slot: int, limit: int, *, owner: str, level: int, now: float, until: float
+    ) -> int:
+        tx = self._tx()
+        await tx.execute(
+            "INSERT INTO rate_demand (owner, level, until) VALUES (?,?,?) ON CONFLICT (owner)"
+            " DO UPDATE SET level=excluded.level, until=excluded.until",
+            (owner, level, until),
+        )
+        above = await tx.fetchone(
+            "SELECT owner FROM rate_demand WHERE owner != ? AND level < ? AND until > ? LIMIT 1",
+            (owner, level, now),
+        )
+        if above is not None:
+            return OUTRANKED
+        return TAKEN if await self.take_rate_slot(slot, limit) else FULL
 
     async def drop_rate_slots(self, before: int) -> None:
         await self._tx().execute("DELETE FROM rate_slots WHERE slot < ?", (before,))
