@@ -63,6 +63,7 @@ class SharedRate:
             first = max(int(now // self.width), self._hint)
             for slot in range(first, first + LOOKAHEAD):
                 async with self.storage.tx(durable=False) as tx:
+                    now = self.clock()  # (after waiting for the connection)
                     got = await tx.take_rate_turn(
                         slot,
                         self.per_slot,
@@ -80,6 +81,7 @@ class SharedRate:
                 if got == OUTRANKED:
                     break
                 if got != TAKEN:
+                    self._hint = max(self._hint, slot + 1)
                     continue
                 self._hint = slot
                 wait = slot * self.width - self.clock()
