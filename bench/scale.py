@@ -297,15 +297,67 @@ def pct(values: list[float], q: float) -> float:
 
 
 def tables(args: argparse.Namespace) -> None:
+    """bench/round.py's round (one process, the fake Discord's limits on), and where the time
+    between the deadline and the last table's results went: the requests in that time by
+    kind, second by second, against the floors."""
+    import collections  # noqa: PLC0415
+
+    sys.path.insert(0, str(ROOT / "bench"))
+    import round as rnd  # noqa: PLC0415
+
+    from tests.fake_discord import state as fake_state  # noqa: PLC0415
+
     print(f"(a) {args.tables} tables sharing one deadline (bench/round.py):", flush=True)
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "round.py"), "-n", str(args.tables)],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
+    found: list[Any] = []
+    plain_init = fake_state.FakeState.__init__
+
+    def init(self: Any, *a: Any, **k: Any) -> None:  # the fake's state, and when each post
+        plain_init(self, *a, **k)
+        found.append(self)
+        self.posted_at = []
+        self.listeners.append(lambda m: self.posted_at.append((time.monotonic(), m)))
+
+    fake_state.FakeState.__init__ = init  # type: ignore[method-assign]
+    r = asyncio.run(rnd.play(args.tables, False, 1, rnd.GRACE))
+    st = found[-1]
+    tables_ = {c.id for c in st.channels.values() if c.name.startswith("table-")}
+    results = sorted(t for t, m in st.posted_at if m.channel_id in tables_ and m.files)
+    t0 = results[0] - r["first"]  # the deadline, on the fake's clock
+    last = results[-1]
+
+    def kind(req: Any) -> str:
+        if req.path.endswith("/messages") and req.method == "POST":
+            return "table" if int(req.path.split("/")[-2]) in tables_ else "DM"
+        return "other"
+
+    per_s: dict[int, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    counts: collections.Counter[str] = collections.Counter()
+    for req in st.requests:
+        if t0 <= req.at <= last + 0.05 and paced(req.path):  # (a request is logged after)
+            counts[kind(req)] += 1
+            per_s[int(req.at - t0)][kind(req)] += 1
+    busy = " ".join(f"{s}s:{c['table']}/{c['DM']}/{c['other']}" for s, c in sorted(per_s.items()))
+    print(
+        f"  orders {r['orders']}, lost {r['lost']} (refused {r['refused']}), read after the"
+        f" deadline {r['read_late']} (latest {r['latest_read']:.2f} s, grace {rnd.GRACE:g} s);"
+        f" load average {os.getloadavg()[0]:.1f}"
     )
-    print("  " + out.stdout.strip())
+    print(
+        f"  deadline -> results: first {r['first']:.2f} s, p50 {r['p50']:.2f} s, last"
+        f" {r['max']:.2f} s; CPU {r['cpu']:.2f} s; 429s {r['limited']}"
+    )
+    print(
+        f"  requests until the last results: {sum(counts.values())} (table channels"
+        f" {counts['table']}, DMs {counts['DM']}, other {counts['other']}): floor"
+        f" {sum(counts.values()) / 50:.2f} s; the table channels' alone {counts['table'] / 50:.2f}"
+        f" s; last results - first results {results[-1] - results[0]:.2f} s"
+    )
+    print(f"  per second after the deadline (table/DM/other): {busy}")
+
+
+def paced(path: str) -> bool:
+    """A request that counts against Discord's global limit."""
+    return "/api/" in path and "/interactions/" not in path and "/webhooks/" not in path
 
 
 # --- (b) ---------------------------------------------------------------------------------------
