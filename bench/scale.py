@@ -5,18 +5,22 @@
     python3 bench/scale.py kill              # (c) kill -9 of one of two processes in a burst
     python3 bench/scale.py all
 
-(a) runs `bench/round.py -n 100` (one process, the fake Discord enforcing 50 requests/s and
-5 messages per 5 s per channel, orders by DM): deadline -> the last table's results against
-the floor (the bot's requests / 50 per s); goal within 2 s of it.
+(a) plays `bench/round.py`'s round with 100 tables (one process, the fake Discord enforcing
+50 requests/s and 5 messages per 5 s per channel, orders by DM): deadline -> the last table's
+results against the floor (the bot's requests in that time / 50 per s), and where the time
+went: the requests by kind (table channels, DMs, other) per second, the table channels' own
+floor; goal within 2 s of the floor.
 
 (b) `--games` games (default 10,000) on a fresh PostgreSQL schema served by `--workers`
 processes (default 4), each running the scheduler and the outbox: deadlines spread over
-`--window` seconds (default 60: the issue's 10 minutes scaled down) plus `--burst` games
-(default 500) sharing one deadline in the middle. Events go to a recording notifier (each
-process appends what it delivered to a file): at Discord's 50 requests/s, 10,000 tables'
-results alone need 200 s, so (b) measures the claims, not Discord; (a) and (c) post to the
-fake Discord. Prints phases adjudicated more than once (must be 0), events delivered more or
-less than once (must be 0), deadline -> delivery lag p50 / p99 / max, database size.
+`--window` seconds (default 600, the issue's 10 minutes) plus `--burst` games (default 500)
+sharing one deadline in the middle, seeded on `--seeders` connections at once. Events go to
+a recording notifier (each process appends what it delivered to a file): at Discord's 50
+requests/s, 10,000 tables' results alone need 200 s, so (b) measures the claims, not
+Discord; (a) and (c) post to the fake Discord. Prints phases adjudicated more than once
+(must be 0), events delivered more or less than once (must be 0), deadline -> delivery lag
+p50 / p99 / max, database size; `--profile`: the statements, transactions and claims per
+game of all the processes.
 
 (c) `--kill-games` tables (default 200) with one deadline, two processes posting to the fake
 Discord (limits on); one is killed (SIGKILL) once the first results are out; the other takes

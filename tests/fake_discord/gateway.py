@@ -108,9 +108,7 @@ class Gateway:
         self.ready_sent.set()
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
-        session = next(
-            (x for x in self.sessions.values() if x.id == data.get("session_id")), None
-        )
+        session = next((x for x in self.sessions.values() if x.id == data.get("session_id")), None)
         if session is None:
             await ws.send_str(json.dumps({"op": INVALID_SESSION, "d": False}))
             return
