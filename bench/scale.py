@@ -292,6 +292,26 @@ async def until_done(db: Schema, games: int, limit: float) -> float:
     return time.time()
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process on this machine (Linux), 0 if it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def cpu_of(db: Schema, procs: list[Any]) -> tuple[float, float]:
+    """CPU seconds so far of the worker processes, and of their server backends (those
+    connected to the bench's schema; the server runs on this machine)."""
+    rows = await db.admin.fetch(
+        "SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()",
+        db.name,
+    )
+    workers = sum(cpu_seconds(p.pid) for p in procs)
+    return workers, sum(cpu_seconds(int(r["pid"])) for r in rows)
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -422,11 +442,13 @@ async def spread(args: argparse.Namespace) -> None:
                 t1 = time.time()
                 await db.seed(writing, seeders=args.seeders)
                 seeded = time.time() - t1
+                cpu0 = await cpu_of(db, procs)
                 late = f"; LATE by {seeded - lead:.0f} s" if seeded > lead else ""
                 print(
                     f"  seeded {n} games in {seeded:.0f} s ({n / seeded:.0f}/s){late}", flush=True
                 )
                 end = await until_done(db, n + 40, lead + window + args.timeout)
+                cpu = [b - a for a, b in zip(cpu0, await cpu_of(db, procs), strict=True)]
             finally:
                 stop(procs)
             deadlines = await db.deadlines()
@@ -445,6 +467,11 @@ async def spread(args: argparse.Namespace) -> None:
     print(
         f"  phases adjudicated twice {twice}; events delivered twice {doubled}, results"
         f" missing {missing}; events per process {per_worker}"
+    )
+    print(
+        f"  CPU from the end of seeding: the {args.workers} processes {cpu[0]:.0f} s"
+        f" ({cpu[0] / n * 1000:.1f} ms a game), their PostgreSQL backends {cpu[1]:.0f} s"
+        f" ({cpu[1] / n * 1000:.1f} ms a game); load average {os.getloadavg()[0]:.1f}"
     )
     print(
         f"  deadline -> results delivered: p50 {statistics.median(lags):.2f} s,"
