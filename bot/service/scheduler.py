@@ -29,6 +29,11 @@ log = logging.getLogger(__name__)
 RETRY = 30.0  # seconds before a failed clock step of a game is tried again
 STEPS_AT_ONCE = 16  # due games this process steps at once
 CLAIM_RETRY = 0.05  # seconds: another process was claiming the same step this instant
+# Leases after a step or an event was due before a process takes over a game that falls to
+# another live process (one alive but wedged; a dead one drops out of the live ones after
+# a lease and its games fall to the others). Not shorter: a process merely behind (a
+# crowded deadline, a loaded machine) is no reason to race for its work.
+WEDGED = 10
 HELLO = 0  # the game id of a process's "I am here" notice (no game has it)
 
 
@@ -49,11 +54,11 @@ class Scheduler:
         self._full_pass: asyncio.Task[None] | None = None  # the pass over every game
         self._pass_again = False  # kicked while it ran: run once more
         # The other processes on the database, by their hellos: each game falls to one live
-        # process (the highest hash of process and game), which steps and delivers it at
-        # once; the others only a lease after it was due (its process is dead or stuck; a
-        # dead one also drops out of the live ones after a lease). Without it every process
-        # raced for every step and lane, and all but one lost: a wasted claim each, and at a
-        # crowded deadline (all behind) a shorter wait made every process try everything.
+        # process (the highest hash of process and game), which steps and delivers it; the
+        # others only if it is still not done WEDGED leases after it was due. Without it
+        # every process raced for every step and lane, and all but one lost: a wasted claim
+        # each; a takeover after one lease did the same whenever the processes were behind
+        # (10,000 games: 3.4 lost clock claims a game).
         self._peers: dict[str, float] = {}
         self._live: tuple[str, ...] = ()
         self._falls: dict[int, bool] = {}  # game -> falls to this process (for `_live`)
@@ -115,7 +120,7 @@ class Scheduler:
 
     def _starts_at(self, game_id: int, due: float) -> float:
         """When this process takes a step due at `due`."""
-        return due if self.falls_here(game_id) else due + self.table.lease
+        return due if self.falls_here(game_id) else due + WEDGED * self.table.lease
 
     async def _renew_leases(self) -> None:
         """A live process keeps its claims (a long delivery, a slow adjudication); a dead
@@ -257,8 +262,8 @@ class Scheduler:
 
     async def _deliver_shared(self) -> None:
         """A delivery pass on a shared database: the lanes of the games that fall to this
-        process, and of any other game whose events waited a lease (its process is dead or
-        stuck); lanes another process holds are left to it until its lease ends."""
+        process, and of any other game whose events waited WEDGED leases; lanes another
+        process holds are left to it until its lease ends."""
         now = self.table.clock.now()
         self._refresh_live()
         mine = []
