@@ -133,7 +133,10 @@ READINGS: list[str] = [
     " becomes the power's orders if it is still valid (else it stays on record); the player is"
     " told either way. Label W is the Fall retreats and the adjustments: the Fall retreat"
     " phase takes its retreats, the Winter its builds, removals and waives. Without the key a"
-    " set labelled for another phase is refused (house II(2)).",
+    " set labelled for another phase is refused (house II(2)). Such a set, read when its"
+    " phase opened, does not block a GM rollback of the adjudication before it (EDC E 'if the"
+    " following orders have already been issued': it was written before the adjudication);"
+    " rolled back, it waits again and is read again when its phase opens again.",
     "`poorly_written_orders = b` (house III(1) Alternative B, 'a presumption being made that"
     " each player wishes to submit a complete set of valid orders'; DATC 4.E.2 b, judge the"
     " orders as a set): one order explains another of the same power - a fleet's move written"

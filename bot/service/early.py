@@ -88,7 +88,7 @@ class EarlyOrders:
                         dumps(reply),
                         now,
                     )
-                await tx.mark_early_applied(game_id, keys, early.power, now, sid)
+                await tx.mark_early_applied(game_id, keys, early.power, now, sid, ph.id)
                 if read.later and not problems:  # the Winter's part of a W set
                     winter = str(winter_of(ph.phase))
                     later = "\n".join(read.later)

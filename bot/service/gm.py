@@ -194,6 +194,7 @@ class GmTools:
                     raise InvalidStateError.of("nothing_adjudicated", row.lang, game=game_id)
                 await self._rollback_allowed(tx, game_id, row.lang, prev.id, cur.id)
                 await tx.roll_back_from(game_id, prev.id)
+                await tx.reopen_early_orders(game_id, prev.id)  # read again when due
                 nid = await tx.add_phase(
                     game_id, prev.phase, prev.position_json, "pending", "reading", now, now
                 )
@@ -234,7 +235,10 @@ class GmTools:
         if any(s.status == "rolled_back" for s in between):
             # The last adjudication was already undone: an earlier one stands.
             raise InvalidStateError.of("rollback_once", lang, game=game_id)
-        if any(s.kind != "carried" for s in await tx.standing(cur_id)):
+        # EDC E "if the following orders have already been issued": a set written before
+        # the adjudication (house II(5), read when its phase opened) was not issued after it.
+        early = await tx.early_submissions(game_id, prev_id)
+        if any(s.kind != "carried" and s.id not in early for s in await tx.standing(cur_id)):
             raise InvalidStateError.of("rollback_after_orders", lang, game=game_id)
 
     async def replace_player(self, game_id: int, gm: str, power: Power | str, user: str) -> None:

@@ -33,7 +33,7 @@ from bot.core.stab.report import (
     retreat_report,
 )
 from bot.core.stab.retreats import conditional_retreats, split_retreats
-from bot.core.stab.views import GM, PUBLIC, sight
+from bot.core.stab.views import GM, PUBLIC, Sight, sight
 from bot.service.engine import Engine
 from bot.service.intake import ReadSet, read_set
 from bot.service.texts import named, t
@@ -268,6 +268,17 @@ def draw(  # noqa: PLR0917 - pure inputs, run in a thread
     """The map of one viewer (a power, None for the public, GM for everything), as the core
     decides it (`bot.core.stab.views.sight`: rules 2-5). The renderer draws the sight; the
     board it is given is cut to the sight's units too: what it is not given it cannot draw."""
+    position, seen = seen_board(game_map, played, viewer)
+    outcome = replace(played.outcome, results=seen.results)
+    return engine.render(
+        game_map, position, list(seen.orders), outcome, lang, palette=palette, sight=seen
+    )
+
+
+def seen_board(
+    game_map: GameMap, played: Played, viewer: Power | str | None
+) -> tuple[Position, Sight]:
+    """What `viewer` may see of a played phase (rules 2-5) and the board cut to it."""
     seen = sight(
         game_map,
         played.position,
@@ -277,10 +288,7 @@ def draw(  # noqa: PLR0917 - pure inputs, run in a thread
         PUBLIC if viewer is None else viewer,
     )
     position = played.position if seen.everything else public_view(played.position, seen.units)
-    outcome = replace(played.outcome, results=seen.results)
-    return engine.render(
-        game_map, position, list(seen.orders), outcome, lang, palette=palette, sight=seen
-    )
+    return position, seen
 
 
 def compute(  # noqa: PLR0917 - pure inputs, run in a thread or a process

@@ -13,8 +13,10 @@ import json
 from dataclasses import dataclass
 
 from bot.core.jsonio import position_from_json
-from bot.core.model import Phase, PhaseKind, Power
-from bot.core.stab.views import GM
+from bot.core.model import Phase, PhaseKind, Position, Power
+from bot.core.orders import Order
+from bot.core.outcome import OrderResult
+from bot.core.stab.views import GM, Sight
 from bot.service import codec, hidden
 from bot.service.errors import NotFoundError
 from bot.service.storage.rows import PlayedPhase
@@ -34,6 +36,15 @@ async def reveal_preferences(table: Table, phase_id: int) -> dict[Power, list[st
     lines of the set that stands)."""
     standing = await table.standing(phase_id)
     return {p: found for p, row in standing.items() if (found := hidden.reveal_order(row.text))}
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenReplay:
+    """A replay as one viewer may see it: one frame (board, orders, results) and its sight
+    per adjudicated phase, for `renderer.render_gif(frames, sights=sights)`."""
+
+    frames: list[tuple[Position, list[Order], list[OrderResult]]]
+    sights: list[Sight]
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +89,39 @@ class HiddenViews:
         game. NotFoundError if there is no such phase."""
         row = await self.table.game_row(game_id)
         ctx = await self.table.load_ctx(game_id)
+        mode, rows, found = await self._done(game_id, ctx, phase_id)
+        r = rows[found[-1]]
+        played = await self._played(ctx, mode, rows, found[-1])
+        viewer = await self.viewer(game_id, user)
+        lines = hidden.view_lines(played, viewer, ctx.game_map, ctx.lang)
+        palette = palette or str(json.loads(row.meta_json).get("palette") or "default")
+        png = await asyncio.to_thread(
+            hidden.draw, self.table.engine, ctx.game_map, played, viewer, ctx.lang, palette
+        )
+        name = viewer.value if isinstance(viewer, Power) else viewer or "public"
+        return HiddenView(r.id, r.phase, name, lines, png)
+
+    async def replay(self, game_id: int, user: str) -> HiddenReplay:
+        """Every adjudicated phase of a Stab! game as `user` may see it (each phase's map of
+        `view`), for an animated replay. The board after the last phase is not a frame: a
+        viewer sees a board only through a phase's report. NotFoundError if none yet."""
+        ctx = await self.table.load_ctx(game_id)
+        mode, rows, found = await self._done(game_id, ctx, None)
+        viewer = await self.viewer(game_id, user)
+        frames: list[tuple[Position, list[Order], list[OrderResult]]] = []
+        sights: list[Sight] = []
+        for i in found:
+            played = await self._played(ctx, mode, rows, i)
+            position, seen = hidden.seen_board(ctx.game_map, played, viewer)
+            frames.append((position, list(seen.orders), list(seen.results)))
+            sights.append(seen)
+        return HiddenReplay(frames, sights)
+
+    async def _done(
+        self, game_id: int, ctx: GameCtx, phase_id: int | None
+    ) -> tuple[str, list[PlayedPhase], list[int]]:
+        """The game's retreat mode, its played rows and the indexes of the adjudicated ones
+        (only `phase_id`'s if given); NotFoundError if none or not a Stab! game."""
         mode = await hidden_mode(self.table, game_id, ctx)
         rows = await self.table.storage.played_phases(game_id, adjudicated_only=True)
         found = [
@@ -89,7 +133,12 @@ class HiddenViews:
         ]
         if not mode or not found:
             raise NotFoundError.of("no_phase", ctx.lang, game=game_id)
-        i = found[-1]
+        return mode, rows, found
+
+    async def _played(
+        self, ctx: GameCtx, mode: str, rows: list[PlayedPhase], i: int
+    ) -> hidden.Played:
+        """Row `i` played again from what is stored: its board, orders, outcome, report."""
         r = rows[i]
         assert r.result is not None
         settled_row = _settled(rows, i, mode)
@@ -103,12 +152,4 @@ class HiddenViews:
         nmr = hidden.nmr_powers(position, orders, ctx.game_map)
         prefs = await reveal_preferences(self.table, r.id)
         report = hidden.report_of(prepared, outcome, settled, nmr, ctx.game_map, ctx.lang, prefs)
-        played = hidden.Played(prepared.position, prepared.orders, outcome, settled, report)
-        viewer = await self.viewer(game_id, user)
-        lines = hidden.view_lines(played, viewer, ctx.game_map, ctx.lang)
-        palette = palette or str(json.loads(row.meta_json).get("palette") or "default")
-        png = await asyncio.to_thread(
-            hidden.draw, self.table.engine, ctx.game_map, played, viewer, ctx.lang, palette
-        )
-        name = viewer.value if isinstance(viewer, Power) else viewer or "public"
-        return HiddenView(r.id, r.phase, name, lines, png)
+        return hidden.Played(prepared.position, prepared.orders, outcome, settled, report)

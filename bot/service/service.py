@@ -36,7 +36,7 @@ from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
 from bot.service.events import Notifier, NullNotifier
 from bot.service.gm import GmTools
-from bot.service.hidden_views import HiddenView, HiddenViews
+from bot.service.hidden_views import HiddenReplay, HiddenView, HiddenViews
 from bot.service.lateness import GRACE, Receipt
 from bot.service.lobby import Lobby
 from bot.service.missed import missed_counts
@@ -279,6 +279,10 @@ class TableService:
     ) -> HiddenView:
         """Stab!: what `user` may see of an adjudicated phase (bot.service.hidden_views)."""
         return await self.hidden.view(game_id, user, phase_id, palette=palette)
+
+    async def hidden_replay(self, game_id: int, user: str) -> HiddenReplay:
+        """Stab!: every adjudicated phase as `user` may see it, for a replay GIF."""
+        return await self.hidden.replay(game_id, user)
 
     async def game_settings(self, game_id: int) -> GameSettings:
         return await game_settings(self.table, game_id)

@@ -41,6 +41,16 @@ FIRST_YEAR = 1901  # a game not started yet has no phase to take the year from
 
 
 @dataclass(frozen=True, slots=True)
+class LateSeat:
+    """A latecomer's seat (EDC D): the power taken over, the season n, (14-n)/14."""
+
+    variant: str
+    power: str
+    season: int
+    coefficient: float
+
+
+@dataclass(frozen=True, slots=True)
 class TableClock:
     """A table of the running round as the director sees it (`/tournament status`)."""
 
@@ -179,6 +189,72 @@ class Rounds:
                     )
             await self._save_plan(tx, tournament_id, snap, n, plan)
         return await snapshot(self.storage, tournament_id)
+
+    async def latecomer(
+        self, tournament_id: int, director: str, latecomer: str, doubler: str, table_no: int
+    ) -> LateSeat:
+        """D: "A person who arrived late can replace a person who started on two tables. In
+        this case, the person on two tables chooses the table he leaves, and the latecomer
+        will have a coefficient of (14-n)/14 applied to the score of his game". The
+        latecomer takes the doubler's seat at `table_no` (the doubler's choice, given by
+        the director)."""
+        snap = await self._director(tournament_id, director)
+        r = snap.running()
+        if r is None:
+            raise TournamentRefusedError.of("no_round_running", snap.lang)
+        n = r.round_no
+        if latecomer == doubler:
+            raise TournamentRefusedError.of("same_player", snap.lang)
+        doubled = {m.user_id for m in snap.marks_of("two_tables") if m.round_no == n}
+        if doubler not in doubled:
+            raise TournamentRefusedError.of("not_two_tables", snap.lang, round=n)
+        tables = snap.tables_of(n)
+        if any(p == latecomer for t in tables for p, _ in seats(t)):
+            raise TournamentRefusedError.of("latecomer_seated", snap.lang, round=n)
+        table = next((t for t in tables if t.table_no == table_no), None)
+        if table is None or table.game_id is None:
+            raise TournamentRefusedError.of("no_table", snap.lang, table=table_no)
+        if table.scores_json is not None:
+            raise TournamentRefusedError.of("table_scored", snap.lang, table=table_no)
+        rows = seats(table)
+        at = next((i for i, (p, _) in enumerate(rows) if p == doubler), None)
+        if at is None:
+            raise TournamentRefusedError.of("not_at_table", snap.lang, table=table_no)
+        game = await self.svc.status(table.game_id)
+        start = load_map(table.variant).start.phase
+        phase = Phase.parse(game.phase) if game.phase else start
+        season = edc2023.season_number(phase, start.year)
+        try:
+            coefficient = edc2023.latecomer_coefficient(season)
+        except TournamentError:  # (14-14)/14: the last season leaves nothing to score
+            raise TournamentRefusedError.of(
+                "latecomer_too_late", snap.lang, season=season
+            ) from None
+        power = rows[at][1]
+        # The game first: it refuses a latecomer who already plays there.
+        await self.svc.replace_player(table.game_id, game.gm, power, latecomer)
+        rows[at] = (latecomer, power)
+        now = self.clock.now()
+        async with self.storage.tx() as tx:
+            await tx.put_table(
+                tournament_id,
+                TableRow(
+                    n,
+                    table.table_no,
+                    table.variant,
+                    json.dumps([list(x) for x in rows]),
+                    table.game_id,
+                    table.thread_id,
+                    None,
+                    None,
+                    None,
+                ),
+            )
+            await tx.delete_marks(tournament_id, "absence", latecomer, n)  # there after all
+            await tx.add_mark(
+                tournament_id, MarkRow(latecomer, "latecomer", n, coefficient, str(table_no), now)
+            )
+        return LateSeat(table.variant, power, season, coefficient)
 
     # --- the final table (seed B) -------------------------------------------------------
 

@@ -148,12 +148,18 @@ def tournament_input(snap: Snapshot) -> TournamentInput:
         if found is None:
             continue
         powers = {p: power for p, power in seats(t) if power}
+        # D: a latecomer's "coefficient of (14-n)/14 applied to the score of his game"
+        late = {
+            m.user_id: float(m.points)
+            for m in snap.marks_of("latecomer")
+            if m.round_no == t.round_no and m.reason == str(t.table_no) and m.points is not None
+        }
         results.append(
             TableResult(
                 t.round_no,
                 str(t.table_no),
                 MappingProxyType(found),
-                MappingProxyType({}),
+                MappingProxyType(late),
                 MappingProxyType(powers),
             )
         )

@@ -13,8 +13,8 @@ its players' entries. Rounds (seating, the round clock, tables, results) are in
     await t.request(tid, user, "withdraw"|"two_tables"|"none")   seed B volunteers
     await t.keep_apart(tid, director, a, b), t.penalty(tid, director, user, reason, points)
     await t.choose_count(tid, user, round_no, table_no)   D: a doubler's table that counts
-    + the rounds' methods (seat, swap, final_slot, final_country, start_round, status,
-      standings) and the exports.
+    + the rounds' methods (seat, swap, final_slot, final_country, start_round, latecomer,
+      status, standings) and the exports.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from bot.discord_app.interactions import (
     user_key,
 )
 from bot.i18n import t
-from bot.service import GameStatus
+from bot.service import GameStatus, NotFoundError
 from bot.service.record import game_record, phase_outcomes, report_text
 from renderer import render_gif
 
@@ -117,24 +117,36 @@ class HistoryCog(commands.Cog):
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self._game(interaction, game)
-        if found.hidden:  # Stab!: "when the game ends the full history opens to all"
-            raise Refusal(t("history.hidden", found.lang))
-        played = await phase_outcomes(self.bot.service, found.id)
-        frames = [
-            (position, [r.order for r in outcome.results], list(outcome.results))
-            for _, position, outcome in played
-            if outcome.results
-        ]
-        if not frames:
-            raise Refusal(t("history.nothing_yet", found.lang))
-        final = played[-1][2].position
-        gif = await asyncio.to_thread(
-            render_gif,
-            [*frames[-MAX_FRAMES:], final],
-            lang=found.lang,
-            width=640,
-            game_map=load_map(found.variant),
-        )
+        if found.hidden:  # Stab!: each phase as the caller may see it (the service chooses)
+            try:
+                seen = await self.bot.service.hidden_replay(found.id, user_key(interaction.user))
+            except NotFoundError:
+                raise Refusal(t("history.nothing_yet", found.lang)) from None
+            gif = await asyncio.to_thread(
+                render_gif,
+                seen.frames[-MAX_FRAMES:],
+                lang=found.lang,
+                width=640,
+                game_map=load_map(found.variant),
+                sights=seen.sights[-MAX_FRAMES:],
+            )
+        else:
+            played = await phase_outcomes(self.bot.service, found.id)
+            frames = [
+                (position, [r.order for r in outcome.results], list(outcome.results))
+                for _, position, outcome in played
+                if outcome.results
+            ]
+            if not frames:
+                raise Refusal(t("history.nothing_yet", found.lang))
+            final = played[-1][2].position
+            gif = await asyncio.to_thread(
+                render_gif,
+                [*frames[-MAX_FRAMES:], final],
+                lang=found.lang,
+                width=640,
+                game_map=load_map(found.variant),
+            )
         text = t("history.replay", found.lang, name=found.name, id=found.id)
         file = discord.File(io.BytesIO(gif), filename=f"parley-{found.id}.gif")
         await self._files(interaction, [text], [file])

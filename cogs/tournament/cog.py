@@ -34,6 +34,7 @@ from bot.service.tournaments import Tournaments
 from cogs.tournament.post import (
     NamedParley,
     names_of,
+    power_label,
     seating_lines,
     standings_post,
     status_lines,
@@ -326,6 +327,39 @@ class TournamentCog(
             tid, user_key(interaction.user), user_key(first), user_key(second)
         )
         await send(interaction, seating_lines(snap, snap.next_round()), ephemeral=False)
+
+    @app_commands.command(
+        name="latecomer", description="A latecomer replaces a player on two tables (director)"
+    )
+    @app_commands.describe(
+        player="The latecomer",
+        replaces="The player on two tables",
+        table="The table they leave (their choice)",
+        tournament="Tournament #",
+    )
+    async def latecomer(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        replaces: discord.User,
+        table: int,
+        tournament: int | None = None,
+    ) -> None:
+        tid = await self._tid(interaction, tournament)
+        late, doubler = user_key(player), user_key(replaces)
+        seat = await self.tours.latecomer(tid, user_key(interaction.user), late, doubler, table)
+        lang = (await self.tours.get(tid)).lang
+        text = tt(
+            "reply.latecomer",
+            lang,
+            late=f"<@{late}>",
+            doubler=f"<@{doubler}>",
+            table=table,
+            power=power_label(seat.power, lang, seat.variant),
+            coefficient=f"{seat.coefficient:.4g}",
+            season=seat.season,
+        )
+        await send(interaction, [text], ephemeral=False)
 
     @app_commands.command(name="final", description="Final table: your place, then your country")
     @app_commands.describe(

@@ -114,9 +114,21 @@ async def test_a_stab_spring_on_discord_leaks_nothing(table: Table) -> None:
         if set(drawn.units) != everyone:
             assert len(set(drawn.centres.values())) <= 1  # own centres at most
 
-    # /history for a player shows their view; /replay and /export wait for the end.
+    # /history and /replay for a player show their view; /export waits for the end.
     replay = await table.command(table.players[Power.ITALY], "replay", {"game": game_id})
-    assert "hidden until the game ends" in replay.content
+    assert [f.filename for f in replay.files] == [f"parley-{game_id}.gif"]
+    svc = table.service
+    assert svc is not None
+    italy = await svc.hidden_replay(game_id, str(table.players[Power.ITALY].id))
+    public = await svc.hidden_replay(game_id, str(table.outsider.id))
+    gm_sees = await svc.hidden_replay(game_id, str(table.gm.id))
+    on_board = [{u.location.province for u in pos.units.values()} for pos, _, _ in italy.frames]
+    assert on_board == [{"VEN", "ROM", "NAP"} | REVEALED]  # one phase: own units + the report
+    assert [{u.location.province for u in p.units.values()} for p, _, _ in public.frames] == [
+        REVEALED
+    ]
+    assert {u.location.province for u in gm_sees.frames[0][0].units.values()} == everyone
+    assert len(italy.sights) == len(italy.frames)
     export = await table.command(table.outsider, "export", {"game": game_id})
     assert "hidden until the game ends" in export.content
     mine = await table.command(table.players[Power.ITALY], "history", {"game": game_id})

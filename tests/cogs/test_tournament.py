@@ -238,3 +238,28 @@ def _standings_posts_fr(w: Weekend) -> list:
         for m in w.fake.state.messages_in(w.channel.id)
         if m.interaction_id is None and "classement après la ronde" in m.content
     ]
+
+
+async def test_a_latecomer_takes_a_doublers_seat_by_command_in_french(weekend: Weekend) -> None:
+    # EDC D: the latecomer replaces a player on two tables, at the table that player leaves,
+    # with the coefficient (14-n)/14 (n = 1 in Spring 1901).
+    w = weekend
+    assert w.service is not None
+    await w.command(w.td, "tournament create", {"name": "Coupe", "language": "fr"})
+    doubler, late = w.players[0], w.players[20]
+    for p in w.players[:13]:
+        await w.tours.check_in(1, w.key(p), by=w.key(p))
+    await w.tours.request(1, w.key(doubler), "two_tables")
+    await w.command(w.td, "tournament seat")
+    await w.command(w.td, "tournament start")
+    await w.service.run_due()
+    options = {"player": late, "replaces": doubler, "table": 2}
+    reply = await w.command(w.players[1], "tournament latecomer", options)
+    assert reply.content == "Seul l’arbitre du tournoi peut faire cela."
+    reply = await w.command(w.td, "tournament latecomer", options)
+    assert f"<@{late.id}> remplace <@{doubler.id}> à la table 2" in reply.content
+    assert "× 0.9286 (EDC D : (14-n)/14, saison n = 1)" in reply.content
+    table = (await _snap(w)).tables_of(1)[1]
+    seated = [p for p, _ in json.loads(table.seats_json)]
+    assert w.key(late) in seated
+    assert w.key(doubler) not in seated

@@ -10,6 +10,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.core.model import Phase, Season
 from bot.core.tournament import aggregation
 from bot.core.tournament.model import (
     StandingRow,
@@ -45,6 +46,13 @@ def latecomer_coefficient(season: int) -> float:
     if not 1 <= season <= 13:
         raise TournamentError(f"season number must be 1 to 13 (7 years of 2 seasons), not {season}")
     return (14 - season) / 14
+
+
+def season_number(phase: Phase, first_year: int) -> int:
+    """D's n: "P01->1, A01->2, P02->3...". A retreat or adjustment phase belongs to the
+    season whose moves it follows (the Winter to the Fall: edc-2023 B plays it in the Fall's
+    time)."""
+    return 2 * (phase.year - first_year) + (1 if phase.season is Season.SPRING else 2)
 
 
 def first_tercile(scores: Sequence[float]) -> int:

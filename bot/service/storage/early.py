@@ -31,10 +31,25 @@ class EarlyOrdersRepo(Protocol):
         """The latest set not yet applied of each power for any of `phases` (one or two)."""
         ...
 
-    async def mark_early_applied(
-        self, game_id: int, phases: tuple[str, ...], power: str, at: float, submission: int | None
+    async def mark_early_applied(  # noqa: PLR0917 - what was read, when, for which phase
+        self,
+        game_id: int,
+        phases: tuple[str, ...],
+        power: str,
+        at: float,
+        submission: int | None,
+        phase_id: int,
     ) -> None:
-        """Every set of `power` for `phases` not yet applied is now applied (read at `at`)."""
+        """Every set of `power` for `phases` not yet applied is now applied (read at `at`
+        for the phase row `phase_id`)."""
+        ...
+
+    async def early_submissions(self, game_id: int, after_phase_id: int) -> set[int]:
+        """The submissions that early sets became in the phases after `after_phase_id`."""
+        ...
+
+    async def reopen_early_orders(self, game_id: int, after_phase_id: int) -> None:
+        """The sets read for the phases after `after_phase_id` wait again (a rollback)."""
         ...
 
 
@@ -76,14 +91,45 @@ class EarlyOrdersSql:
             for r in rows
         ]
 
-    async def mark_early_applied(
-        self, game_id: int, phases: tuple[str, ...], power: str, at: float, submission: int | None
+    async def mark_early_applied(  # noqa: PLR0917
+        self,
+        game_id: int,
+        phases: tuple[str, ...],
+        power: str,
+        at: float,
+        submission: int | None,
+        phase_id: int,
     ) -> None:
         one, two = _two(phases)
         await self._tx().execute(
-            "UPDATE early_orders SET applied_at = ?, submission_id = ? WHERE game_id = ?"
-            " AND power = ? AND applied_at IS NULL AND phase IN (?, ?)",
-            (at, submission, game_id, power, one, two),
+            "UPDATE early_orders SET applied_at = ?, submission_id = ?, applied_phase_id = ?"
+            " WHERE game_id = ? AND power = ? AND applied_at IS NULL AND phase IN (?, ?)",
+            (at, submission, phase_id, game_id, power, one, two),
+        )
+
+    async def early_submissions(self, game_id: int, after_phase_id: int) -> set[int]:
+        rows = await self._db.fetchall(
+            "SELECT submission_id FROM early_orders WHERE game_id = ? AND applied_phase_id > ?"
+            " AND submission_id IS NOT NULL",
+            (game_id, after_phase_id),
+        )
+        return {int(r["submission_id"]) for r in rows}
+
+    async def reopen_early_orders(self, game_id: int, after_phase_id: int) -> None:
+        tx = self._tx()
+        # A W set read in the Fall retreats left its Winter part as a new set (same power,
+        # same time sent, a later id): reading the W set again writes that part again.
+        await tx.execute(
+            "DELETE FROM early_orders WHERE game_id = ? AND id IN (SELECT d.id"
+            " FROM early_orders d JOIN early_orders o ON o.game_id = d.game_id"
+            " AND o.power = d.power AND o.submitted_at = d.submitted_at AND o.id < d.id"
+            " WHERE o.game_id = ? AND o.applied_phase_id > ?)",
+            (game_id, game_id, after_phase_id),
+        )
+        await tx.execute(
+            "UPDATE early_orders SET applied_at = NULL, submission_id = NULL,"
+            " applied_phase_id = NULL WHERE game_id = ? AND applied_phase_id > ?",
+            (game_id, after_phase_id),
         )
 
 

@@ -96,7 +96,7 @@ class TableRow:
 @dataclass(frozen=True, slots=True)
 class MarkRow:
     user_id: str
-    kind: str  # penalty, absence, withdrawal, two_tables
+    kind: str  # penalty, absence, withdrawal, two_tables, latecomer
     round_no: int | None
     points: float | None
     reason: str
@@ -174,7 +174,11 @@ class TournamentRepository(Protocol):
 
     async def add_mark(self, tournament_id: int, mark: MarkRow) -> None: ...
 
-    async def delete_marks(self, tournament_id: int, kind: str, user: str) -> None: ...
+    async def delete_marks(
+        self, tournament_id: int, kind: str, user: str, round_no: int | None = None
+    ) -> None:
+        """A player's marks of one kind (of one round, if given)."""
+        ...
 
     async def marks(self, tournament_id: int) -> list[MarkRow]: ...
 
@@ -416,10 +420,19 @@ class TournamentStatements:
             ),
         )
 
-    async def delete_marks(self, tournament_id: int, kind: str, user: str) -> None:
+    async def delete_marks(
+        self, tournament_id: int, kind: str, user: str, round_no: int | None = None
+    ) -> None:
+        if round_no is None:
+            await self._tx().execute(
+                "DELETE FROM tournament_marks WHERE tournament_id = ? AND kind = ? AND user_id = ?",
+                (tournament_id, kind, user),
+            )
+            return
         await self._tx().execute(
-            "DELETE FROM tournament_marks WHERE tournament_id = ? AND kind = ? AND user_id = ?",
-            (tournament_id, kind, user),
+            "DELETE FROM tournament_marks WHERE tournament_id = ? AND kind = ? AND user_id = ?"
+            " AND round_no = ?",
+            (tournament_id, kind, user, round_no),
         )
 
     async def marks(self, tournament_id: int) -> list[MarkRow]:

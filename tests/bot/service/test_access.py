@@ -56,6 +56,7 @@ READS = {
     "history",
     "results",
     "hidden_view",
+    "hidden_replay",
     "power_of",
     "phases",
     "position",

@@ -3,8 +3,10 @@ adjustments (edc-2023 B), and house II(5) contingent retreat/adjustment orders."
 
 from __future__ import annotations
 
+import pytest
+
 from bot.core.model import Power
-from bot.service import EventKind, MemoryNotifier, load_clock
+from bot.service import EventKind, InvalidStateError, MemoryNotifier, load_clock
 from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import run_until, seven_player_game
 
@@ -116,3 +118,41 @@ async def test_the_settings_say_whether_the_clock_shares_the_winter_window(opene
     casual = await svc.create_game("gm", clock="casual")
     assert (await svc.game_settings(edc.id)).winter_combined
     assert not (await svc.game_settings(casual.id)).winter_combined
+
+
+async def test_a_rollback_is_not_blocked_by_early_sets_and_reads_them_again(opener, clock):
+    # EDC E: no correction "if the following orders have already been issued"; a set written
+    # before the adjudication (house II(5)) and read when the retreats opened was not issued
+    # after it. Rolled back, the set waits again and is read when the retreats open again.
+    notes = MemoryNotifier()
+    svc = await opener(engine=CoreEngine(), notifier=notes)
+    gid = await seven_player_game(svc, rules="house")
+    assert (
+        await svc.submit(gid, "user-france", "SED 01WF\nA BUR R PIC\nA PAR B\nF BRE B")
+    ).accepted
+    await _to_fall_retreats(svc, clock, gid)
+    assert (await svc.my_orders(gid, "user-france")).orders == ["A BUR R PIC"]
+    assert await svc.rollback(gid, "gm") == "F1901M"
+    await run_until(svc, clock, gid, await _phase_is(svc, gid, "F1901R"))
+    assert (await svc.my_orders(gid, "user-france")).orders == ["A BUR R PIC"]
+    await run_until(svc, clock, gid, await _phase_is(svc, gid, "S1902M"))
+    res = await svc.results(gid)
+    assert res is not None
+    assert res.orders[Power.FRANCE] == ["A PAR B", "F BRE B"]  # the Winter part, once
+    read = [
+        (e.phase, e.payload["accepted"])
+        for e in notes.events
+        if e.kind is EventKind.EARLY_ORDERS_READ and e.payload["power"] == "FRANCE"
+    ]
+    assert read == [("F1901R", True), ("F1901R", True), ("W1901A", True)]
+
+
+async def test_an_order_sent_after_the_results_still_blocks_the_rollback(opener, clock):
+    # EDC E / house VIII(1): once a player has written for the next phase, the error stands.
+    svc = await opener(engine=CoreEngine())
+    gid = await seven_player_game(svc, rules="house")
+    assert (await svc.submit(gid, "user-france", "SED 01WF\nA BUR R PIC")).accepted
+    await _to_fall_retreats(svc, clock, gid)
+    assert (await svc.submit(gid, "user-france", "A BUR R GAS")).accepted
+    with pytest.raises(InvalidStateError):
+        await svc.rollback(gid, "gm")

@@ -231,3 +231,41 @@ async def test_a_registered_player_who_is_not_there_is_absent_a_standby_is_not(o
     rows = {r.player: r for r in await tours.standings(tid)}
     assert rows["ghost"].total == -15  # D 4: "-15 points ... if registration and absence"
     assert rows[standby[0]].total == 0
+
+
+async def test_a_latecomer_replaces_a_doubler_and_scores_with_edc_d_coefficient(opener) -> None:
+    # D: "A person who arrived late can replace a person who started on two tables ... the
+    # person on two tables chooses the table he leaves, and the latecomer will have a
+    # coefficient of (14-n)/14 applied to the score of his game".
+    svc, tours, tid, _ = await _tournament(opener, players=13)
+    assert await tours.request(tid, "p00", "two_tables") == 1
+    async with tours.storage.tx() as tx:
+        await tx.mark_entry(tid, 1, "late", "registered_at", 1.0)  # registered, not there
+    await tours.seat(tid, DIRECTOR)
+    with pytest.raises(TournamentRefusedError, match="No round is being played"):
+        await tours.latecomer(tid, DIRECTOR, "late", "p00", 1)
+    snap = await tours.start_round(tid, DIRECTOR)
+    await svc.run_due()
+    assert ("late", "absence") in [(m.user_id, m.kind) for m in snap.marks]
+    at = {t.table_no: dict(map(tuple, json.loads(t.seats_json))) for t in snap.tables_of(1)}
+    assert all("p00" in s for s in at.values())  # on both tables
+    with pytest.raises(TournamentRefusedError, match="did not play two tables"):
+        await tours.latecomer(tid, DIRECTOR, "late", "p01", 1)
+    with pytest.raises(TournamentRefusedError, match="already has a seat"):
+        await tours.latecomer(tid, DIRECTOR, "p01", "p00", 1)
+    with pytest.raises(TournamentRefusedError, match="Only the tournament director"):
+        await tours.latecomer(tid, "p01", "late", "p00", 1)
+    seat = await tours.latecomer(tid, DIRECTOR, "late", "p00", 2)  # p00 leaves table 2
+    assert (seat.season, seat.coefficient) == (1, 13 / 14)  # Spring 1901: n = 1
+    assert seat.power == at[2]["p00"]
+    game2 = (await tours.storage.tables(tid))[1].game_id
+    assert (await svc.status(game2)).players[seat.power] == "late"
+    await tours.record_result(tid, DIRECTOR, 1, "France 10, England 8, Russia 16")
+    points = await tours.record_result(tid, DIRECTOR, 2, "France 10, England 8, Russia 16")
+    rows = {r.player: r for r in await tours.standings(tid)}
+    [late] = rows["late"].detail["scores"]
+    assert late["score"] == int(points["late"] * 13 / 14)  # then truncated (D)
+    other = next(p for p in points if p != "late")
+    assert rows[other].detail["scores"][0]["score"] == int(points[other])  # no coefficient
+    assert "p00" not in points  # the doubler's game is table 1 alone now
+    assert not [m for m in (await tours.storage.marks(tid)) if m.kind == "absence"]

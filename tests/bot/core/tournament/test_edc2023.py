@@ -6,11 +6,13 @@ from typing import Any
 
 import pytest
 
+from bot.core.model import Phase
 from bot.core.tournament.edc2023 import (
     final_table_due,
     final_table_players,
     first_tercile,
     latecomer_coefficient,
+    season_number,
     truncate,
     withdrawal_priority,
 )
@@ -165,6 +167,14 @@ def test_latecomer_coefficient() -> None:
     assert totals(d)["a"] == truncate(22 * 1.10)
     with pytest.raises(TournamentError):
         latecomer_coefficient(14)
+
+
+def test_season_number_counts_spring_and_fall_and_the_winter_with_its_fall() -> None:
+    # D: "P01->1, A01->2, P02->3…"; retreats and the Winter go with the moves they follow.
+    seasons = ["S1901M", "S1901R", "F1901M", "F1901R", "W1901A", "S1902M", "F1907M", "W1907A"]
+    got = [season_number(Phase.parse(p), 1901) for p in seasons]
+    assert got == [1, 1, 2, 2, 2, 3, 14, 14]
+    assert season_number(Phase.parse("F1642M"), 1642) == 2  # another variant's first year
 
 
 def test_withdrawal_bonus_first_tercile_and_priority() -> None:

@@ -4,6 +4,7 @@ checks and lock at opening, and the choice of backend from the target's name."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -98,23 +99,68 @@ async def test_the_target_names_the_backend(tmp_path, monkeypatch: pytest.Monkey
     await lite.close()
 
 
-async def test_a_lost_connection_saves_nothing_then_the_next_request_reconnects() -> None:
+async def _kill(admin: Any, schema: str) -> None:
+    """Terminate the service's backends, as a server restart would; the timeout waits until
+    they have exited (a signalled backend may still answer for a moment)."""
+    await admin.execute(
+        "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1",
+        schema,
+    )
+
+
+async def test_a_connection_lost_mid_request_saves_nothing_then_the_next_request_reconnects() -> (
+    None
+):
     async with fresh_schema() as schema:
         pg = await PgStorage.open(dsn(), server_settings=settings(schema))
         svc = await TableService.open(storage=pg, engine=SimpleEngine(), run=False)
+        admin, blocker = await connect(), await connect()
         try:
             gid = await seven_player_game(svc)
-            admin = await connect()  # as a server restart would
-            await admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name = $1",
-                schema,
-            )
-            await admin.close()
+            # The phase row held elsewhere: the submission waits inside the server, so it is
+            # in flight when its connection dies (not a race with the kill).
+            hold = blocker.transaction()
+            await hold.start()
+            await blocker.execute(f"SELECT 1 FROM {schema}.phases FOR UPDATE")
+            pending = asyncio.create_task(svc.submit(gid, "user-france", "A PAR H"))
+            for _ in range(500):
+                waiting = await admin.fetchval(
+                    "SELECT COUNT(*) FROM pg_stat_activity"
+                    " WHERE application_name = $1 AND wait_event_type = 'Lock'",
+                    schema,
+                )
+                if waiting:
+                    break
+                await asyncio.sleep(0.01)
+            assert waiting, "the submission never waited on the held row"
+            await _kill(admin, schema)
             with pytest.raises(StoreUnavailableError):
-                await svc.submit(gid, "user-france", "A PAR H")
+                await pending
+            await hold.rollback()
             await svc.submit(gid, "user-france", "A PAR - BUR")
             texts = [s.text for s in await svc.history(gid, "user-france")]
         finally:
+            await admin.close()
+            await blocker.close()
+            await svc.close()
+    assert texts == ["A PAR - BUR"]
+
+
+async def test_a_connection_lost_while_idle_is_replaced_and_the_request_saved() -> None:
+    async with fresh_schema() as schema:
+        pg = await PgStorage.open(dsn(), server_settings=settings(schema))
+        svc = await TableService.open(storage=pg, engine=SimpleEngine(), run=False)
+        admin = await connect()
+        try:
+            gid = await seven_player_game(svc)
+            await _kill(admin, schema)
+            for _ in range(500):  # until the client has read the server's goodbye
+                if pg.store.conn.is_closed():
+                    break
+                await asyncio.sleep(0.01)
+            await svc.submit(gid, "user-france", "A PAR - BUR")
+            texts = [s.text for s in await svc.history(gid, "user-france")]
+        finally:
+            await admin.close()
             await svc.close()
     assert texts == ["A PAR - BUR"]
