@@ -62,6 +62,7 @@ class Scheduler:
         self._peers: dict[str, float] = {}
         self._live: tuple[str, ...] = ()
         self._falls: dict[int, bool] = {}  # game -> falls to this process (for `_live`)
+        self._regrouped = False  # the live processes changed: a delivery pass for the games
         self.closed = False
 
     def start(self) -> None:
@@ -107,6 +108,7 @@ class Scheduler:
         if live != self._live:
             self._live = live
             self._falls.clear()
+            self._regrouped = True
 
     def falls_here(self, game_id: int) -> bool:
         """Whether this game's work falls to this process among the live ones."""
@@ -251,14 +253,17 @@ class Scheduler:
             self._pass_done.set()  # the scheduler's timer takes in a retry time
 
     def _next_times(self, now: float) -> list[float]:
-        """The candidates for the next wake-up: the soonest due time to come, and when this
-        process takes each step already due (a scan of 10,000 games per pass: kept cheap)."""
+        """The candidates for the next wake-up: the soonest due time to come, when this
+        process takes each step already due (a scan of 10,000 games per pass: kept cheap),
+        and when each other process drops out of the live ones unless it says hello."""
         due = self.table.due
+        # When a peer drops out if it says nothing more (its games then fall to the others).
+        expiry = [t + self.table.lease for t in self._peers.values() if t + self.table.lease > now]
         if len(self._live) <= 1:
-            return list(due.values())
+            return [*due.values(), *expiry]
         future = min((w for w in due.values() if w > now), default=None)
         times = [self._starts_at(g, w) for g, w in due.items() if w <= now]
-        return times if future is None else [*times, future]
+        return [*times, *expiry, *([] if future is None else [future])]
 
     async def _deliver_shared(self) -> None:
         """A delivery pass on a shared database: the lanes of the games that fall to this
@@ -292,7 +297,9 @@ class Scheduler:
             try:
                 stepped = await self._run_clock()
                 retry = self.outbox.retry_at
-                if poked or stepped or (retry is not None and retry <= self.table.clock.now()):
+                due_retry = retry is not None and retry <= self.table.clock.now()
+                if poked or stepped or self._regrouped or due_retry:
+                    self._regrouped = False
                     self._kick_delivery()
                 poked = False
             except ServiceError as exc:
