@@ -274,8 +274,9 @@ class Scheduler:
         mine = []
         later: list[float] = []
         for pending in await self.table.storage.pending_games(self.table.owner, now):
-            if pending.held_until is not None:
-                later.append(pending.held_until)
+            if pending.held_until is not None:  # (looked at again if its holder dies)
+                if self.falls_here(pending.game_id):
+                    later.append(pending.held_until)
                 continue
             start = self._starts_at(pending.game_id, pending.oldest)
             if start <= now:
