@@ -15,6 +15,8 @@ timed (CPU time, second of two passes), so MILA's figure leaves out its order pa
 Parallel: the same lines through `--jobs N`'s function (N worker processes, default one per
 CPU), its WALL time per phase (best of three), beside MILA's CPU time per phase: what a user
 waits for per phase; with the machine's load average printed, since other processes take cores.
+Stages: one more pass split into JSON decoding, reading (position, orders), adjudication and
+writing, CPU per phase, to show where the time goes.
 Target (issue 18): Parley's time per phase <= MILA's / 8.
 """
 
@@ -129,6 +131,29 @@ def parley_times(lines: list[str]) -> tuple[list[float], int]:
     return best, size
 
 
+def stages(lines: list[str]) -> dict[str, float]:
+    """CPU seconds per line in each stage of `Engine.line_text`, a fresh engine's one pass:
+    JSON decoding, reading (position and orders), adjudication (interpretation included) and
+    writing the output line; for the profile of where the time goes."""
+    engine = make_engine("datc")
+    clock = time.process_time_ns
+    spent = dict.fromkeys(("json", "read", "adjudicate", "write"), 0)
+    for line in lines:
+        t0 = clock()
+        doc = json.loads(line)
+        t1 = clock()
+        position, orders, unparsed = engine.read(doc)
+        t2 = clock()
+        outcome, decisions = engine._run_phase(position, orders, engine.rules, engine.game_map)
+        t3 = clock()
+        assert not unparsed
+        engine._writer.text(outcome, [], [d.text for d in decisions if not d.dropped])
+        t4 = clock()
+        for key, dt in zip(spent, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            spent[key] += dt
+    return {k: v / 1e9 / len(lines) for k, v in spent.items()}
+
+
 def parallel_wall(lines: list[str], jobs: int) -> float:
     """Wall seconds per line through `run_jsonl_jobs` (best of three runs)."""
     data = [line.encode() for line in lines]
@@ -156,6 +181,7 @@ def main() -> None:
     n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined]
     python = mila_python()
     parley, size = parley_times(lines)
+    split = stages(lines)
     wall = parallel_wall(lines, jobs)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(mila, fh)
@@ -176,11 +202,16 @@ def main() -> None:
         print(f"{label:52s} {mean:7,.0f} us {median:7,.0f} us")
     ratio = statistics.mean(mila_times) / statistics.mean(parley)
     ratio_median = statistics.median(mila_times) / statistics.median(parley)
-    print(f"ratio MILA / parley: {ratio:.1f}x (medians {ratio_median:.1f}x; target >= 8x)")
+    print(f"ratio MILA / parley --jobs 1: {ratio:.1f}x (medians {ratio_median:.1f}x; target >= 8x)")
     print(
         f"--jobs {jobs}: {wall * 1e6:,.0f} us WALL per phase (best of 3, load average"
         f" {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs);"
-        f" MILA CPU / parley wall: {statistics.mean(mila_times) / wall:.1f}x"
+        f" ratio MILA CPU / parley --jobs {jobs} wall: {statistics.mean(mila_times) / wall:.1f}x"
+    )
+    total = sum(split.values())
+    print(
+        "where --jobs 1's time goes (one pass, CPU per phase): "
+        + ", ".join(f"{k} {v * 1e6:,.0f} us ({v / total:.0%})" for k, v in split.items())
     )
     print(f"output: {size / args.phases / 1024:.1f} KiB per phase")
 

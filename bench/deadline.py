@@ -2,20 +2,24 @@
 are delivered to the notifier (adjudication + rendering + commit + delivery).
 
     python3 bench/deadline.py                 # N=1 and N=200, the service's default (threads)
-    python3 bench/deadline.py -n 50 --executor process --workers 2
+    python3 bench/deadline.py --executor process       # `parley run`'s default (CPUs - 1)
+    python3 bench/deadline.py --executor compare -n 200   # threads, 1 and 2 worker processes
     python3 bench/deadline.py --no-old        # without the old path's run beside it
 
 Targets (issue 5): one game <= 0.3 s; issue 18: 200 games <= 3 s median on this 2-core
 machine, a quiet run. Every game has seven players with seeded random orders (moves and
-supports), on a real SQLite file (WAL, synchronous=FULL), the real parser, adjudicator and
-renderer. Results are delivered after every due game is done (`run_due`), so the median is
-close to the total.
+supports), on a real SQLite file (WAL, durable commits), the real parser, adjudicator and
+renderer. The scheduler runs as in `parley run`: each game's results go out as soon as that
+game is committed (its delivery lane), so the median is about half the last game's time and
+`first` is the first game's.
 
 Each N also runs the old path in this process (`old_path`: the render path before issue 18,
-its caches emptied before every map, Pillow's PNG encoder, one table computed at a time) and
-prints the ratio. The CPU figure (process CPU seconds / wall seconds from the deadline) says
-what bounds the run: near the number of cores, the CPU; well below, waiting (the database's
-fsyncs, the GIL).
+its caches emptied before every map, Pillow's PNG encoder, one table computed at a time, in
+threads) and prints the ratio. CPU: this process's and its worker processes' CPU seconds
+per wall second from the deadline (cores); near the number of cores, the CPU bounds the run;
+"the loop's thread busy" near 100%: the event loop itself (SQL, events, delivery) does.
+Per game: CPU ms of this process (its loop thread apart) and of the workers. Each worker's
+memory is printed (RSS, and PSS: shared pages counted by share).
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -43,31 +47,48 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.cli.demo import random_orders
 from bot.core.parser import render_order
 from bot.service import EventKind, FakeClock, TableService, phase_machine
+from bot.service.workers import ComputePool, warm
 
 # The module (the package's `render` is its function of the same name).
 render_module = importlib.import_module("renderer.render")
 
 
 class TimingNotifier:
-    def __init__(self) -> None:
+    def __init__(self, n: int) -> None:
+        self.n = n
         self.t0 = 0.0
         self.ready: dict[int, float] = {}
         self.png_bytes = 0
+        self.all_done = asyncio.Event()
 
     async def notify(self, event) -> None:
         if event.kind is EventKind.RESULTS_READY:
             self.ready[event.game_id] = time.perf_counter() - self.t0
             self.png_bytes += len(event.png or b"")
+            if len(self.ready) >= self.n:
+                self.all_done.set()
 
 
-def _warm(_: int) -> int:
-    """Load the map, rules and renderer in a worker process before the clock starts."""
-    from bot.core.map import load_map  # noqa: PLC0415
-    from renderer import render  # noqa: PLC0415
+def _proc_cpu(pid: int) -> float:
+    """CPU seconds (user + system) of a process, from /proc (0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
-    game_map = load_map("standard")
-    render(game_map, None, game_map.start, [], None)
-    return os.getpid()
+
+def _memory_mb(pid: int) -> tuple[float, float]:
+    """(RSS, PSS) of a process in MB: PSS counts pages shared with the parent by share."""
+    out = []
+    for name, key in (("status", "VmRSS:"), ("smaps_rollup", "Pss:")):
+        try:
+            lines = Path(f"/proc/{pid}/{name}").read_text().splitlines()
+            kb = next(int(line.split()[1]) for line in lines if line.startswith(key))
+        except (OSError, StopIteration):
+            kb = 0
+        out.append(kb / 1024)
+    return out[0], out[1]
 
 
 @contextmanager
@@ -103,24 +124,31 @@ def old_path() -> Iterator[None]:
         phase_machine.THREADS = plain_threads
 
 
-async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, float]:
+def _executor(kind: str, workers: int) -> Executor | str | None:
+    if kind == "process":
+        pool = ComputePool(workers or None)
+        # Started and warm before the clock (`warm` runs in each worker at its start).
+        for f in [pool.submit(time.sleep, 0.2) for _ in range(pool.workers)]:
+            f.result()
+        return pool
+    if kind == "thread":
+        return "thread"
+    return None  # the service's default
+
+
+async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    executor: Executor | None = None
-    if executor_kind == "process":
-        executor = ProcessPoolExecutor(max_workers=workers)
-        list(executor.map(_warm, range(workers * 2)))
-    elif executor_kind == "thread":
-        executor = ThreadPoolExecutor(max_workers=workers)
-    _warm(0)
+    executor = _executor(executor_kind, workers)
+    warm()  # this process too (the thread path draws here)
     with tempfile.TemporaryDirectory() as tmp:
         clock = FakeClock(start=time.time())
-        notes = TimingNotifier()
+        notes = TimingNotifier(n)
         comp: list[dict[str, float]] = []
         svc = await TableService.open(
             Path(tmp) / "bench.db",
             clock=clock,
             notifier=notes,
-            executor=executor,
+            **({} if executor is None else {"executor": executor}),
             run=False,
             metrics=comp.append,
             grace=0.0,  # the service's own work from the deadline; the grace is a fixed wait
@@ -143,23 +171,51 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
                 orders = random_orders(position, power, game_map, rng)
                 await svc.submit(gid, user, "\n".join(render_order(o) for o in orders))
         assert deadline is not None
-        clock.set(deadline)
+        pool = svc.executor if isinstance(svc.executor, ComputePool) else None
+        pids = pool.pids() if pool is not None else []
+        if pool is not None and not pids:  # (the service's own pool: started on first use)
+            for f in [pool.submit(time.sleep, 0.2) for _ in range(pool.workers)]:
+                f.result()
+            pids = pool.pids()
+        # The running scheduler, as in `parley run`: each game's results go out as soon as
+        # that game is done (its lane), not after every due game.
+        svc.start()
+        await asyncio.sleep(0.1)
         notes.t0 = time.perf_counter()
         cpu0 = time.process_time()
-        await svc.run_due()
+        loop0 = time.thread_time()  # the event loop's own thread (this one)
+        workers0 = sum(_proc_cpu(p) for p in pids)
+        clock.set(deadline)
+        await asyncio.wait_for(notes.all_done.wait(), 600)
         total = time.perf_counter() - notes.t0
         cpu = time.process_time() - cpu0
+        loop_thread = time.thread_time() - loop0
+        worker_cpu = sum(_proc_cpu(p) for p in pids) - workers0
+        memory = [_memory_mb(p) for p in pids]
+        while await svc.storage.has_pending_events():  # noqa: ASYNC110 - (press events, ...)
+            await asyncio.sleep(0.05)
+        if svc.executor is None:
+            kind = f"threads({phase_machine.THREADS})"
+        else:
+            kind = f"{type(svc.executor).__name__}({len(pids) or '?'})"
         await svc.close()
-    if executor is not None:
+    if isinstance(executor, Executor):
         executor.shutdown()
     lat = sorted(notes.ready.values())
     assert len(lat) == n, f"{len(lat)} of {n} games delivered"
     return {
         "n": n,
+        "executor": kind,
+        "first": lat[0],
         "median": statistics.median(lat),
         "max": lat[-1],
         "total": total,
-        "cpu": cpu / total,
+        "cpu": (cpu + worker_cpu) / total,
+        "loop_cpu_ms": cpu / n * 1000,
+        "loop_thread_ms": loop_thread / n * 1000,
+        "loop_busy": loop_thread / total,
+        "worker_cpu_ms": worker_cpu / n * 1000,
+        "memory": memory,
         "adjudicate_mean": statistics.fmean(t["adjudicate"] for t in comp),
         "render_mean": statistics.fmean(t["render"] for t in comp),
     }
@@ -168,33 +224,54 @@ async def run(n: int, executor_kind: str, workers: int, seed: int) -> dict[str, 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, action="append", help="games (repeatable; default 1, 200)")
-    ap.add_argument("--executor", choices=("default", "thread", "process"), default="default")
-    ap.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    ap.add_argument(
+        "--executor", choices=("default", "thread", "process", "compare"), default="default"
+    )
+    ap.add_argument(
+        "--workers", type=int, default=0, help="worker processes (0: the pool's default)"
+    )
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-old", action="store_true", help="skip the old path's run")
     args = ap.parse_args()
-    print(f"executor={args.executor} workers={args.workers} cpus={os.cpu_count()}")
+    print(
+        f"executor={args.executor} workers={args.workers} cpus={os.cpu_count()} "
+        f"load={os.getloadavg()[0]:.2f}"
+    )
+    if args.executor == "compare":
+        for n in args.n or [200]:
+            base = asyncio.run(run(n, "thread", args.workers, args.seed))
+            _print("thread", base)
+            for w in (1, 2):
+                r = asyncio.run(run(n, "process", w, args.seed))
+                _print(f"proc{w}", r)
+                print(f"       proc{w} / thread: median {r['median'] / base['median']:.2f}x")
+        return 0
     for n in args.n or [1, 200]:
         r = asyncio.run(run(n, args.executor, args.workers, args.seed))
         _print("now", r)
         if not args.no_old:
             with old_path():
-                old = asyncio.run(run(n, args.executor, args.workers, args.seed))
+                old = asyncio.run(run(n, "thread", args.workers, args.seed))
             _print("old", old)
             print(
                 f"       now / old: median {r['median'] / old['median']:.2f}x, render "
                 f"{r['render_mean'] / old['render_mean']:.2f}x"
             )
+    print(f"load={os.getloadavg()[0]:.2f}")
     return 0
 
 
-def _print(label: str, r: dict[str, float]) -> None:
+def _print(label: str, r: dict[str, Any]) -> None:
     print(
-        f"{label} N={r['n']:4d}  deadline -> results+map delivered: median {r['median']:.3f} s, "
-        f"max {r['max']:.3f} s (all done {r['total']:.3f} s, CPU {r['cpu']:.2f} cores); per "
-        f"game: adjudicate {r['adjudicate_mean'] * 1000:.1f} ms, "
+        f"{label} N={r['n']:4d} {r['executor']}: deadline -> results+map delivered: median "
+        f"{r['median']:.3f} s, max {r['max']:.3f} s, first {r['first']:.3f} s; CPU "
+        f"{r['cpu']:.2f} cores (the loop's thread busy {r['loop_busy']:.0%}); per game: loop "
+        f"process {r['loop_cpu_ms']:.1f} ms CPU (its thread {r['loop_thread_ms']:.1f}), workers "
+        f"{r['worker_cpu_ms']:.1f} ms CPU, adjudicate {r['adjudicate_mean'] * 1000:.1f} ms, "
         f"render {r['render_mean'] * 1000:.1f} ms"
     )
+    for i, (rss, pss) in enumerate(r["memory"]):
+        print(f"       worker {i}: RSS {rss:.0f} MB (PSS {pss:.0f} MB)")
 
 
 if __name__ == "__main__":

@@ -128,6 +128,9 @@ class Engine:
         reads only the units in the ordered unit's and the target's provinces) is kept and
         reused while those two units are the same; within one phase each call still gets its
         own object, as the adjudicator tells repeated orders apart by identity."""
+        canonical = self._reader.canonical(text, power, position, self._given)
+        if canonical is not None:  # `read` asks this first itself
+            return canonical
         if position.phase.kind is not PhaseKind.MOVEMENT:
             return self._reader.parse(text, power=power, position=position)
         units = position.units
@@ -197,15 +200,23 @@ class Engine:
         orders: list[Order] = []
         unparsed: list[tuple[Power, str, str]] = []
         seen: set[Power] = set()
-        self._given.clear()
+        given = self._given
+        given.clear()
+        canonical = self._reader.canonical  # most texts: read without a call more (issue 18)
         for pname, texts in raw_orders.items():
             power = self._power(pname, "orders")
             if power in seen:
                 raise InputError(f"orders: {power.value} is given twice")
             seen.add(power)
-            if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            if not isinstance(texts, list):
                 raise InputError(f"orders.{pname}: expected a list of order strings")
             for text in texts:
+                if not isinstance(text, str):
+                    raise InputError(f"orders.{pname}: expected a list of order strings")
+                order = canonical(text, power, position, given)
+                if order is not None:
+                    orders.append(order)
+                    continue
                 try:
                     orders.append(self.parse(text, power, position))
                 except self._syntax_error as exc:

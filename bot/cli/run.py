@@ -66,9 +66,21 @@ def register(subparsers: Any) -> None:
         help="the discord.py shards this process connects, e.g. 0-3 or 0,2 (with --shard-count)",
     )
     p.add_argument("--shard-count", type=int, help="how many shards the bot has in all")
+    p.add_argument(
+        "--executor",
+        choices=("process", "thread"),
+        default=default_executor(),
+        help="where phases are adjudicated and maps drawn: a pool of worker processes, one "
+        "per CPU (the default on a machine of two CPUs or more: issue 18), or threads",
+    )
     p.add_argument("--no-sync", action="store_true", help="do not sync the slash commands")
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     p.set_defaults(func=run)
+
+
+def default_executor() -> str:
+    """Worker processes where there is more than one CPU to use (bench/deadline.py)."""
+    return "process" if (os.cpu_count() or 1) > 1 else "thread"
 
 
 class ShardsError(ValueError):
@@ -191,7 +203,10 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
 
     try:
         grace = {} if args.grace is None else {"grace": max(0.0, args.grace)}
-        service = await TableService.open(args.db, run=False, init_db=args.init_db, **grace)
+        executor = getattr(args, "executor", None) or default_executor()
+        service = await TableService.open(
+            args.db, run=False, init_db=args.init_db, executor=executor, **grace
+        )
     except ServiceError as exc:
         print(f"parley run: {exc.message}", file=sys.stderr)
         return 2

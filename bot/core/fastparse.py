@@ -20,10 +20,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
+from collections.abc import Callable
 
 from bot.core import catalogue
 from bot.core.map import GameMap
-from bot.core.model import Location, Position, Power, UnitType
+from bot.core.model import Location, PhaseKind, Position, Power, UnitType
 from bot.core.names import NameTable, fold_word, split_words
 from bot.core.order_lexicon import (
     _LIST_MARKER_RE,
@@ -37,7 +38,7 @@ from bot.core.order_lexicon import (
     _split_place,
 )
 from bot.core.order_lexicon import _phrases as _grammar_phrases
-from bot.core.order_transform import _complete, _Ctx, _location, _place_location
+from bot.core.order_transform import _complete, _Ctx, _fill_dest, _location, _place_location
 from bot.core.orders import (
     Build,
     Convoy,
@@ -465,6 +466,38 @@ def _finish(
         return None
 
 
+# --- canonical orders, for bulk runs ---------------------------------------------------------
+# Completing a typed canonical order (`_complete`) reads one thing of the board: the owner of
+# the ordered unit (in a retreat phase the dislodged one first) or, for a build, of the centre;
+# a fleet written without a coast may also take the board's coast (such an order is left to the
+# general path when the board has one). So its result is a function of (ordering power, that
+# owner), made once per pair and phase kind.
+
+_Make = Callable[[Power | None, Power | None], Order]
+_UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board
+
+
+class _Plan:
+    """A canonical order in one kind of phase: the province it reads, what it reads there,
+    whether the board may fill a coast, and the orders made so far by (power, owner)."""
+
+    __slots__ = ("coastless_fleet", "done", "make", "pid", "reads")
+
+    def __init__(self, pid: str, reads: int, coastless_fleet: bool, make: _Make) -> None:
+        self.pid = pid
+        self.reads = reads
+        self.coastless_fleet = coastless_fleet
+        self.make = make
+        self.done: dict[tuple[Power | None, Power | None], Order] = {}
+
+
+def _unseen(*_: Power | None) -> Order:
+    raise AssertionError("a text not read yet")
+
+
+_UNSEEN = _Plan("", _UNITS, False, _unseen)  # `_plans.get`'s default: not read yet
+
+
 class BulkReader:
     """`parse_order` for bulk runs (`parley adjudicate --jsonl`): each distinct text is read
     once and completed with the board every time, so the result is `parse_order`'s exactly.
@@ -475,6 +508,9 @@ class BulkReader:
         self.lang = catalogue.normalise(lang)
         self.size = size
         self._read: dict[str, tuple[_Ctx, Skeleton | None]] = {}
+        self._plans: dict[tuple[str, PhaseKind], _Plan | None] = {}
+        self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
+        self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
 
     def parse(self, text: str, *, power: Power | None, position: Position | None) -> Order:
         entry = self._read.get(text)
@@ -493,3 +529,180 @@ class BulkReader:
         return parse_order(
             text, lang=self.lang, power=power, position=position, game_map=self.game_map
         )
+
+    def canonical(
+        self, text: str, power: Power | None, position: Position, given: set[int] | None
+    ) -> Order | None:
+        """`parse(text, power=power, position=position)` for a canonical order of the phase's
+        kind, else None. The same object is handed out again while what it depends on is the
+        same; a fresh one if `given` (the ids handed out for this phase) has it, as the
+        adjudicator tells repeated orders apart by identity, or if `given` is None."""
+        key = (text, position.phase.kind)
+        plan = self._plans.get(key, _UNSEEN)
+        if plan is _UNSEEN:
+            if len(self._plans) >= self.size:
+                self._plans.clear()
+            plan = self._plans[key] = self._plan(text, key[1])
+        if plan is None:
+            return None
+        pid = plan.pid
+        if plan.reads == _CENTRE:
+            owner = position.centers.get(pid)
+        else:
+            board = position.units.get(pid)
+            if plan.reads == _RETREATING and position.dislodged:
+                waiting = position.dislodged_in(pid)
+                board = board if waiting is None else waiting.unit
+            owner = None
+            if board is not None:
+                owner = board.power
+                if plan.coastless_fleet and board.location.coast is not None:
+                    return None  # "F SPA - MAO" takes the board's coast: the general path
+        if given is None:
+            return plan.make(power, owner)
+        pair = (power, owner)
+        order = plan.done.get(pair)
+        if order is None:
+            order = plan.done[pair] = plan.make(power, owner)
+        elif id(order) in given:
+            order = plan.make(power, owner)
+        given.add(id(order))
+        return order
+
+    def _ref(self, utype: UnitType, location: Location, owner: Power | None) -> UnitRef:
+        key = (utype, location, owner)
+        ref = self._refs.get(key)
+        if ref is None:
+            ref = self._refs[key] = UnitRef(utype, location, owner)
+        return ref
+
+    def _loc(self, text: str) -> Location | None:
+        """A canonical place as `_canonical` reads it; None if it does not, or if it drops a
+        coast (DATC 4.B.6, noted on the order: the general path)."""
+        if text in self._locs:
+            return self._locs[text]
+        gm = self.game_map
+        ctx = _Ctx(text, self.lang, gm.names(), gm, _messages(self.lang))
+        try:
+            found: Location | None = _canonical_location(ctx, text, _canonical_locations(ctx))
+        except _NotFastError:
+            found = None
+        if ctx.dropped:
+            found = None
+        if len(self._locs) >= 10_000:  # any word after "A " is looked up: keep it bounded
+            self._locs.clear()
+        self._locs[text] = found
+        return found
+
+    def _plan(self, text: str, kind: PhaseKind) -> _Plan | None:
+        """`_canonical`'s reading of `text` with `_complete`'s completion in a phase of
+        `kind`, for the orders of that kind of phase; None for anything else."""
+        parts = text.split(" ") if text.isascii() else []  # ASCII: `_clean` keeps it as is
+        n = len(parts)
+        utype = _UTYPES.get(parts[0]) if parts else None
+        if utype is None or n < 3:
+            return None
+        loc = self._loc(parts[1])
+        if loc is None:
+            return None
+        verb = parts[2]
+        coastless = utype is UnitType.FLEET and loc.coast is None
+        ref = self._ref
+        make: _Make
+        reads = _UNITS
+        if kind is PhaseKind.ADJUSTMENT and n == 3 and verb == "B":
+            unit = UnitRef(utype, loc, None)  # a build's unit is as written
+            reads = _CENTRE
+
+            def make(power: Power | None, owner: Power | None) -> Order:
+                return Build(power or owner, unit=unit, source=text)
+
+        elif kind is not PhaseKind.MOVEMENT and n == 3 and verb == "D":
+            reads = _RETREATING if kind is PhaseKind.RETREAT else _UNITS
+
+            def make(power: Power | None, owner: Power | None) -> Order:
+                return Disband(power or owner, unit=ref(utype, loc, owner), source=text)
+
+        elif kind is PhaseKind.RETREAT and n == 4 and verb == "R":
+            to = self._dest(text, utype, loc, parts[3])
+            if to is None:
+                return None
+            reads = _RETREATING
+
+            def make(power: Power | None, owner: Power | None) -> Order:
+                unit = ref(utype, loc, owner)
+                return Retreat(power or owner, unit=unit, dest=to, source=text)
+
+        elif kind is not PhaseKind.MOVEMENT:
+            return None
+        elif n == 3 and verb == "H":
+
+            def make(power: Power | None, owner: Power | None) -> Order:
+                return Hold(power or owner, unit=ref(utype, loc, owner), source=text)
+
+        elif verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
+            dest = self._dest(text, utype, loc, parts[3])
+            if dest is None:
+                return None
+            via = n == 5
+
+            def make(power: Power | None, owner: Power | None) -> Order:
+                unit = ref(utype, loc, owner)
+                return Move(power or owner, unit=unit, dest=dest, via_convoy=via, source=text)
+
+        elif verb in ("S", "C") and n in (5, 7) and parts[3] in _UTYPES:
+            tloc = self._loc(parts[4])
+            if tloc is None or (verb == "C" and (n != 7 or parts[3] != "A")):
+                return None
+            target = UnitRef(_UTYPES[parts[3]], tloc, None)  # as written (DATC 4.B.4)
+            if n == 5:
+
+                def make(power: Power | None, owner: Power | None) -> Order:
+                    unit = ref(utype, loc, owner)
+                    return SupportHold(power or owner, unit=unit, target=target, source=text)
+
+            else:
+                tdest = self._loc(parts[6])
+                if parts[5] != "-" or tdest is None:
+                    return None
+                cls = SupportMove if verb == "S" else Convoy
+
+                def make(power: Power | None, owner: Power | None) -> Order:
+                    unit = ref(utype, loc, owner)
+                    return cls(power or owner, unit=unit, target=target, dest=tdest, source=text)
+
+        else:
+            return None
+        return _Plan(loc.province, reads, coastless, make)
+
+    def _dest(self, text: str, utype: UnitType, loc: Location, part: str) -> Location | None:
+        """A move's or retreat's destination with `_fill_dest`'s coast (from the written
+        location); None if the general path must say which coast."""
+        dest = self._loc(part)
+        gm = self.game_map
+        if dest is None or utype is not UnitType.FLEET or dest.coast is not None:
+            return dest  # `_fill_dest` keeps it as it is
+        if not gm.province(dest.province).coasts:
+            return dest
+        ctx = _Ctx(text, self.lang, gm.names(), gm, _messages(self.lang))
+        try:
+            return _fill_dest(ctx, UnitRef(utype, loc, None), dest)
+        except OrderSyntaxError:
+            return None
+
+
+_PLANNERS: dict[tuple[int, str], tuple[GameMap, BulkReader]] = {}
+
+
+def planned(
+    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
+) -> Order | None:
+    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
+    is read once per map and language (`BulkReader.canonical`); None: the general path."""
+    key = (id(game_map), lang)
+    held = _PLANNERS.get(key)
+    if held is None or held[0] is not game_map:  # held: the map's id stays its own
+        if len(_PLANNERS) > 64:
+            _PLANNERS.clear()
+        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, size=50_000))
+    return held[1].canonical(text, power, position, None)

@@ -11,13 +11,24 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
-from bot.core.model import DislodgedUnit, ModelError, Phase, PhaseKind, Position, Power, Unit
+from bot.core.model import (
+    DislodgedUnit,
+    Location,
+    ModelError,
+    Phase,
+    PhaseKind,
+    Position,
+    Power,
+    Unit,
+    UnitType,
+)
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 
@@ -33,9 +44,11 @@ class PositionReader:
     def __init__(self, game_map: GameMap) -> None:
         self.game_map = game_map
         self._phases: dict[str, Phase] = {}
+        self._powers: dict[str, Power | None] = {}  # a name as read, or None
         self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
         self._one: dict[tuple[Power, object], tuple[str, Unit]] = {}  # (power, unit text)
         self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
+        self._center_maps: dict[tuple[object, ...], MappingProxyType[str, Power]] = {}
 
     def read(self, doc: object) -> Position | None:
         try:
@@ -56,7 +69,7 @@ class PositionReader:
         by_prov = _merged(doc.get("units", {}), self._units, self._unit_list)
         if by_prov is None:
             return None
-        centers = _merged(doc.get("centers", {}), self._centers, self._center_list)
+        centers = self._center_map(doc.get("centers", {}))
         if centers is None:
             return None
         raw_dislodged = doc.get("dislodged", [])
@@ -73,6 +86,22 @@ class PositionReader:
         if len({d.unit.province for d in dislodged}) != len(dislodged):
             return None  # Position.build does not check these: the slow path decides
         return Position.adopt(phase, by_prov, centers, tuple(dislodged))
+
+    def _center_map(self, raw: object) -> MappingProxyType[str, Power] | None:
+        """The centres as one read-only mapping per distinct document: ownership changes only
+        after a Fall turn, so positions share it (and the writer keeps its text by it)."""
+        if type(raw) is not dict:
+            return None
+        key = tuple([(p, tuple(v) if type(v) is list else None) for p, v in raw.items()])
+        found = self._center_maps.get(key)
+        if found is None:
+            merged = _merged(raw, self._centers, self._center_list)
+            if merged is None:
+                return None
+            if len(self._center_maps) >= _SIZE:
+                self._center_maps.clear()
+            found = self._center_maps[key] = MappingProxyType(merged)
+        return found
 
     def _dislodged(self, d: object) -> DislodgedUnit | None:
         """One unit awaiting retreat, as jsonio reads it, if all is well."""
@@ -113,11 +142,17 @@ class PositionReader:
     def _power(self, name: object) -> Power | None:
         if type(name) is not str:
             return None
+        if name in self._powers:
+            return self._powers[name]
         try:
-            power = Power.of(name)
+            power: Power | None = Power.of(name)
         except ModelError:
-            return None
-        return power if power in self.game_map.powers else None
+            power = None
+        if power not in self.game_map.powers:
+            power = None
+        if len(self._powers) < 1000:  # names, well or badly written
+            self._powers[name] = power
+        return power
 
     def _unit_list(self, pname: str, texts: list[object]) -> tuple[tuple[str, Unit], ...] | None:
         power = self._power(pname)
@@ -192,6 +227,10 @@ def _merged(
     return merged if given == len(merged) else None
 
 
+# an order's text up to its outcome, and its whole line by (verdict, reason)
+_Head = tuple[Order, Power | None, str, dict[tuple[int, int], str]]
+
+
 class OutcomeWriter:
     """`parley adjudicate`'s output line, written from fragments: the text that
     `JSONEncoder(ensure_ascii=False, separators=(",", ":"))` makes of `outcome_to_json`'s
@@ -203,8 +242,12 @@ class OutcomeWriter:
         self.game_map = game_map
         self._dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         # id(object) -> (object, text): the object is kept, so its id is not reused meanwhile
-        self._heads: dict[int, tuple[Order, Power | None, str]] = {}
+        self._heads: dict[int, _Head] = {}
         self._units: dict[int, tuple[Unit, str]] = {}
+        self._locations: dict[int, tuple[Location, str, str]] = {}  # id -> loc, army, fleet
+        self._center_texts: dict[int, tuple[Mapping[str, Power], str]] = {}
+        self._phases: dict[Phase, str] = {}
+        self._keys: dict[str, str] = {}  # power id -> `"FRANCE":["`
         # Power ids are [A-Z][A-Z0-9_]*; a unit's text and a centre are made of the map's
         # province ids and coasts: when none has a character JSON escapes, none is escaped.
         self._plain = not any(_ESCAPED.search(pid) for pid in game_map.provinces)
@@ -216,17 +259,21 @@ class OutcomeWriter:
 
     def text(self, outcome: Outcome, extra: list[dict[str, Any]], notes: list[str]) -> str:
         """The output line (without its newline)."""
-        parts = [self._result(r) for r in outcome.results]
-        parts += [self._dumps(e) for e in extra]
-        gm = self.game_map
-        dislodged = self._dumps([_dislodged_json(d, gm) for d in outcome.dislodged])
-        out = (
-            f'{{"results":[{",".join(parts)}],"dislodged":{dislodged},'
-            f'"position":{self._position(outcome.position)}'
-        )
+        result = self._result
+        parts = [result(r) for r in outcome.results]
+        if extra:
+            parts += [self._dumps(e) for e in extra]
+        out = f'{{"results":[{",".join(parts)}],"dislodged":{self._dislodged(outcome.dislodged)}'
+        out += f',"position":{self._position(outcome.position)}'
         if notes:
             out += f',"notes":{self._dumps(notes)}'
         return out + "}"
+
+    def _dislodged(self, dislodged: tuple[DislodgedUnit, ...]) -> str:
+        if not dislodged:
+            return "[]"
+        gm = self.game_map
+        return self._dumps([_dislodged_json(d, gm) for d in dislodged])
 
     def _result(self, r: OrderResult) -> str:
         order, power = r.order, r.power
@@ -239,15 +286,24 @@ class OutcomeWriter:
                 order,
                 power,
                 f'{{"power":{who},"order":{_q(order.canonical())}',
+                {},
             )
-        text = head[2] + self._tails[r.verdict, r.reason]
-        if r.note or r.message is not None:
+        if r.note or r.message is not None or r.implied:
+            text = head[2] + self._tails[r.verdict, r.reason]
             detail = r.detail  # a property that renders a message
             if detail:
                 text += f',"detail":{_q(detail)}'
-        if r.implied:
-            text += ',"implied":true'
-        return text + "}"
+            if r.implied:
+                text += ',"implied":true'
+            return text + "}"
+        # The usual line: the whole text kept per (order, verdict, reason). The members are
+        # keyed by id: an Enum's hash is a Python-level call.
+        ends = head[3]
+        key = (id(r.verdict), id(r.reason))
+        line = ends.get(key)
+        if line is None:
+            line = ends[key] = head[2] + self._tails[r.verdict, r.reason] + "}"
+        return line
 
     def _position(self, position: Position) -> str:
         # grouped by the Power itself (a str: its id), its `.value` property costs a call
@@ -258,23 +314,15 @@ class OutcomeWriter:
             if hit is None or hit[0] is not u:
                 if len(cache) >= _SIZE:
                     cache.clear()
-                hit = cache[id(u)] = (u, str(u))
+                hit = cache[id(u)] = (u, self._unit_text(u))
             group = units.get(u.power)
             if group is None:
                 units[u.power] = [hit[1]]
             else:
                 group.append(hit[1])
-        centers: dict[str, list[str]] = {}
-        for pid, owner in position.centers.items():
-            group = centers.get(owner)
-            if group is None:
-                centers[owner] = [pid]
-            else:
-                group.append(pid)
-        lists = self._lists
         text = (
-            f'{{"phase":{_q(str(position.phase))},"units":{{{lists(units)}}},'
-            f'"centers":{{{lists(centers)}}}'
+            f'{{"phase":{self._phase(position.phase)},"units":{{{self._lists(units)}}},'
+            f'"centers":{{{self._centers(position.centers)}}}'
         )
         if position.dislodged:
             gm = self.game_map
@@ -282,10 +330,59 @@ class OutcomeWriter:
             text += f',"dislodged":{self._dumps(waiting)}'
         return text + "}"
 
+    def _unit_text(self, unit: Unit) -> str:
+        """`str(unit)`, by its location object: a moved unit is a new object at a location
+        that the orders share."""
+        loc = unit.location
+        hit = self._locations.get(id(loc))
+        if hit is None or hit[0] is not loc:
+            if len(self._locations) >= _SIZE:
+                self._locations.clear()
+            hit = self._locations[id(loc)] = (loc, f"A {loc}", f"F {loc}")
+        return hit[1] if unit.type is UnitType.ARMY else hit[2]
+
+    def _phase(self, phase: Phase) -> str:
+        text = self._phases.get(phase)
+        if text is None:
+            if len(self._phases) >= _SIZE:
+                self._phases.clear()
+            text = self._phases[phase] = _q(str(phase))
+        return text
+
+    def _centers(self, centers: Mapping[str, Power]) -> str:
+        """The centres' text, kept for the mapping object itself: positions share it while
+        ownership does not change (the reader hands out one per distinct list, the
+        adjudicator keeps it until a Fall turn)."""
+        hit = self._center_texts.get(id(centers))
+        if hit is not None and hit[0] is centers:
+            return hit[1]
+        by_owner: dict[str, list[str]] = {}
+        for pid, owner in centers.items():
+            group = by_owner.get(owner)
+            if group is None:
+                by_owner[owner] = [pid]
+            else:
+                group.append(pid)
+        text = self._lists(by_owner)
+        if len(self._center_texts) >= 64:  # a few live at a time: the last phases'
+            self._center_texts.clear()
+        self._center_texts[id(centers)] = (centers, text)
+        return text
+
     def _lists(self, by_key: dict[str, list[str]]) -> str:
         """`"A":["x","y"],"B":[...]`: keys sorted, each list sorted (as position_to_json)."""
         if self._plain:  # nothing to escape: the items are joined between quotes
-            return ",".join(f'"{k}":["{_SEP.join(sorted(v))}"]' for k, v in sorted(by_key.items()))
+            keys = self._keys
+            return ",".join(
+                [
+                    (keys.get(k) or self._key(k)) + _SEP.join(sorted(v)) + '"]'
+                    for k, v in sorted(by_key.items())
+                ]
+            )
         return ",".join(
             f"{_q(k)}:[{','.join(_q(x) for x in sorted(v))}]" for k, v in sorted(by_key.items())
         )
+
+    def _key(self, key: str) -> str:
+        text = self._keys[key] = f'"{str.__str__(key)}":["'
+        return text

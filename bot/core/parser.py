@@ -104,6 +104,11 @@ def _parse(
     source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
+    if fast and position is not None and not hints:
+        # a canonical text, read once (issue 18: canonical orders are most of what is sent)
+        planned = _fastparse.planned(source, lang, power, position, gmap)
+        if planned is not None:
+            return planned
     ctx = _Ctx(source, lang, names, gmap, msgs, hints=hints or {})
     if fast:
         order = _fastparse.fast_order(ctx, position, power)

@@ -37,8 +37,10 @@ Opening
         running loop. `await svc.close()` at exit.
         clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`) and
         then `await svc.run_due()` (does what is due, delivers events); ScaledClock(factor).
-        executor: None (threads), "process" (a process pool the service owns: rendering is
-        CPU-bound, this uses every core), or any concurrent.futures.Executor.
+        executor: None or "thread" (threads), "process" (a pool of worker processes the
+        service owns, bot/service/workers.py: adjudicating and drawing use every core; a
+        broken pool restarts, the phase computed in a thread meanwhile; `parley run`'s
+        default on two CPUs or more), or any concurrent.futures.Executor.
         metrics: called after each adjudication with {"adjudicate", "render", "compute"}
         (seconds; bench/deadline.py). storage: an opened `Storage` instead of the SQLite
         file at `path` (another backend; the crash tests wrap the SQLite one).

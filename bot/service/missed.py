@@ -10,6 +10,7 @@ of their own; a rolled-back phase's records do not count (the phase is played ag
 from __future__ import annotations
 
 import json
+from collections.abc import Collection
 
 from bot.core.advice import to_order_powers
 from bot.core.model import Power
@@ -22,12 +23,20 @@ NMR = "nmr"
 
 
 async def record_missed(  # noqa: PLR0917 - the adjudication's context
-    table: Table, tx: Repository, game_id: int, ctx: GameCtx, ph: PhaseState, at: float
+    table: Table,
+    tx: Repository,
+    game_id: int,
+    ctx: GameCtx,
+    ph: PhaseState,
+    at: float,
+    standing: Collection[Power] | None = None,
 ) -> list[Power]:
     """Audit one "nmr" per player whose power had something to order and sent nothing, and
-    tell the GM (one event); returns those powers."""
+    tell the GM (one event); returns those powers. `standing`: the powers whose orders
+    stand, if the caller read them already (the phase is closed: they cannot change)."""
     players = await table.players(tx, game_id)
-    standing = await table.standing(ph.id, tx)
+    if standing is None:
+        standing = set(await table.standing(ph.id, tx))
     missed = [
         p
         for p in to_order_powers(table.position_of(ph), ctx.game_map)

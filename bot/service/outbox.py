@@ -117,13 +117,20 @@ class Outbox:
         """One pass over this game's events pending now; stops at the first failure:
         (delivered, none failed)."""
         delivered = 0
+        done: int | None = None  # delivered: marked with the next event's attempt, or at the end
+        names: dict[int, str | None] = {}  # phase names, read once per pass
         for r in await self.table.storage.pending_events_of(game_id):
             try:
-                event = await self._event(r)
+                event = await self._event(r, names)
             except (CorruptGameError, ValueError, KeyError) as exc:
                 log.error("event %s unreadable: %s", r.key, exc)
+                await self._mark(done)
                 return delivered, False
+            # One transaction: the last event's delivery and this one's attempt.
             async with self.table.storage.tx(durable=False) as tx:
+                if done is not None:
+                    await tx.mark_delivered(done, self.table.clock.now())
+                done = None
                 await tx.count_attempt(r.id)
             try:
                 # A notifier that hangs must not hold this game's events forever.
@@ -140,24 +147,37 @@ class Outbox:
                 log.exception("notifier failed on %s; will retry", event.key)
                 self._retry_later()
                 return delivered, False
-            async with self.table.storage.tx(durable=False) as tx:
-                await tx.mark_delivered(r.id, self.table.clock.now())
+            done = r.id
             delivered += 1
+        await self._mark(done)
         return delivered, True
 
-    async def _event(self, r: OutboxRow) -> Event:
+    async def _mark(self, event_id: int | None) -> None:
+        if event_id is not None:
+            async with self.table.storage.tx(durable=False) as tx:
+                await tx.mark_delivered(event_id, self.table.clock.now())
+
+    async def _event(self, r: OutboxRow, names: dict[int, str | None] | None = None) -> Event:
         png = None
         outcome = None
         phase_name = None
+        names = {} if names is None else names
         if r.phase_id is not None:
-            prow = await self.table.storage.phase(r.phase_id)
-            phase_name = prow.phase if prow else None
+            if r.phase_id not in names:
+                prow = await self.table.storage.phase(r.phase_id)
+                names[r.phase_id] = prow.phase if prow else None
+            phase_name = names[r.phase_id]
         kind = EventKind(r.kind)
         if kind is EventKind.RESULTS_READY and r.phase_id is not None:
-            res = await self.table.storage.result(r.game_id, r.phase_id)
-            if res is not None:
-                png = res.png
-                outcome = codec.outcome_from_json(json.loads(res.outcome_json))
+            # Just adjudicated in this process: the map and outcome as committed, not read
+            # back (a 150 kB map per game at a deadline); else from the results row.
+            fresh = self.table.fresh_results.pop(r.phase_id, None)
+            if fresh is None:
+                res = await self.table.storage.result(r.game_id, r.phase_id)
+                fresh = (res.png, res.outcome_json) if res is not None else None
+            if fresh is not None:
+                png = fresh[0]
+                outcome = codec.outcome_from_json(json.loads(fresh[1]))
         return Event(
             r.id,
             r.key,

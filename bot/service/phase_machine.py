@@ -8,7 +8,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -34,7 +34,7 @@ from bot.service.hidden_views import hidden_mode, reveal_preferences
 from bot.service.missed import record_missed
 from bot.service.palettes import public_palette
 from bot.service.storage import Repository
-from bot.service.storage.rows import NewResult
+from bot.service.storage.rows import GameRow, NewResult
 from bot.service.table import (
     GameCtx,
     PhaseState,
@@ -43,8 +43,10 @@ from bot.service.table import (
     centre_counts,
     dumps,
     reminder_key,
+    result_lines,
 )
 from bot.service.votes import Votes
+from bot.service.workers import ComputePool
 
 log = logging.getLogger(__name__)
 
@@ -52,13 +54,14 @@ log = logging.getLogger(__name__)
 Metrics = Callable[[dict[str, float]], None]
 
 THREADS = 2  # adjudications at once without an executor (see PhaseMachine.__init__)
+QUEUED = 2  # jobs given to each worker process at once (see PhaseMachine.__init__)
 
 
 def compute_phase(  # noqa: PLR0917 - internal helper
     engine: Engine,
     map_name: str,
     rules_name: str,
-    position_doc: dict[str, Any],
+    position_doc: dict[str, Any] | str,
     orders_doc: list[dict[str, Any]],
     lang: str,
     render: bool = True,
@@ -68,14 +71,18 @@ def compute_phase(  # noqa: PLR0917 - internal helper
 ) -> dict[str, Any]:
     """Adjudicate (and render) one phase, then skip phases with nothing to do.
 
-    Pure function of JSON-able arguments, so it can run in a thread or another process.
+    Pure function of JSON-able arguments, so it can run in a thread or another process. What
+    the commit stores and announces comes back ready (JSON text, the result lines, the
+    centres): the event loop, which every game shares, neither encodes nor decodes them.
     """
     t0 = time.perf_counter()
     game_map = engine.load_map(map_name)
     rules = cached_rules(engine, rules_name)
+    if isinstance(position_doc, str):
+        position_doc = json.loads(position_doc)
     position = position_from_json(position_doc)
     orders = codec.orders_from_json(orders_doc)
-    skipped: list[dict[str, Any]] = []
+    skipped: list[Outcome] = []
     if hidden_mode:  # Stab!: placement, conditional retreats, the public map (hidden.py)
         played, png, map_error, drawing = hidden.compute(
             engine,
@@ -92,7 +99,7 @@ def compute_phase(  # noqa: PLR0917 - internal helper
         outcome = played.outcome
         nxt = outcome.position
         if played.settled is not None:  # rule 4: the retreats settled with the moves
-            skipped.append(codec.outcome_to_json(played.settled))
+            skipped.append(played.settled)
             nxt = played.settled.position
         t2 = time.perf_counter()
         t1 = t2 - drawing
@@ -104,12 +111,21 @@ def compute_phase(  # noqa: PLR0917 - internal helper
         nxt = outcome.position
     while nothing_to_do(nxt, game_map) and len(skipped) < 5:
         extra = engine.adjudicate(nxt, [], rules, game_map)
-        skipped.append(codec.outcome_to_json(extra))
+        skipped.append(extra)
         nxt = extra.position
+    # Each skipped phase starts from the position before it.
+    starts = [outcome.position, *(s.position for s in skipped)]
     return {
-        "outcome": codec.outcome_to_json(outcome),
-        "skipped": skipped,
-        "next": position_to_json(nxt),
+        "outcome_json": dumps(codec.outcome_to_json(outcome)),
+        "skipped": [
+            (str(s.phase), dumps(codec.outcome_to_json(s)), dumps(position_to_json(start)))
+            for s, start in zip(skipped, starts, strict=False)
+        ],
+        "next_phase": str(nxt.phase),
+        "next_json": dumps(position_to_json(nxt)),
+        "centers": centre_counts(nxt),
+        # Stab!: nothing of the board in the event; each viewer's report is made at delivery.
+        "lines": [] if hidden_mode else result_lines(engine, game_map, lang, outcome),
         "png": png,
         "map_error": map_error,
         "adjudicate_seconds": t1 - t0,
@@ -141,9 +157,9 @@ def _draw(  # noqa: PLR0917 - internal helper
 def render_final_map(  # noqa: PLR0917 - the JSON-able inputs of one picture
     engine: Engine,
     map_name: str,
-    position_doc: dict[str, Any],
+    position_doc: dict[str, Any] | str,
     orders_doc: list[dict[str, Any]],
-    outcome_doc: dict[str, Any],
+    outcome_json: str,
     lang: str,
     palette: str,
 ) -> bytes | None:
@@ -151,13 +167,20 @@ def render_final_map(  # noqa: PLR0917 - the JSON-able inputs of one picture
     like `compute_phase`: runs in a thread or another process."""
     return engine.render(
         engine.load_map(map_name),
-        position_from_json(position_doc),
+        position_from_json(
+            json.loads(position_doc) if isinstance(position_doc, str) else position_doc
+        ),
         codec.orders_from_json(orders_doc),
-        codec.outcome_from_json(outcome_doc),
+        codec.outcome_from_json(json.loads(outcome_json)),
         lang,
         palette=palette,
         game_over=True,
     )
+
+
+def _year_end(phase: Phase) -> bool:
+    """A game ends only at a year's end: the next phase is a Spring movement."""
+    return phase.kind is PhaseKind.MOVEMENT and phase.season is Season.SPRING
 
 
 class PhaseMachine:
@@ -183,8 +206,11 @@ class PhaseMachine:
         # (issue 19). In threads, two: a map's PNG compression (a third of a render) runs
         # without the GIL, beside the other's drawing (bench/deadline.py: 1.36x for 60
         # tables on 2 cores; more threads only contend for the GIL).
+        # A worker process gets its next job while it computes one (QUEUED per worker): it
+        # never waits for the busy loop to hand it one; they finish in turn all the same.
         workers = getattr(executor, "_max_workers", 1) if executor is not None else THREADS
-        self._computing = asyncio.Semaphore(max(1, int(workers)))
+        depth = QUEUED if isinstance(executor, ProcessPoolExecutor | ComputePool) else 1
+        self._computing = asyncio.Semaphore(max(1, int(workers)) * depth)
 
     async def advance_locked(self, game_id: int) -> None:
         row = await self.table.storage.game(game_id)
@@ -204,13 +230,13 @@ class PhaseMachine:
         if ph.status == "open" and ph.deadline is not None:
             closes = self.table.closes_at(ph.deadline)
             if now >= closes and not await self.table.held(game_id, ph.deadline, now):
-                await self.adjudicate(game_id, ctx, ph)
+                await self.adjudicate(game_id, ctx, ph, row=row)
                 return
             if ph.window == "negotiation" and ph.writing_at is not None and now >= ph.writing_at:
                 await self._to_writing(game_id, ctx, ph, now)
             await self._remind(game_id, ctx, ph, now)
         elif ph.status == "adjudicating":
-            await self.adjudicate(game_id, ctx, ph)
+            await self.adjudicate(game_id, ctx, ph, row=row)
 
     async def _open(self, game_id: int, ctx: GameCtx, ph: PhaseState, now: float) -> None:
         times = ctx.clock.times(ph.phase)
@@ -326,7 +352,13 @@ class PhaseMachine:
                     await tx.add_event(key, game_id, kind, dumps(payload), ph.id, now, now)
 
     async def adjudicate(
-        self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool = False
+        self,
+        game_id: int,
+        ctx: GameCtx,
+        ph: PhaseState,
+        *,
+        force: bool = False,
+        row: GameRow | None = None,
     ) -> None:
         """Close the phase (orders frozen), adjudicate off the loop, commit results and the
         next phase and their events in one transaction. Idempotent per phase row."""
@@ -338,21 +370,27 @@ class PhaseMachine:
         orders_doc: list[dict[str, Any]] = []
         for power in sorted(standing):
             orders_doc.extend(json.loads(standing[power].orders_json))
-        row = await self.table.game_row(game_id)
+        if row is None or game_id in self.table.broken:  # (`row`: the step's, just read)
+            row = await self.table.game_row(game_id)
         palette = await public_palette(self.table.storage, row)  # game > server > default
         mode = await hidden_mode(self.table, game_id, ctx)
+        preferences = (
+            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()}
+            if mode
+            else {}
+        )
         job = partial(
             compute_phase,
             self.table.engine,
             ctx.variant,
             ctx.rules_name,
-            json.loads(ph.position_json),
+            ph.position_json,  # (text: decoded in the worker, not on the loop)
             orders_doc,
             ctx.lang,
             self.render_maps,
             palette,
             mode,
-            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()},
+            preferences,
         )
         result, compute = await self._off_loop(job)
         # (Stab!: the stored map stays the public one; at the end each view opens instead.)
@@ -360,8 +398,12 @@ class PhaseMachine:
             result["png"] = await self._final_map(
                 game_id, ctx, ph, result, orders_doc, palette, result["png"]
             )
-        if not await self._commit(game_id, ctx, ph, result, orders_doc, compute, mode):
+        committed = await self._commit(
+            game_id, ctx, ph, result, orders_doc, compute, mode, set(standing)
+        )
+        if not committed:
             return
+        self.table.keep_fresh(ph.id, result["png"], result["outcome_json"])
         if self.metrics is not None:
             self.metrics(
                 {
@@ -376,9 +418,17 @@ class PhaseMachine:
         result and the seconds of the work itself, not of the wait for a turn."""
         async with self._computing:
             t0 = time.perf_counter()
-            if self.executor is not None:
+            if self.executor is None:
+                return await asyncio.to_thread(job), time.perf_counter() - t0
+            try:
                 result = await asyncio.get_running_loop().run_in_executor(self.executor, job)
-            else:
+            except BrokenExecutor as exc:
+                # A worker died (killed, out of memory): this phase is computed here, in a
+                # thread, and a pool that can start again does so for the next ones.
+                log.error("worker pool broken (%s): computing in a thread", exc)
+                restart = getattr(self.executor, "restart", None)
+                if restart is not None:
+                    restart()
                 result = await asyncio.to_thread(job)
             return result, time.perf_counter() - t0
 
@@ -395,10 +445,9 @@ class PhaseMachine:
         """The phase's map, drawn again with "game over" in its title if this phase ends the
         game: the end is known only from the adjudicated position (`_game_over`, decided
         again in `_commit`'s transaction), so only a game's last map is drawn twice."""
-        phase = Phase.parse(result["next"]["phase"])
-        if not (phase.kind is PhaseKind.MOVEMENT and phase.season is Season.SPRING):
+        if not _year_end(Phase.parse(result["next_phase"])):
             return png  # a game ends only at a year's end (`_game_over`): no position to read
-        nxt = position_from_json(result["next"])
+        nxt = position_from_json(json.loads(result["next_json"]))
         over, _, _ = await self._game_over(self.table.storage, game_id, ctx, nxt)
         if not over:
             return png
@@ -406,9 +455,9 @@ class PhaseMachine:
             render_final_map,
             self.table.engine,
             ctx.variant,
-            json.loads(ph.position_json),
+            ph.position_json,
             orders_doc,
-            result["outcome"],
+            result["outcome_json"],
             ctx.lang,
             palette,
         )
@@ -448,11 +497,13 @@ class PhaseMachine:
         orders_doc: list[dict[str, Any]],
         compute: float,
         mode: str = "",
+        standing: set[Power] | None = None,
     ) -> bool:
         """Results, skipped phases, the next phase and their events, in one transaction;
-        False if another step already did it."""
-        nxt = position_from_json(result["next"])
+        False if another step already did it. `standing`: the powers whose orders stand
+        (read at the close: the orders were frozen then)."""
         done_at = self.table.clock.now()
+        next_phase = Phase.parse(result["next_phase"])
         async with self.table.storage.tx() as tx:
             cur = await tx.phase(ph.id)
             if cur is None or cur.status != "adjudicating":
@@ -460,7 +511,7 @@ class PhaseMachine:
             await tx.add_result(
                 NewResult(
                     ph.id,
-                    dumps(result["outcome"]),
+                    result["outcome_json"],
                     dumps(orders_doc),
                     result["png"],
                     done_at,
@@ -468,19 +519,20 @@ class PhaseMachine:
                 )
             )
             await tx.mark_phase_done(ph.id)
-            start = result["outcome"]["position"]
-            for skipped in result["skipped"]:
+            for name, outcome_json, start_json in result["skipped"]:
                 sid = await tx.add_phase(
-                    game_id, skipped["phase"], dumps(start), "skipped", "closed", None, done_at
+                    game_id, name, start_json, "skipped", "closed", None, done_at
                 )
-                start = skipped["position"]
-                await tx.add_result(NewResult(sid, dumps(skipped), "[]", None, done_at, 0.0))
-            over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
+                await tx.add_result(NewResult(sid, outcome_json, "[]", None, done_at, 0.0))
+            over_reason, winner, why = None, None, ""
+            if _year_end(next_phase):  # (the only time a game can end: see `_game_over`)
+                nxt = position_from_json(json.loads(result["next_json"]))
+                over_reason, winner, why = await self._game_over(tx, game_id, ctx, nxt)
             reading = ctx.clock.times(ph.phase).reading
             nid = await tx.add_phase(
                 game_id,
-                str(nxt.phase),
-                dumps(result["next"]),
+                result["next_phase"],
+                result["next_json"],
                 "final" if over_reason else "pending",
                 "closed" if over_reason else "reading",
                 done_at + reading,
@@ -494,12 +546,11 @@ class PhaseMachine:
                 "clock",
                 "adjudicated",
                 phase=ph.name,
-                next=str(nxt.phase),
+                next=result["next_phase"],
                 orders=len(orders_doc),
             )
-            centers = centre_counts(nxt)
+            centers = result["centers"]
             key = f"{game_id}:{ph.id}"
-            outcome = codec.outcome_from_json(result["outcome"])
             await self.table.emit(
                 tx,
                 f"{key}:results",
@@ -509,17 +560,18 @@ class PhaseMachine:
                 {
                     # Stab!: nothing of the board here; each viewer's report and map are
                     # made at delivery (hidden_views.py), the public map is the result's.
-                    "lines": [] if mode else self.table.result_lines(ctx, outcome),
+                    "lines": result["lines"],
                     "stab": {"phase_id": ph.id} if mode else None,
-                    "next_phase": str(nxt.phase),
+                    "next_phase": result["next_phase"],
                     "centers": centers,
                     "reading_until": done_at + reading,
                     "map_error": result["map_error"],
-                    "skipped": [s["phase"] for s in result["skipped"]],
+                    "skipped": [name for name, _, _ in result["skipped"]],
                 },
                 ph.id,
             )
-            await record_missed(self.table, tx, game_id, ctx, ph, done_at)  # after the results
+            # (after the results)
+            await record_missed(self.table, tx, game_id, ctx, ph, done_at, standing)
             if over_reason:
                 await self.table.finish(
                     tx, game_id, done_at, over_reason, winner, centers, "clock", why
@@ -551,7 +603,7 @@ class PhaseMachine:
     ) -> tuple[str | None, str | None, str]:
         """(end kind, winner, reason) at the end of a game year, by the rule set's end
         conditions (bot.core.endgame): solo, the clock's last year, stalemate."""
-        if not (nxt.phase.kind is PhaseKind.MOVEMENT and nxt.phase.season is Season.SPRING):
+        if not _year_end(nxt.phase):
             return None, None, ""
         from bot.core.endgame import EndKind, check_end, end_rules_for  # noqa: PLC0415
 

@@ -23,7 +23,7 @@ fires once, and undelivered events are delivered.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
@@ -62,6 +62,7 @@ from bot.service.values import (
     SubmitReply,
 )
 from bot.service.votes import Votes
+from bot.service.workers import ComputePool
 
 __all__ = [
     "AuditEntry",
@@ -98,11 +99,15 @@ class TableService:
         # given executor, or with "process" in a pool of processes (one per CPU) that the
         # service owns: rendering is CPU-bound and a process pool uses every core.
         self._own_executor = isinstance(executor, str)
-        if isinstance(executor, str) and executor != "process":
-            raise ConfigError(f"unknown executor {executor!r} (use 'process' or an Executor)")
-        self.executor: Executor | None = (
-            ProcessPoolExecutor() if isinstance(executor, str) else executor
-        )
+        if isinstance(executor, str) and executor not in ("process", "thread"):
+            raise ConfigError(
+                f"unknown executor {executor!r} (use 'process', 'thread' or an Executor)"
+            )
+        self.executor: Executor | None = None  # "thread": asyncio's default thread pool
+        if executor == "process":
+            self.executor = ComputePool()
+        elif not isinstance(executor, str):
+            self.executor = executor
         self.deliveries = Deliveries(storage, self.clock)
         self.table = Table(storage, self.clock, self.engine, grace)
         # The bot's global rate limit, shared with the other processes on this database.
@@ -173,12 +178,14 @@ class TableService:
         try:
             await svc.scheduler.recover()
         except StoreUnavailableError as exc:
+            svc._stop_executor()
             await store.close()
             raise StoreError(
                 f"{store.path} cannot be read at start-up ({exc.__cause__}); nothing was "
                 "changed: restore the file from a backup or repair it"
             ) from None
         except BaseException:
+            svc._stop_executor()
             await store.close()
             raise
         if run:
@@ -191,9 +198,13 @@ class TableService:
 
     async def close(self) -> None:
         await self.scheduler.stop()
+        self._stop_executor()
+        await self.storage.close()
+
+    def _stop_executor(self) -> None:
+        """Stop the worker processes if the service started them (`executor="process"`)."""
         if self._own_executor and self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
-        await self.storage.close()
 
     # --- games --------------------------------------------------------------------
 

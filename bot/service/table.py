@@ -48,6 +48,7 @@ from bot.service.texts import t
 log = logging.getLogger(__name__)
 
 GAME_LOCK_POLL = 0.02  # seconds between tries for a game another process has locked
+FRESH_RESULTS = 64  # results kept for their delivery (`Table.fresh_results`): ~10 MB
 LEASE = 30.0  # seconds a claim lasts unless its process renews it (a dead one's runs out)
 
 
@@ -114,6 +115,23 @@ def unit_text(names: NameTable, utype: UnitType | None, loc: Location, lang: str
     return f"{utype.value} {where}" if utype is not None else where
 
 
+def result_lines(
+    engine: Engine, game_map: GameMap, lang: str, outcome: Outcome
+) -> list[dict[str, Any]]:
+    """The results event's lines (pure: computed with the adjudication, off the loop)."""
+    return [
+        {
+            "power": r.power.value if r.power else None,
+            "order": engine.render_order(r.order, lang, game_map),
+            "succeeded": r.succeeded,
+            "reason": r.reason.value,
+            "detail": describe_result(r, lang, game_map),
+            "implied": r.implied,
+        }
+        for r in outcome.results
+    ]
+
+
 _RULES: dict[tuple[Engine, str], RuleSet] = {}
 
 
@@ -149,6 +167,9 @@ class Table:
         # This process among those sharing the database (claims name it, notices carry it).
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
         self.lease = LEASE
+        # phase id -> (map, outcome JSON) just committed, for the results event's delivery
+        # (not read back); FRESH_RESULTS at most (one delivered elsewhere stays till pushed out).
+        self.fresh_results: dict[int, tuple[bytes | None, str]] = {}
 
     @asynccontextmanager
     async def lock(self, game_id: int) -> AsyncIterator[None]:
@@ -170,6 +191,12 @@ class Table:
             finally:
                 with contextlib.suppress(ServiceError):  # (a lost connection dropped it)
                     await self.storage.unlock_game(game_id)
+
+    def keep_fresh(self, phase_id: int, png: bytes | None, outcome_json: str) -> None:
+        """The results of a phase just committed, for its delivery (`fresh_results`)."""
+        while len(self.fresh_results) >= FRESH_RESULTS:
+            self.fresh_results.pop(next(iter(self.fresh_results)))
+        self.fresh_results[phase_id] = (png, outcome_json)
 
     async def game_row(self, game_id: int) -> GameRow:
         row = await self.storage.game(game_id)
@@ -337,17 +364,7 @@ class Table:
         return LateSubmissionError(t("late", ctx.lang, phase=ph.phase.describe(ctx.lang)))
 
     def result_lines(self, ctx: GameCtx, outcome: Outcome) -> list[dict[str, Any]]:
-        return [
-            {
-                "power": r.power.value if r.power else None,
-                "order": self.engine.render_order(r.order, ctx.lang, ctx.game_map),
-                "succeeded": r.succeeded,
-                "reason": r.reason.value,
-                "detail": describe_result(r, ctx.lang, ctx.game_map),
-                "implied": r.implied,
-            }
-            for r in outcome.results
-        ]
+        return result_lines(self.engine, ctx.game_map, ctx.lang, outcome)
 
     async def finish(  # noqa: PLR0917 - internal helper
         self,

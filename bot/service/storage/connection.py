@@ -1,5 +1,6 @@
-"""The SQLite store: one aiosqlite connection, WAL, synchronous=FULL, foreign keys, explicit
-`BEGIN IMMEDIATE` transactions, numbered migrations from `bot/service/storage/migrations/`.
+"""The SQLite store: one aiosqlite connection, WAL, synchronous=FULL for durable commits,
+foreign keys, explicit `BEGIN IMMEDIATE` transactions, numbered migrations from
+`bot/service/storage/migrations/`.
 
 Opening checks the file before writing anything to it: a file that is not SQLite, or a SQLite
 database that is not Parley's (tables but no `schema_version`), or one migrated by a newer
@@ -129,6 +130,9 @@ class Store:
             await conn.execute("PRAGMA busy_timeout=5000")
             await store._migrate()
             await store._check_writable()
+            # At rest NORMAL: a durable transaction sets FULL around itself (`tx`); most
+            # transactions at a deadline are not durable, and each PRAGMA is a round trip.
+            await conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
             await conn.close()
             raise StoreError(f"{db_path} is not a usable SQLite database ({exc})") from None
@@ -233,10 +237,16 @@ class Store:
         same key)."""
         async with self._lock:
             with dbfile.storage_errors(self.path):
-                if not durable:
-                    await self._conn.execute("PRAGMA synchronous=NORMAL")
+                if durable:
+                    await self._conn.execute("PRAGMA synchronous=FULL")
                 try:
-                    await self._conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        await self._conn.execute("BEGIN IMMEDIATE")
+                    except BaseException:
+                        # Cancelled with BEGIN in flight: the connection's thread still runs
+                        # it, and an open transaction would stay for the next caller.
+                        await self._rollback_quietly()
+                        raise
                     try:
                         yield Tx(self._conn)
                     except BaseException:
@@ -248,8 +258,8 @@ class Store:
                         await self._rollback_quietly()
                         raise
                 finally:
-                    if not durable:
-                        await self._conn.execute("PRAGMA synchronous=FULL")
+                    if durable:
+                        await self._conn.execute("PRAGMA synchronous=NORMAL")
 
     async def fetchone(self, sql: str, params: Iterable[Any] = ()) -> sqlite3.Row | None:
         async with self._lock:

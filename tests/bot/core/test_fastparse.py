@@ -346,3 +346,106 @@ def _bulk(reader: BulkReader) -> Any:
         return reader.parse(text, **kw)
 
     return parse
+
+
+# --- canonical orders completed once per (power, owner) and phase kind -----------------------
+
+# a fleet on a coast (its order written without one takes it), a dislodged unit and an owner
+# that is not the ordering power, in each kind of phase
+_OWNERS = [
+    *(b for b in _BOARDS if b is not None),
+    position_from_json(
+        {
+            "phase": "S1902M",
+            "units": {"FRANCE": ["F SPA/NC", "A PAR"], "GERMANY": ["A BUR", "F STP/SC"]},
+            "centers": {"FRANCE": ["PAR"]},
+        }
+    ),
+    position_from_json(
+        {
+            "phase": "F1902R",
+            "units": {"GERMANY": ["A PAR", "F SPA/SC"]},
+            "dislodged": [
+                {"power": "FRANCE", "unit": "F SPA/NC", "attacker_from": "MAO", "retreats": []},
+                {"power": "ITALY", "unit": "A PAR", "attacker_from": "BUR", "retreats": ["PIC"]},
+            ],
+        }
+    ),
+]
+_CANONICAL_TEXTS = [
+    "A PAR H", "A PAR - BUR", "A PAR - PIC VIA", "F SPA - MAO", "F SPA/NC - MAO",
+    "F MAO - SPA", "F GAS - SPA", "F POR - SPA", "A PAR S A BUR", "A PAR S A MAR - BUR",
+    "F MAO C A PAR - LON", "A PAR R PIC", "F SPA R POR", "F SPA/NC R POR", "A PAR D",
+    "F STP/SC B", "A PAR B", "F SPA B", "A PAR - BUR/NC", "F NTH C F LON - BEL", "A PAR  - BUR",
+    "A PAR - BUR ", "Ａ PAR - BUR", "A PAR S BUR", "A BUR - MUN", "F STP H", "A XXX H",
+]  # fmt: skip
+
+
+def _canonical_bulk(reader: BulkReader, given: set[int]) -> Any:
+    def parse(text: str, **kw: Any) -> Order:
+        got = reader.canonical(text, kw["power"], kw["position"], given)
+        return parse_order(text, **kw) if got is None else got
+
+    return parse
+
+
+def test_canonical_orders_equal_parse_order_in_every_phase_kind() -> None:
+    reader = BulkReader(STANDARD)
+    read = 0
+    for _ in range(2):  # the second round hands out what the first made
+        for board in _OWNERS:
+            for power in (Power("FRANCE"), Power("GERMANY"), None):
+                for text in _CANONICAL_TEXTS:
+                    read += reader.canonical(text, power, board, set()) is not None
+                    got = _outcome(_canonical_bulk(reader, set()), text, "en", power, board)
+                    assert got == _outcome(parse_order, text, "en", power, board), (text, board)
+    assert read > 200  # the shortcut was taken, not only the general path
+
+
+def test_canonical_orders_of_every_tenth_corpus_record() -> None:
+    reader = BulkReader(STANDARD)
+    with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
+        for n, line in enumerate(fh):
+            if n % 10:
+                continue
+            rec = json.loads(line)
+            position = position_from_json(rec["position"])
+            for pname, texts in rec["orders"].items():
+                for text in texts:
+                    got = _outcome(
+                        _canonical_bulk(reader, set()), text, "en", Power(pname), position
+                    )
+                    assert got == _outcome(parse_order, text, "en", Power(pname), position)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_canonical(), st.sampled_from(range(len(_OWNERS))), st.sampled_from(["FRANCE", "ITALY"]))
+def test_generated_canonical_orders_in_bulk(text: str, board: int, power: str) -> None:
+    reader = BulkReader(STANDARD)
+    pos = _OWNERS[board]
+    expected = _outcome(parse_order, text, "en", Power(power), pos)
+    for _ in range(2):
+        assert _outcome(_canonical_bulk(reader, set()), text, "en", Power(power), pos) == expected
+
+
+def test_a_canonical_order_is_a_new_object_when_its_phase_has_it_already() -> None:
+    reader = BulkReader(STANDARD)
+    board, france = _OWNERS[-2], Power("FRANCE")
+    given: set[int] = set()
+    first = reader.canonical("A PAR - BUR", france, board, given)
+    again = reader.canonical("A PAR - BUR", france, board, given)
+    assert first is not None
+    assert again is not None
+    assert first == again
+    assert first is not again
+    later = reader.canonical("A PAR - BUR", france, board, set())
+    assert later is first  # a later phase with the same owner reuses the order
+    assert reader.canonical("A PAR - BUR", Power("ITALY"), board, set()) is not first
+
+
+def test_parse_order_gives_a_new_object_for_a_canonical_text_read_before() -> None:
+    start = STANDARD.start
+    first = parse_order("A PAR - BUR", power=Power("FRANCE"), position=start, game_map=STANDARD)
+    again = parse_order("A PAR - BUR", power=Power("FRANCE"), position=start, game_map=STANDARD)
+    assert first == again
+    assert first is not again  # two copies in one set are two orders (DATC 4.D.3)

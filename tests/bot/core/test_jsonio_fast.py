@@ -99,6 +99,23 @@ def test_reader_keeps_what_it_read_apart_per_list() -> None:
     }
 
 
+def test_reader_shares_the_centres_of_equal_documents_only() -> None:
+    reader = PositionReader(GM)
+    centers = {"FRANCE": ["PAR", "BRE"], "ITALY": ["ROM"]}
+    a = reader.read({"phase": "S1901M", "units": {}, "centers": centers})
+    b = reader.read({"phase": "F1901M", "units": {"ITALY": ["A ROM"]}, "centers": dict(centers)})
+    c = reader.read({"phase": "F1901M", "centers": {"FRANCE": ["PAR"], "ITALY": ["ROM", "BRE"]}})
+    assert a is not None
+    assert b is not None
+    assert c is not None
+    assert a.centers is b.centers  # the writer keeps the text by this mapping
+    assert dict(c.centers) == {"PAR": "FRANCE", "ROM": "ITALY", "BRE": "ITALY"}
+    writer = OutcomeWriter(GM)
+    texts = [writer._centers(p.centers) for p in (a, b, c, a)]
+    assert texts[0] == texts[1] == texts[3] == '"FRANCE":["BRE","PAR"],"ITALY":["ROM"]'
+    assert texts[2] == '"FRANCE":["PAR"],"ITALY":["BRE","ROM"]'
+
+
 def _writer_cases() -> list[tuple[Any, list[Any]]]:
     """(position, orders) of every sample record, then of seeded random boards."""
     cases: list[tuple[Any, list[Any]]] = []

@@ -19,7 +19,7 @@ def test_a_map_that_cannot_be_drawn_never_holds_back_the_results() -> None:
     done = compute_phase(BrokenRenderer(), "standard", "datc", start, [], "en", True)
     assert done["png"] is None
     assert done["map_error"] == "RuntimeError: no fonts"
-    assert done["next"]["phase"] == "F1901M"
+    assert done["next_phase"] == "F1901M"
     quiet = compute_phase(SimpleEngine(), "standard", "datc", start, [], "en", False)
     assert (quiet["png"], quiet["map_error"]) == (None, "")
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 import sqlite3
 import subprocess
@@ -25,12 +26,40 @@ async def test_new_file_is_migrated_once_with_wal_and_foreign_keys(db_path):
     mode = await store.fetchone("PRAGMA journal_mode")
     fk = await store.fetchone("PRAGMA foreign_keys")
     sync = await store.fetchone("PRAGMA synchronous")
-    assert (mode[0], fk[0], sync[0]) == ("wal", 1, 2)  # 2 = FULL
+    assert (mode[0], fk[0], sync[0]) == ("wal", 1, 1)  # at rest 1 = NORMAL
+    async with store.tx() as tx:  # a durable commit: 2 = FULL (the WAL synced at COMMIT)
+        assert (await tx.fetchone("PRAGMA synchronous"))[0] == 2
+    async with store.tx(durable=False) as tx:
+        assert (await tx.fetchone("PRAGMA synchronous"))[0] == 1
+    assert (await store.fetchone("PRAGMA synchronous"))[0] == 1
     await store.close()
     again = await Store.open(db_path)
     rows = await again.fetchall("SELECT version FROM schema_version")
     assert [r[0] for r in rows] == numbers
     await again.close()
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_the_connection_usable(db_path):
+    # A task cancelled with BEGIN in flight: the connection's thread may still run the BEGIN,
+    # which must not stay open for the next transaction (it could change nothing then).
+    store = await Store.open(db_path)
+    try:
+        for durable in (False, True):
+
+            async def begin_and_wait(durable: bool = durable) -> None:
+                async with store.tx(durable=durable):
+                    await asyncio.sleep(10)
+
+            task = asyncio.create_task(begin_and_wait())
+            await asyncio.sleep(0)  # the task now waits on its first statement
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            async with store.tx() as tx:
+                assert (await tx.fetchone("PRAGMA synchronous"))[0] == 2
+            assert (await store.fetchone("PRAGMA synchronous"))[0] == 1
+    finally:
+        await store.close()
 
 
 async def test_garbage_file_is_refused_and_left_untouched(db_path):
