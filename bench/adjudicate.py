@@ -1,118 +1,55 @@
 """Movement-phase adjudication speed on seeded random positions (~28 units, many supports
-and convoys).
+and convoys) and on real games' movement phases.
 
-    python3 bench/adjudicate.py [--phases N] [--units U] [--seed S]
+    python3 bench/adjudicate.py [--phases N] [--units U] [--seed S] [--corpus N] [FILE]
 
 Prints median and p95 microseconds per movement phase, phases per second, and the same for a
 baseline measured in the same process (the same positions with no orders: every unit holds),
 so the ratio says how much the orders cost over the fixed per-phase work.
 Target (issue 3): median <= 100 us for ~28 units.
+
+Fast path against the general resolver (issue 18), in the same process, CPU time per phase
+(best of --reps passes over all the phases): the random boards as they are (with convoys), the
+same boards without convoys, and the movement phases of the first --corpus records of FILE
+(default the shared Droidippy corpus, else the sample in tests/data), read by
+`parley adjudicate --jsonl`'s engine and interpreted first; for those, interpretation +
+adjudication per phase too (the batch path's share of a movement record).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import gzip
+import itertools
 import json
+import os
 import random
 import statistics
+import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code first
 from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.mapindex import MapIndex, map_index
+from bot.core.adjudicator.movement_phase import adjudicate_movement
+from bot.core.adjudicator.random_phases import random_orders, random_position
+from bot.core.interpret import interpret
 from bot.core.map import GameMap, load_map
-from bot.core.model import Location, Phase, Position, Power, Unit, UnitType
-from bot.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
+from bot.core.model import Phase, PhaseKind, Position, Power, Unit
+from bot.core.orders import Order
 from bot.core.parser import OrderSyntaxError, parse_order
-from bot.core.rules import DATC
+from bot.core.rules import DATC, RuleSet
 
-_SEVEN = load_map("standard").powers
-
-
-def random_position(rng: random.Random, gm: GameMap, n_units: int) -> Position:
-    # seas first in a random share, so that a third or so of the units are fleets at sea
-    provs = sorted(
-        gm.provinces, key=lambda p: rng.random() - (gm.provinces[p].kind.value == "sea") * 0.35
-    )
-    units = []
-    for pid in provs[:n_units]:
-        kind = gm.provinces[pid].kind.value
-        if kind == "land" or (kind == "coastal" and rng.random() < 0.5):
-            units.append(Unit(rng.choice(list(_SEVEN)), UnitType.ARMY, Location(pid)))
-        else:
-            loc = rng.choice(gm.fleet_locations(pid))
-            units.append(Unit(rng.choice(list(_SEVEN)), UnitType.FLEET, loc))
-    return Position.build(Phase.parse("S1901M"), units, gm.start.centers)
-
-
-def random_orders(rng: random.Random, pos: Position, idx: MapIndex) -> list[Order]:
-    """Legal orders: moves first, then supports of those moves or holds, then convoys.
-    Every set is sorted before a choice, so a seed gives the same phases in every process."""
-    units = list(pos.units.values())
-    fleets_at_sea = {
-        u.province for u in units if u.type is UnitType.FLEET and u.province in idx.sea
-    }
-    moves: dict[str, Move] = {}
-    convoyed: list[tuple[Move, list[str]]] = []
-    for u in units:
-        if rng.random() < 0.45:
-            if u.type is UnitType.ARMY:
-                coastal = sorted(s for s in fleets_at_sea if u.province in idx.sea_shores[s])
-                if coastal and rng.random() < 0.6:
-                    # a convoy along a random walk of fleets at sea
-                    walk = [rng.choice(coastal)]
-                    for _ in range(rng.randrange(3)):
-                        nxt = [
-                            s
-                            for s in sorted(idx.sea_seas[walk[-1]])
-                            if s in fleets_at_sea and s not in walk
-                        ]
-                        if not nxt:
-                            break
-                        walk.append(rng.choice(nxt))
-                    shores = sorted(p for p in idx.sea_shores[walk[-1]] if p != u.province)
-                    if shores:
-                        m = Move(u.power, UnitRef.of(u), Location(rng.choice(shores)), True)
-                        moves[u.province] = m
-                        convoyed.append((m, walk))
-                        continue
-                dest = rng.choice(sorted(idx.army_adj[u.province]))
-                moves[u.province] = Move(u.power, UnitRef.of(u), Location(dest))
-            else:
-                dest_loc = rng.choice(sorted(idx.fleet_adj[u.location]))
-                moves[u.province] = Move(u.power, UnitRef.of(u), dest_loc)
-    orders: list[Order] = list(moves.values())
-    convoying: set[str] = set()
-    for m, walk in convoyed:
-        for s in walk:
-            if s not in moves and s not in convoying:
-                convoying.add(s)
-                f = pos.units[s]
-                orders.append(Convoy(f.power, UnitRef.of(f), m.unit, m.dest))
-    for u in units:
-        if u.province in moves or u.province in convoying:
-            continue
-        reach = (
-            idx.army_adj[u.province] if u.type is UnitType.ARMY else idx.fleet_adj_prov[u.location]
-        )
-        options: list[Order] = [
-            SupportMove(u.power, UnitRef.of(u), m.unit, Location(m.dest.province))
-            for p, m in moves.items()
-            if m.dest.province in reach and u.province not in (p, m.dest.province)
-        ]
-        options += [
-            SupportHold(u.power, UnitRef.of(u), UnitRef.of(pos.units[p]))
-            for p in sorted(reach)
-            if p in pos.units and p not in moves
-        ]
-        if options and rng.random() < 0.85:
-            orders.append(rng.choice(options))
-        else:
-            orders.append(Hold(u.power, UnitRef.of(u)))
-    rng.shuffle(orders)
-    return orders
+__all__ = ["random_orders", "random_position"]  # bench/batch.py takes them from here
+_ROOT = Path(__file__).resolve().parents[1]
+_SHARED = os.environ.get("PARLEY_SHARED") or _ROOT.parent / "shared"
+CORPUS = Path(_SHARED) / "games" / "droidippy.jsonl.gz"
+SAMPLE = _ROOT / "tests" / "data" / "droidippy_sample.jsonl.gz"
+Case = tuple[Position, list[Order]]
 
 
 def _time(cases: list[tuple[Position, list[Order]]], gm: GameMap, reps: int) -> list[float]:
@@ -127,7 +64,52 @@ def _time(cases: list[tuple[Position, list[Order]]], gm: GameMap, reps: int) -> 
     return out
 
 
-DATC_FILE = Path(__file__).resolve().parents[2] / "shared" / "datc" / "datc_v3.0_cases.json"
+DATC_FILE = Path(_SHARED) / "datc" / "datc_v3.0_cases.json"
+
+
+def cpu_per_phase(
+    cases: list[Case], run: Callable[[Position, list[Order]], object], reps: int
+) -> float:
+    """CPU microseconds per phase, the best of `reps` passes over every case."""
+    best = float("inf")
+    for _ in range(reps):
+        t0 = time.process_time()
+        for pos, orders in cases:
+            run(pos, orders)
+        best = min(best, time.process_time() - t0)
+    return best / max(len(cases), 1) * 1e6
+
+
+def corpus_cases(path: Path, limit: int) -> tuple[list[Case], RuleSet, GameMap]:
+    """The movement phases of the first `limit` records, as the batch path reads them."""
+    from bot.cli.adjudicate import make_engine  # noqa: PLC0415 - only with --corpus
+
+    engine = make_engine()
+    cases: list[Case] = []
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in itertools.islice(fh, limit):
+            pos, orders, _ = engine.read(json.loads(line))
+            if pos.phase.kind is PhaseKind.MOVEMENT:
+                cases.append((pos, orders))
+    return cases, engine.rules, engine.game_map
+
+
+def fast_vs_general(
+    label: str, cases: list[Case], rules: RuleSet, idx: MapIndex, reps: int
+) -> None:
+    def fast(pos: Position, orders: list[Order]) -> object:
+        return adjudicate_movement(pos, orders, rules, idx)
+
+    def general(pos: Position, orders: list[Order]) -> object:
+        return adjudicate_movement(pos, orders, rules, idx, fast=False)
+
+    cpu_per_phase(cases[:100], fast, 1)  # warm-up
+    # alternated passes, the best of each kept: the load of the machine hits both alike
+    g = f = float("inf")
+    for _ in range(reps):
+        g = min(g, cpu_per_phase(cases, general, 1))
+        f = min(f, cpu_per_phase(cases, fast, 1))
+    print(f"{label}: general {g:.1f} us CPU, fast path {f:.1f} us CPU, ratio {g / f:.2f}")
 
 
 def datc_seconds() -> tuple[int, float, float]:
@@ -167,6 +149,8 @@ def main() -> None:
     ap.add_argument("--units", type=int, default=28)
     ap.add_argument("--seed", type=int, default=1901)
     ap.add_argument("--reps", type=int, default=3, help="timings per phase (the best is kept)")
+    ap.add_argument("--corpus", type=int, default=20000, metavar="N", help="corpus records read")
+    ap.add_argument("file", nargs="?", help="corpus file (default: shared, else the sample)")
     args = ap.parse_args()
     gm = load_map("standard")
     idx = map_index(gm)
@@ -205,6 +189,28 @@ def main() -> None:
         f"baseline (all hold): median {bmed:.0f} us, p95 {p95(base):.0f} us, {brate:.0f} phases/s"
     )
     print(f"ratio median/baseline: {med / bmed:.2f}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    fast_vs_general("random boards (convoys too)", cases, DATC, idx, args.reps)
+    rng = random.Random(args.seed)
+    plain = []
+    for _ in range(args.phases):
+        pos = random_position(rng, gm, args.units)
+        plain.append((pos, random_orders(rng, pos, idx, convoys=False)))
+    fast_vs_general("random boards, no convoy", plain, DATC, idx, args.reps)
+    path = Path(args.file) if args.file else CORPUS if CORPUS.exists() else SAMPLE
+    if args.corpus and path.exists():
+        real, rules, cgm = corpus_cases(path, args.corpus)
+        cidx = map_index(cgm)
+        read = [(p, list(interpret(p, o, rules, cgm).orders)) for p, o in real]
+        fast_vs_general(f"{path.name}, {len(read)} movement phases", read, rules, cidx, args.reps)
+
+        def both(pos: Position, orders: list[Order]) -> object:
+            it = interpret(pos, orders, rules, cgm)
+            return adjudicate_movement(pos, list(it.orders), rules, cidx)
+
+        i_cpu = cpu_per_phase(real, lambda p, o: interpret(p, o, rules, cgm), args.reps)
+        b_cpu = cpu_per_phase(real, both, args.reps)
+        print(f"  interpretation {i_cpu:.1f} us CPU; interpretation + adjudication {b_cpu:.1f} us")
     if DATC_FILE.exists():
         datc_seconds()  # warm-up (parser tables, map index)
         steps, tp, ta = datc_seconds()

@@ -164,9 +164,43 @@ def _correct_all(
     decisions: list[Decision],
 ) -> None:
     moves: dict[str, Move] = {}
+    units = position.units
+    # A fleet's move naming a coast is corrected only when an unreachable coast is not illegal.
+    dest_coast = not rules.unreachable_coast_illegal
+    track = rules.support_coast_mismatch_ignored  # the moves are needed only for that rule
     for i, order in enumerate(work):
         if order is None:
             continue
+        # First the orders with nothing to correct: they name the unit as it stands on the
+        # board (or no unit, or another power's: the adjudicator says why), and a support's
+        # or convoy's target as it stands. The batch path's orders are completed with the
+        # board, so almost every order is one; `_correct` judges the others.
+        code = _CODE.get(type(order))
+        if code is not None and isinstance(order, UnitOrder):
+            ref = order.unit
+            loc = ref.location
+            unit = units.get(loc.province)
+            if unit is not None and (order.power is None or unit.power is order.power):
+                t = ref.type
+                if not (
+                    (t is None or t is unit.type) and (loc.coast is None or loc == unit.location)
+                ):
+                    code = None
+                elif code == _AIMED and isinstance(order, _TARGETED):
+                    tref = order.target
+                    target = units.get(tref.location.province)
+                    if target is not None and not (
+                        (tref.type is None or tref.type is target.type)
+                        and (tref.power is None or tref.power is target.power)
+                    ):
+                        code = None
+            if code == _MOVE and isinstance(order, Move):
+                if dest_coast:
+                    code = None
+                elif track:
+                    moves.setdefault(loc.province, order)
+            if code is not None:
+                continue
         fixed, why = _correct(order, position, rules, idx)
         if why and order.power is not None:
             work[i] = fixed
@@ -219,6 +253,17 @@ def _correct_all(
                     used=fixed_s,
                 )
             )
+
+
+_TARGETED = (SupportHold, SupportMove, Convoy)
+_HOLD, _MOVE, _AIMED = 0, 1, 2
+_CODE: dict[type, int] = {
+    Hold: _HOLD,
+    Move: _MOVE,
+    SupportHold: _AIMED,
+    SupportMove: _AIMED,
+    Convoy: _AIMED,
+}
 
 
 def _correct(

@@ -401,6 +401,16 @@ class DiscordNotifier:
             powers=waiting,
         )
         ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in users])
+        if game.hidden and not event.phase.endswith("M"):
+            # Stab! rule 3: who owes retreats or adjustments tells of hidden units (a
+            # dislodgement, units against centres); the DMs below remind them alone.
+            public = t(
+                "event.reminder_table_hidden",
+                lang,
+                phase=phase_name(event.phase, lang),
+                deadline=stamp(event.payload.get("deadline")),
+            )
+            ping = discord.AllowedMentions.none()
         await self.post(game.meta.get("channel"), [public], event.key, mentions=ping, event=event)
         sent = await asyncio.gather(*(self.dm(u, text, event.key, event=event) for u in users))
         for user, ok in zip(users, sent, strict=True):

@@ -4,9 +4,11 @@ discord.py waits on per-route buckets (a slow channel delays only the posts to i
 the global limit only by 429s, retried five times at most. The pacer lets at most `rate`
 requests start per second, the most urgent first: results in a table channel, then the rest of
 the table channel and order acknowledgements, then spectators and feeds, then DMs. Interaction
-responses do not count against the global limit and are not paced. With several processes
-on one database each turn is also taken from the shared rate (`shared`, see
-`bot/service/ratelimit.py`): priorities hold within a process, the rate across all.
+responses do not count against the global limit and are not paced. The order is global
+across every game this process serves: all the tables due together post their results before
+any of them posts to a spectator channel or a DM. With several processes on one database
+each turn is also taken from the shared rate (`shared`, see `bot/service/ratelimit.py`) at
+the level of the most urgent waiter: the order holds across processes too.
 """
 
 from __future__ import annotations
@@ -59,7 +61,7 @@ class Pacer:
         rate: int = RATE,
         per: float = 1.0,
         clock: Callable[[], float] = time.monotonic,
-        shared: Callable[[], Awaitable[None]] | None = None,
+        shared: Callable[[int], Awaitable[None]] | None = None,
     ) -> None:
         self.shared = shared  # the turn under the rate shared with other processes
         self.rate = rate
@@ -97,7 +99,9 @@ class Pacer:
                 await asyncio.sleep(self._starts[0] + self.per - now)
                 continue
             if self.shared is not None:
-                await self.shared()  # (the most urgent waiter gets it, whoever it is then)
+                # The level of the most urgent waiter now; the turn goes to whoever is most
+                # urgent when it comes.
+                await self.shared(self._waiting[0][0])
                 now = self.clock()
             _, _, future = heapq.heappop(self._waiting)
             if not future.done():  # (a cancelled waiter gives its turn away)

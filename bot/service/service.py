@@ -109,9 +109,9 @@ class TableService:
         elif not isinstance(executor, str):
             self.executor = executor
         self.deliveries = Deliveries(storage, self.clock)
-        # The bot's global rate limit, shared with the other processes on this database.
-        self.rate = SharedRate(storage) if storage.shared else None
         self.table = Table(storage, self.clock, self.engine, grace)
+        # The bot's global rate limit, shared with the other processes on this database.
+        self.rate = SharedRate(storage, owner=self.table.owner) if storage.shared else None
         self.outbox = Outbox(self.table, notifier or NullNotifier())
         self.voting = Votes(self.table, self.outbox)
         self.machine = PhaseMachine(self.table, self.voting, self.executor, render, metrics)

@@ -468,14 +468,16 @@ class Table:
         if not self.storage.shared:
             return None
         now = self.clock.now()
-        async with self.storage.tx() as tx:
+        # Not durable: a claim lost with the server is taken again (the work it guards has
+        # its own locks and keys).
+        async with self.storage.tx(durable=False) as tx:
             return await tx.claim(
                 game_id, kind, self.owner, now=now, until=now + self.lease, phase_id=phase_id
             )
 
     async def release(self, game_id: int, kind: str) -> None:
         if self.storage.shared:
-            async with self.storage.tx() as tx:
+            async with self.storage.tx(durable=False) as tx:
                 await tx.release_claim(game_id, kind, self.owner)
 
     def changed_elsewhere(self, game_id: int, due: float | None) -> None:

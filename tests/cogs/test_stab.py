@@ -140,3 +140,30 @@ async def test_a_stab_spring_on_discord_leaks_nothing(table: Table) -> None:
     await table.settle()
     assert any("A VEN" in m.text() for m in fake.state.dms_to(table.gm.id)[gm_dms:])
     assert not any("A VEN" in m.text() for m in fake.state.guild_messages())
+
+    # Fall: France takes Belgium; Italy lost A VEN. The Winter's table reminder names no one:
+    # who owes adjustments tells units against centres (rule 3); the DMs remind them alone.
+    france = table.players[Power.FRANCE]
+    svc = table.service
+    assert svc is not None
+    status = await svc.status(game_id)
+    await table.advance(status.opens_at - table.clock.now() + 1)  # the results' reading ends
+    status = await svc.status(game_id)
+    await table.advance(status.writing_at - table.clock.now() + 1)  # edc2023: writing only
+    before = len(fake.state.dms_to(france.id))
+    await fake.send_dm(france, "A PIC - BEL")
+    assert "Saved" in (await fake.dm_reply(france, before)).content
+    await table.advance(status.deadline - table.clock.now() + 3)
+    status = await svc.status(game_id)
+    assert status.phase == "W1901A", status.phase
+    if status.opens_at is not None and status.opens_at > table.clock.now():
+        await table.advance(status.opens_at - table.clock.now() + 1)
+        status = await svc.status(game_id)
+    posted = len(fake.state.messages_in(table.table.id))
+    dms = len(fake.state.dms_to(france.id))
+    await table.advance(status.deadline - table.clock.now() - 5)  # the 10" reminder
+    reminder = [m.text() for m in fake.state.messages_in(table.table.id)[posted:]]
+    assert any("reminded by DM" in m for m in reminder), reminder
+    for power in ("France", "Italy", "Russia", "Germany"):
+        assert not any(power in m for m in reminder), reminder
+    assert any("Reminder" in m.text() for m in fake.state.dms_to(france.id)[dms:])

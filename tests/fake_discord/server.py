@@ -88,8 +88,11 @@ class FakeDiscord:
     def add_user(self, username: str, **kwargs: Any) -> FakeUser:
         return self.state.add_user(username, **kwargs)
 
-    def add_guild(self, name: str, channels: list[str]) -> FakeGuild:
-        return self.state.add_guild(name, channels)
+    def add_guild(
+        self, name: str, channels: list[str], *, shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A guild (with `shard` (i, n): on shard i of n, see `gateway.shard_of`)."""
+        return self.state.add_guild(name, channels, shard=shard)
 
     def join(self, guild: FakeGuild, *users: FakeUser) -> None:
         guild.member_ids.extend(u.id for u in users)

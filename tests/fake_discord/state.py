@@ -279,8 +279,14 @@ class FakeState:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, channel_names: list[str]) -> FakeGuild:
-        guild = FakeGuild(self.snowflake(), name, self.owner.id)
+    def add_guild(
+        self, name: str, channel_names: list[str], *, shard: tuple[int, int] | None = None
+    ) -> FakeGuild:
+        """A guild; with `shard` (i, n), one whose id falls to shard i of n."""
+        gid = self.snowflake()
+        while shard is not None and (gid >> 22) % shard[1] != shard[0]:
+            gid += 1 << 22  # (a millisecond later)
+        guild = FakeGuild(gid, name, self.owner.id)
         guild.member_ids = [self.bot_user.id, self.owner.id]
         for cname in channel_names:
             self.add_channel(guild, cname)

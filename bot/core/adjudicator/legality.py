@@ -26,6 +26,7 @@ from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
+MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
@@ -262,9 +263,30 @@ class MovementCheck:
         )
         split = idx.split
         strict = self.strict_refs
+        rules = self.rules
+        memo = idx.eff_memo
+        if len(memo) > MEMO_SIZE:
+            memo.clear()
         eff: Eff
         for order in orders:
+            # The same order object for the same board units (the batch path reuses them):
+            # the effective order the branches below made for it before.
+            m = memo.get(id(order))
+            if (
+                m is not None
+                and m[0] is order
+                and m[1] is rules
+                and units.get(m[2]) is m[5][1]
+                and (not m[3] or units.get(m[3]) is m[4])
+                and m[2] not in effective  # a second order for the unit: judged below
+            ):
+                eff = m[5]
+                prov = m[2]
+                effective[prov] = eff
+                entries.append((order, eff[1], None))
+                continue
             kind = _KIND.get(type(order))
+            dep = None  # the province of the other unit the effective order depends on
             try:
                 if kind is None:
                     raise Illegal(msg("illegal.not_in_movement", order=order))
@@ -293,6 +315,7 @@ class MovementCheck:
                     if unit.type is army:
                         if dst in army_adj[prov]:
                             eff = (MOVE, unit, order, dst, dest, "", None, False)
+                            dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                     else:
@@ -300,10 +323,12 @@ class MovementCheck:
                         reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                         if reach is not None and len(reach) == 1 and dst not in split:
                             eff = (MOVE, unit, order, dst, reach[0], "", None, False)
+                            dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
                     eff = (HOLD, unit, order, "", None, "", None, False)
+                    dep = ""
                 elif kind in (SUPH, SUPM) and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
                     if unit.type is army:
@@ -318,6 +343,7 @@ class MovementCheck:
                         tgt = order.target.location.province
                         if tgt in near:
                             eff = (SUPH, unit, order, tgt, None, tgt, None, False)
+                            dep = ""
                         else:
                             eff = self._support_hold(order, unit)
                     else:
@@ -341,6 +367,7 @@ class MovementCheck:
                             )
                         ):
                             eff = (SUPM, unit, order, dst, None, tgt, None, False)
+                            dep = tgt  # the mover there was read
                         else:
                             eff = self._support_move(order, unit)
                 else:
@@ -351,6 +378,8 @@ class MovementCheck:
                     unit_or_none = units.get(order.unit.province)
                 entries.append((order, unit_or_none, exc.message))
                 continue
+            if dep is not None:
+                memo[id(order)] = (order, rules, prov, dep, units.get(dep) if dep else None, eff)
             if effective.setdefault(prov, eff) is not eff:  # several orders for one unit (rare)
                 if prov not in dups:
                     i0 = self._first_legal(prov)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power, ProvinceKind, Unit, UnitType
@@ -49,6 +50,13 @@ class MapIndex:
     # order, costs a lookup in each phase instead of the construction of frozen dataclasses.
     units: dict[str, dict[UnitKey, Unit]]
     held: dict[str, dict[UnitKey, OrderResult]]
+    # Memos of the legality step by order object (legality.py, MovementCheck.run): an order
+    # object met again with the same board units (the batch path hands out the same objects
+    # for repeated texts) gets its effective order without the checks. Keyed by id(); each
+    # entry keeps its order alive, so an id is not reused while its entry stands.
+    eff_memo: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False)
+    # The same for the result of an order that succeeds (movement_phase.py).
+    succeeded: dict[int, OrderResult] = field(default_factory=dict, compare=False)
 
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""

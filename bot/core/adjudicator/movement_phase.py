@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck
+from bot.core.adjudicator.fastpath import settle
+from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
@@ -18,9 +19,10 @@ S, F = Verdict.SUCCEEDS, Verdict.FAILS
 NONE = Reason.NONE
 
 
-def adjudicate_movement(
+def prepare(
     position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
-) -> Outcome:
+) -> tuple[MovementCheck, Resolver]:
+    """The legality step and the resolver, matched and not run yet."""
     check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
     # a unit without a (legal) order holds: hold_eff(u), inline
@@ -32,8 +34,22 @@ def adjudicate_movement(
     if not rules.hold_support_for_civil_disorder:
         ordering = {o.power for o in orders}
         idle = frozenset(u.power for u in position.units.values() if u.power not in ordering)
-    r = Resolver(effs, idx, rules, idle)
-    r.run()
+    return check, Resolver(effs, idx, rules, idle)
+
+
+def adjudicate_movement(
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet,
+    idx: MapIndex,
+    *,
+    fast: bool = True,
+) -> Outcome:
+    """`fast=False` resolves with the general resolver alone (the fast path's reference)."""
+    check, r = prepare(position, orders, rules, idx)
+    effs = r.effs
+    if not (fast and settle(r)):  # no convoy: direct strengths (fastpath.py)
+        r.run()
     units: dict[str, Unit] = {}
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
@@ -82,6 +98,9 @@ def adjudicate_movement(
     )
     results: list[OrderResult] = []
     at, mode = r.unit_at, r.mode
+    succeeded = idx.succeeded
+    if len(succeeded) > MEMO_SIZE:
+        succeeded.clear()
     for order, unit, detail in check.entries:
         if detail is not None or unit is None:
             results.append(order_result(order.power, order, F, Reason.ILLEGAL, "", False, detail))
@@ -94,8 +113,12 @@ def adjudicate_movement(
             continue
         k = kind[i]
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
-            # the common cases first: a move that succeeds, a support given, a hold
-            results.append(order_result(order.power, order, S, NONE, "", False))
+            # the common cases first: a move that succeeds, a support given, a hold; the
+            # result of an order object met again is the one made before (see MapIndex)
+            ok = succeeded.get(id(order))
+            if ok is None or ok.order is not order:
+                ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
+            results.append(ok)
         elif k == MOVE and mode[i] == LAND and i not in beaten:
             # then the commonest failure (see _result): a move over land that bounced
             results.append(order_result(order.power, order, F, Reason.BOUNCED, "", False))

@@ -2,9 +2,12 @@
 
 A claim (migration 0007, table `claims`) names the process that runs a game's due clock step
 (`CLOCK`) or delivers its events (`LANE`) and how long it may (`lease_until`). A live process
-renews its leases; a dead one's run out and another process takes the work over. On
-PostgreSQL the row is read `FOR UPDATE SKIP LOCKED`: two processes claiming the same game at
-once never wait on each other, one gets it and the other looks again later.
+renews its leases; a dead one's run out and another process takes the work over. A claim is
+one upsert that takes the row only if it is free, lapsed or already the claimant's (formerly
+a read `FOR UPDATE SKIP LOCKED` and a write: three statements where one does, and a row is
+held locked only for that one statement's commit, so a second claimant waits microseconds
+rather than skipping): of two processes claiming at once one gets it, the other learns the
+holder's lease and looks again then.
 
 `Coordination` is the rest, at the level of the storage: an advisory lock per game (held
 around every step that changes a game, adjudication included), a notice to the other
@@ -13,7 +16,8 @@ all. SQLite is one process (its file lock): its claims are always free, its game
 the process's own, and nobody else is listening.
 
 The shared rate limit (`rate_slots`) counts the requests every process started per slot of
-time (see `bot/discord_app/pacing.py`).
+time, and `rate_demand` (migration 0010) says how urgent each process's waiting request is,
+so that priorities hold across processes (see `bot/service/ratelimit.py`).
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ from bot.service.storage.connection import Store, Tx
 from bot.service.storage.rows import OutboxRow, outbox_row
 
 CLOCK = "clock"  # the due step of a game's current phase (open, remind, adjudicate)
+# What `take_rate_turn` found: the turn taken, the slot full, or a more urgent process waiting.
+TAKEN, FULL, OUTRANKED = 1, 0, -1
 LANE = "lane"  # the delivery of a game's events, in order
 
 # (game id, the announcing process, when the game's clock is next due: None if never)
@@ -39,6 +45,13 @@ class ClaimRow:
     claimed_by: str | None
     lease_until: float
     phase_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PendingGame:
+    game_id: int
+    oldest: float  # when its oldest undelivered event was written
+    held_until: float | None  # another process's lane lease on it, if live
 
 
 class ClaimsRepository(Protocol):
@@ -75,8 +88,21 @@ class ClaimsRepository(Protocol):
         """This game's undelivered events, in order."""
         ...
 
+    async def pending_games(self, owner: str, now: float) -> list[PendingGame]:
+        """Every game with undelivered events: since when, and until when another process
+        than `owner` holds its lane (None if none does). One read, no payloads."""
+        ...
+
     async def take_rate_slot(self, slot: int, limit: int) -> bool:
         """One more request in `slot` if fewer than `limit` started in it."""
+        ...
+
+    async def take_rate_turn(
+        self, slot: int, limit: int, *, owner: str, level: int, now: float, until: float
+    ) -> int:
+        """As `take_rate_slot`, for `owner` waiting at priority `level` (0 most urgent):
+        TAKEN, FULL, or OUTRANKED when another process's live demand is more urgent (that
+        process goes first). Posts `owner`'s demand (until `until`) either way."""
         ...
 
     async def drop_rate_slots(self, before: int) -> None: ...
@@ -107,10 +133,9 @@ class Coordination(Protocol):
 
 
 class SqliteClaims:
-    """The claims statements (SQLite's; PostgreSQL adds `FOR UPDATE SKIP LOCKED`)."""
+    """The claims statements (the same on both dialects)."""
 
     _db: Store | Tx
-    _LOCK_ROW = ""  # how a claim row is read: PostgreSQL locks it, skipping a locked one
 
     def _tx(self) -> Tx:
         raise NotImplementedError  # (SqliteRepo's)
@@ -126,27 +151,26 @@ class SqliteClaims:
         phase_id: int | None = None,
     ) -> float | None:
         tx = self._tx()
-        await tx.execute(
-            "INSERT OR IGNORE INTO claims (game_id, kind, lease_until) VALUES (?,?,0)",
-            (game_id, kind),
+        # One statement when the claim is free, lapsed or already ours (the usual case);
+        # a second read only to learn the holder's lease.
+        taken = await tx.fetchone(
+            "INSERT INTO claims (game_id, kind, claimed_by, lease_until, phase_id)"
+            " VALUES (?,?,?,?, COALESCE(?, (SELECT current_phase_id FROM games WHERE id=?)))"
+            " ON CONFLICT (game_id, kind) DO UPDATE SET claimed_by=excluded.claimed_by,"
+            " lease_until=excluded.lease_until, phase_id=excluded.phase_id"
+            " WHERE claims.claimed_by IS NULL OR claims.claimed_by=excluded.claimed_by"
+            " OR claims.lease_until <= ? RETURNING game_id",
+            (game_id, kind, owner, until, phase_id, game_id, now),
         )
+        if taken is not None:
+            return None
         row = await tx.fetchone(
-            "SELECT claimed_by, lease_until FROM claims WHERE game_id=? AND kind=?"  # noqa: S608
-            + self._LOCK_ROW,  # (a constant of the class)
+            "SELECT claimed_by, lease_until FROM claims WHERE game_id=? AND kind=?",
             (game_id, kind),
         )
-        if row is None:  # another process is claiming it right now
+        if row is None:  # (released and dropped meanwhile: look again at once)
             return now
-        holder, lease = row["claimed_by"], float(row["lease_until"])
-        if holder not in (None, owner) and lease > now:
-            return lease
-        await tx.execute(
-            "UPDATE claims SET claimed_by=?, lease_until=?,"
-            " phase_id=COALESCE(?, (SELECT current_phase_id FROM games WHERE id=?))"
-            " WHERE game_id=? AND kind=?",
-            (owner, until, phase_id, game_id, game_id, kind),
-        )
-        return None
+        return max(now, float(row["lease_until"]))
 
     async def release_claim(self, game_id: int, kind: str, owner: str) -> None:
         await self._tx().execute(
@@ -190,6 +214,23 @@ class SqliteClaims:
         )
         return [outbox_row(r) for r in rows]
 
+    async def pending_games(self, owner: str, now: float) -> list[PendingGame]:
+        rows = await self._db.fetchall(
+            "SELECT o.game_id, MIN(o.created_at) AS oldest, MAX(c.lease_until) AS held"
+            " FROM outbox o LEFT JOIN claims c ON c.game_id = o.game_id AND c.kind = ?"
+            " AND c.claimed_by IS NOT NULL AND c.claimed_by != ? AND c.lease_until > ?"
+            " WHERE o.delivered_at IS NULL GROUP BY o.game_id",
+            (LANE, owner, now),
+        )
+        return [
+            PendingGame(
+                int(r["game_id"]),
+                float(r["oldest"]),
+                None if r["held"] is None else float(r["held"]),
+            )
+            for r in rows
+        ]
+
     async def take_rate_slot(self, slot: int, limit: int) -> bool:
         tx = self._tx()
         await tx.execute("INSERT OR IGNORE INTO rate_slots (slot, used) VALUES (?, 0)", (slot,))
@@ -197,6 +238,23 @@ class SqliteClaims:
             "UPDATE rate_slots SET used = used + 1 WHERE slot = ? AND used < ?", (slot, limit)
         )
         return n > 0
+
+    async def take_rate_turn(
+        self, slot: int, limit: int, *, owner: str, level: int, now: float, until: float
+    ) -> int:
+        tx = self._tx()
+        await tx.execute(
+            "INSERT INTO rate_demand (owner, level, until) VALUES (?,?,?) ON CONFLICT (owner)"
+            " DO UPDATE SET level=excluded.level, until=excluded.until",
+            (owner, level, until),
+        )
+        above = await tx.fetchone(
+            "SELECT owner FROM rate_demand WHERE owner != ? AND level < ? AND until > ? LIMIT 1",
+            (owner, level, now),
+        )
+        if above is not None:
+            return OUTRANKED
+        return TAKEN if await self.take_rate_slot(slot, limit) else FULL
 
     async def drop_rate_slots(self, before: int) -> None:
         await self._tx().execute("DELETE FROM rate_slots WHERE slot < ?", (before,))

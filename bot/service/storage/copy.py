@@ -45,7 +45,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("tournament_marks", "tournament_id, at, user_id, kind, reason"),
 )
 # Coordination between running processes (leases, rate slots): nothing to carry over.
-TRANSIENT = frozenset({"claims", "rate_slots", "schema_version"})
+TRANSIENT = frozenset({"claims", "rate_slots", "rate_demand", "schema_version"})
 _IDENTITY = ("games", "phases", "submissions", "early_orders", "outbox", "audit", "tournaments")
 _SQLITE_ORDER = {"deliveries": "started_at, rowid"}  # the order they were begun: PG's seq
 

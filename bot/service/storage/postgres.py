@@ -13,7 +13,7 @@ after COMMIT returns (synchronous_commit on, except `durable=False`).
 Several processes may share a schema (issue 17, `claims.py`): a phase read inside a
 transaction is locked (`FOR UPDATE`), so an order saved by one process and the closing of
 the phase by another are serialised; a game's lock is a session advisory lock (dropped by the
-server when the process dies); claims are read `FOR UPDATE SKIP LOCKED`; a change to a
+server when the process dies); a claim is one upsert (see `claims.py`); a change to a
 game's times is announced on the channel `parley_<schema>` (NOTIFY), heard on a second
 connection (LISTEN). Migrations run under an advisory lock: processes starting together
 migrate once.
@@ -178,8 +178,6 @@ class PgStore:
 
 class PgRepo(SqliteRepo):
     """SQLite's statements on PostgreSQL, and the few that differ."""
-
-    _LOCK_ROW = " FOR UPDATE SKIP LOCKED"
 
     def __init__(self, db: PgStore | PgTx) -> None:
         # The dialect layer has the interface of Store / Tx (duck-typed).

@@ -63,9 +63,9 @@ async def test_with_a_shared_rate_every_request_takes_a_turn_from_it_most_urgent
     turns: list[str] = []
     gate = asyncio.Event()
 
-    async def shared() -> None:  # another process's share: the first turn waits
+    async def shared(level: int) -> None:  # another process's share: the first turn waits
         await gate.wait()
-        turns.append("turn")
+        turns.append(f"turn at {level}")
 
     pacer = Pacer(rate=100, per=1.0, shared=shared)
     order: list[str] = []
@@ -80,5 +80,6 @@ async def test_with_a_shared_rate_every_request_takes_a_turn_from_it_most_urgent
     assert order == []  # none went without a shared turn
     gate.set()
     await asyncio.gather(*tasks)
-    assert turns == ["turn", "turn"]
-    assert order == ["results", "dm"]  # both waited for the turn: the urgent one got it
+    # Both waited for the turn, each asked at the level of the most urgent waiter then.
+    assert turns == [f"turn at {RESULTS}", f"turn at {DM}"]
+    assert order == ["results", "dm"]

@@ -6,12 +6,14 @@ over after its lease, and a change made by one wakes the other's scheduler."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
 
 from bot.service import FakeClock, MemoryNotifier, TableService
+from bot.service.scheduler import HELLO
 from bot.service.storage.claims import CLOCK, LANE
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
@@ -157,3 +159,35 @@ async def test_a_change_in_one_process_wakes_the_other_scheduler(pair, clock):
         assert b.table.due[gid] == expected
     finally:
         await b.scheduler.stop()
+
+
+async def test_each_game_falls_to_one_live_process_which_alone_steps_it_when_due(pair, clock):
+    a, b = pair
+    gids = [await seven_player_game(a) for _ in range(6)]
+    await b.scheduler.recover()
+    due = await a.next_due(gids[0])
+    assert due is not None
+    assert [await a.next_due(g) for g in gids] == [due] * len(gids)  # (made at one instant)
+    clock.set(due)
+    # Each hears the other's hello (as on NOTIFY): two live processes.
+    a.scheduler.heard(HELLO, b.table.owner, None)
+    b.scheduler.heard(HELLO, a.table.owner, None)
+    for svc in pair:
+        svc.scheduler._refresh_live()
+    falls = {g: [svc for svc in pair if svc.scheduler.falls_here(g)] for g in gids}
+    assert all(len(found) == 1 for found in falls.values())  # one process each
+    claimed: dict[int, list[int]] = {id(a): [], id(b): []}
+    for svc in pair:
+        plain = svc.table.claim
+
+        async def claim(game_id: int, kind: str, phase_id: int | None = None, **kw: Any) -> Any:
+            if kind == CLOCK:
+                claimed[kw.get("who", 0)].append(game_id)
+            return await kw["plain"](game_id, kind, phase_id)
+
+        svc.table.claim = functools.partial(claim, who=id(svc), plain=plain)  # type: ignore[method-assign]
+    await asyncio.gather(a.run_due(), b.run_due())
+    # Each stepped its own games and did not even try the other's (no claim lost).
+    assert sorted(claimed[id(a)] + claimed[id(b)]) == sorted(gids)
+    for svc in pair:
+        assert all(falls[g] == [svc] for g in claimed[id(svc)])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from bot.discord_app.pacing import DM, RESULTS
 from bot.service.ratelimit import SharedRate
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.pg import connect, dsn, fresh_schema, settings
@@ -29,3 +30,27 @@ async def test_two_processes_share_one_rate() -> None:
     assert max(r["used"] for r in rows) == 4  # 40/s in slots of 0.1 s, both processes
     assert len(rows) >= 5
     assert elapsed >= 0.29  # the fifth slot waited for (it starts >= 0.3 s after the first)
+
+
+async def test_a_process_waiting_with_results_goes_before_another_with_dms() -> None:
+    async with fresh_schema() as schema:
+        storages = [await PgStorage.open(dsn(), server_settings=settings(schema)) for _ in "ab"]
+        tables, dms = (
+            SharedRate(s, owner=o, rate=40, width=0.1) for s, o in zip(storages, "ab", strict=True)
+        )
+        order: list[str] = []
+
+        async def one(rate: SharedRate, level: int, name: str) -> None:
+            await rate.turn(level)
+            order.append(name)
+
+        await one(tables, RESULTS, "results")  # its demand is posted: the DMs wait behind it
+        await asyncio.gather(
+            *(one(tables, RESULTS, "results") for _ in range(11)),
+            *(one(dms, DM, "dm") for _ in range(4)),
+        )
+        for s in storages:
+            await s.close()
+    # Without the shared priority the DMs take the turns of the first slots, side by side.
+    assert order == ["results"] * 12 + ["dm"] * 4
+    assert dms.outranked > 0

@@ -3,10 +3,12 @@ same statements; SQLite's single process claims trivially but by the same rules.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.service.storage import Storage
-from bot.service.storage.claims import CLOCK, LANE
+from bot.service.storage.claims import CLOCK, FULL, LANE, OUTRANKED, TAKEN
 from tests.bot.service.storage.test_repository import _started
 
 
@@ -47,3 +49,18 @@ async def test_rate_slots_count_requests_per_slot(storage: Storage) -> None:
         assert await tx.take_rate_slot(8, 3)
         await tx.drop_rate_slots(8)
         assert await tx.take_rate_slot(7, 3)  # slot 7 forgotten: counted anew
+
+
+async def test_a_rate_turn_goes_to_the_most_urgent_live_demand(storage: Storage) -> None:
+    def turn(owner: str, level: int, now: float) -> dict[str, Any]:
+        return {"owner": owner, "level": level, "now": now, "until": now + 0.3}
+
+    async with storage.tx() as tx:
+        assert await tx.take_rate_turn(1, 10, **turn("a", 3, 100.0)) == TAKEN  # DMs, alone
+        assert await tx.take_rate_turn(1, 10, **turn("b", 0, 100.1)) == TAKEN  # results
+        assert await tx.take_rate_turn(1, 10, **turn("a", 3, 100.2)) == OUTRANKED
+        assert await tx.take_rate_turn(1, 10, **turn("a", 0, 100.2)) == TAKEN  # as urgent
+        assert await tx.take_rate_turn(1, 10, **turn("a", 3, 100.3)) == OUTRANKED
+        assert await tx.take_rate_turn(1, 10, **turn("a", 3, 100.41)) == TAKEN  # b's lapsed
+        assert await tx.take_rate_turn(1, 10, **turn("b", 2, 100.5)) == TAKEN  # a's is less
+        assert await tx.take_rate_turn(1, 5, **turn("b", 2, 100.5)) == FULL  # five in slot 1
