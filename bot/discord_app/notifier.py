@@ -401,7 +401,7 @@ class DiscordNotifier:
             powers=waiting,
         )
         ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in users])
-        if game.hidden and not event.phase.endswith("M"):
+        if game.hidden and not (event.phase or "").endswith("M"):
             # Stab! rule 3: who owes retreats or adjustments tells of hidden units (a
             # dislodgement, units against centres); the DMs below remind them alone.
             public = t(
