@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.core.map import GameMap, load_map
@@ -236,20 +236,8 @@ class Rounds:
         rows[at] = (latecomer, power)
         now = self.clock.now()
         async with self.storage.tx() as tx:
-            await tx.put_table(
-                tournament_id,
-                TableRow(
-                    n,
-                    table.table_no,
-                    table.variant,
-                    json.dumps([list(x) for x in rows]),
-                    table.game_id,
-                    table.thread_id,
-                    None,
-                    None,
-                    None,
-                ),
-            )
+            seated = json.dumps([list(x) for x in rows])
+            await tx.put_table(tournament_id, replace(table, seats_json=seated))
             await tx.delete_marks(tournament_id, "absence", latecomer, n)  # there after all
             await tx.add_mark(
                 tournament_id, MarkRow(latecomer, "latecomer", n, coefficient, str(table_no), now)
