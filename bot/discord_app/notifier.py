@@ -27,6 +27,7 @@ import aiohttp
 import discord
 
 from bot.core.map import load_map
+from bot.core.model import Phase, PhaseKind
 from bot.core.scoring import standings_lines
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import (
@@ -379,38 +380,22 @@ class DiscordNotifier:
 
     async def _reminder(self, event: Event, game: GameStatus) -> None:
         lang = game.lang
-        text = t(
-            "event.reminder",
-            lang,
-            name=game.name,
-            id=game.id,
-            phase=phase_name(event.phase, lang),
-            deadline=stamp(event.payload.get("deadline")),
-        )
+        phase, deadline = phase_name(event.phase, lang), stamp(event.payload.get("deadline"))
+        text = t("event.reminder", lang, name=game.name, id=game.id, phase=phase, deadline=deadline)
         users = [str(u) for u in event.payload.get("users", [])]
-        # In the table channel: who is late (never what anyone ordered), pinging them.
-        waiting = ", ".join(
-            f"{power_name(p, lang, game.variant)} ({mention(u)})"
-            for p, u in zip(event.payload.get("powers", []), users, strict=False)
-        )
-        public = t(
-            "event.reminder_table",
-            lang,
-            phase=phase_name(event.phase, lang),
-            deadline=stamp(event.payload.get("deadline")),
-            powers=waiting,
-        )
-        ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in users])
-        if game.hidden and not (event.phase or "").endswith("M"):
+        if game.hidden and _after_moves(event.phase):
             # Stab! rule 3: who owes retreats or adjustments tells of hidden units (a
             # dislodgement, units against centres); the DMs below remind them alone.
-            public = t(
-                "event.reminder_table_hidden",
-                lang,
-                phase=phase_name(event.phase, lang),
-                deadline=stamp(event.payload.get("deadline")),
-            )
+            public = t("event.reminder_table_hidden", lang, phase=phase, deadline=deadline)
             ping = discord.AllowedMentions.none()
+        else:
+            # In the table channel: who is late (never what anyone ordered), pinging them.
+            waiting = ", ".join(
+                f"{power_name(p, lang, game.variant)} ({mention(u)})"
+                for p, u in zip(event.payload.get("powers", []), users, strict=False)
+            )
+            public = t("event.reminder_table", lang, phase=phase, deadline=deadline, powers=waiting)
+            ping = discord.AllowedMentions(users=[discord.Object(int(u)) for u in users])
         await self.post(game.meta.get("channel"), [public], event.key, mentions=ping, event=event)
         sent = await asyncio.gather(*(self.dm(u, text, event.key, event=event) for u in users))
         for user, ok in zip(users, sent, strict=True):
@@ -651,3 +636,8 @@ def _sub(event: Event | None, key: str) -> str:
     if event is None or key == event.key:
         return ""
     return key.removeprefix(event.key)
+
+
+def _after_moves(phase: str | None) -> bool:
+    """A retreat or adjustment phase (a reminder always names its phase)."""
+    return phase is not None and Phase.parse(phase).kind is not PhaseKind.MOVEMENT
