@@ -4,6 +4,7 @@ from renderer.geometry import Geometry, GeometryError, load_geometry
 from renderer.render import (
     PALETTES,
     PUBLIC,
+    Frame,
     Renderer,
     default_renderer,
     power_colours,
@@ -14,6 +15,7 @@ from renderer.render import (
 __all__ = [
     "PALETTES",
     "PUBLIC",
+    "Frame",
     "Geometry",
     "GeometryError",
     "Renderer",

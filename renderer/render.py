@@ -296,10 +296,12 @@ def render(
     )
 
 
+# One frame of a GIF: a board alone, or a board with a phase's orders and results.
+Frame = Position | tuple[Position, Sequence[Order] | None, Sequence[OrderResult] | None]
+
+
 def render_gif(
-    frames: Iterable[
-        Position | tuple[Position, Sequence[Order] | None, Sequence[OrderResult] | None]
-    ],
+    frames: Iterable[Frame],
     *,
     lang: str = "en",
     width: int = 800,

@@ -16,6 +16,7 @@ from discord.ext import commands
 from bot.core.map import load_map
 from bot.core.model import ModelError, Phase
 from bot.core.notation import notation_lines
+from bot.core.stab.views import Sight
 from bot.discord_app.app import Parley
 from bot.discord_app.format import chunks, phase_name
 from bot.discord_app.interactions import (
@@ -30,7 +31,7 @@ from bot.discord_app.interactions import (
 from bot.i18n import t
 from bot.service import GameStatus, NotFoundError
 from bot.service.record import game_record, phase_outcomes, report_text
-from renderer import render_gif
+from renderer import Frame, render_gif
 
 ANY_STATE = ("forming", "active", "paused", "over")
 MAX_FRAMES = 120  # a GIF Discord accepts (the last phases are kept)
@@ -117,36 +118,32 @@ class HistoryCog(commands.Cog):
     @app_commands.guild_only()
     async def replay(self, interaction: discord.Interaction, game: int | None = None) -> None:
         found = await self._game(interaction, game)
+        frames: list[Frame]
+        sights: list[Sight] | None = None
         if found.hidden:  # Stab!: each phase as the caller may see it (the service chooses)
             try:
                 seen = await self.bot.service.hidden_replay(found.id, user_key(interaction.user))
             except NotFoundError:
                 raise Refusal(t("history.nothing_yet", found.lang)) from None
-            gif = await asyncio.to_thread(
-                render_gif,
-                seen.frames[-MAX_FRAMES:],
-                lang=found.lang,
-                width=640,
-                game_map=load_map(found.variant),
-                sights=seen.sights[-MAX_FRAMES:],
-            )
+            frames, sights = list(seen.frames[-MAX_FRAMES:]), seen.sights[-MAX_FRAMES:]
         else:
             played = await phase_outcomes(self.bot.service, found.id)
-            frames = [
+            moves: list[Frame] = [
                 (position, [r.order for r in outcome.results], list(outcome.results))
                 for _, position, outcome in played
                 if outcome.results
             ]
-            if not frames:
+            if not moves:
                 raise Refusal(t("history.nothing_yet", found.lang))
-            final = played[-1][2].position
-            gif = await asyncio.to_thread(
-                render_gif,
-                [*frames[-MAX_FRAMES:], final],
-                lang=found.lang,
-                width=640,
-                game_map=load_map(found.variant),
-            )
+            frames = [*moves[-MAX_FRAMES:], played[-1][2].position]  # and the board after
+        gif = await asyncio.to_thread(
+            render_gif,
+            frames,
+            lang=found.lang,
+            width=640,
+            game_map=load_map(found.variant),
+            sights=sights,
+        )
         text = t("history.replay", found.lang, name=found.name, id=found.id)
         file = discord.File(io.BytesIO(gif), filename=f"parley-{found.id}.gif")
         await self._files(interaction, [text], [file])
