@@ -22,21 +22,30 @@ from bot.core.orders import (
     UnitOrder,
     UnitRef,
 )
-from bot.core.outcome import OrderResult, Reason, Verdict
+from bot.core.outcome import OrderResult, Reason, Verdict, order_result
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
-MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded), then cleared
+MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
 # path): (kind, unit, order or None, dest province, dest location (moves), target province
-# (supports, convoys), the support's written destination if it names a coast, via convoy).
-Eff = tuple[int, Unit, Order | None, str, Location | None, str, Location | None, bool]
+# (supports, convoys), the support's written destination if it names a coast, via convoy,
+# the order's result if it succeeds (None without an order): made with the effective order,
+# it is memoised with it (MapIndex.eff_memo) and a phase that meets the order again reuses it).
+Eff = tuple[
+    int, Unit, Order | None, str, Location | None, str, Location | None, bool, OrderResult | None
+]
 
 
 def hold_eff(unit: Unit) -> Eff:
-    return (HOLD, unit, None, "", None, "", None, False)
+    return (HOLD, unit, None, "", None, "", None, False, None)
+
+
+def _ok(order: Order) -> OrderResult:
+    """The result of `order` when it succeeds (the 9th field of its Eff)."""
+    return order_result(order.power, order, Verdict.SUCCEEDS, Reason.NONE, "", False)
 
 
 class Entry:
@@ -218,7 +227,18 @@ def _exact(entry: tuple[Order, Unit | None, Message | None]) -> bool:
 class MovementCheck:
     """The legality step of a movement phase: one effective order per unit, in order."""
 
-    __slots__ = ("_fleet_seas", "effective", "entries", "idx", "position", "rules", "strict_refs")
+    __slots__ = (
+        "_fleet_seas",
+        "effective",
+        "entries",
+        "idx",
+        "illegal",
+        "position",
+        "rules",
+        "several",
+        "slot",
+        "strict_refs",
+    )
 
     def __init__(self, position: Position, idx: MapIndex, rules: RuleSet) -> None:
         self.position = position
@@ -235,6 +255,12 @@ class MovementCheck:
         # (order, unit or None, why it is illegal or None) in input order
         self.entries: list[tuple[Order, Unit | None, Message | None]] = []
         self.effective: dict[str, Eff] = {}
+        # For the results (movement_phase.py): the entry of each unit's effective order, the
+        # entries of the illegal orders, and whether a unit got several legal orders (then
+        # an entry may be legal and not used).
+        self.slot: dict[str, int] = {}
+        self.illegal: list[int] = []
+        self.several = False
 
     @property
     def fleet_seas(self) -> frozenset[str]:
@@ -267,6 +293,7 @@ class MovementCheck:
         memo = idx.eff_memo
         if len(memo) > MEMO_SIZE:
             memo.clear()
+        slot, illegal = self.slot, self.illegal
         eff: Eff
         for order in orders:
             # The same order object for the same board units (the batch path reuses them):
@@ -283,6 +310,7 @@ class MovementCheck:
                 eff = m[5]
                 prov = m[2]
                 effective[prov] = eff
+                slot[prov] = len(entries)
                 entries.append((order, eff[1], None))
                 continue
             kind = _KIND.get(type(order))
@@ -314,7 +342,7 @@ class MovementCheck:
                     dst = dest.province
                     if unit.type is army:
                         if dst in army_adj[prov]:
-                            eff = (MOVE, unit, order, dst, dest, "", None, False)
+                            eff = (MOVE, unit, order, dst, dest, "", None, False, _ok(order))
                             dep = ""
                         else:
                             eff = self._move_checked(order, unit)
@@ -322,12 +350,12 @@ class MovementCheck:
                         ul = unit.location
                         reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                         if reach is not None and len(reach) == 1 and dst not in split:
-                            eff = (MOVE, unit, order, dst, reach[0], "", None, False)
+                            eff = (MOVE, unit, order, dst, reach[0], "", None, False, _ok(order))
                             dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
-                    eff = (HOLD, unit, order, "", None, "", None, False)
+                    eff = (HOLD, unit, order, "", None, "", None, False, _ok(order))
                     dep = ""
                 elif kind in (SUPH, SUPM) and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
@@ -342,7 +370,7 @@ class MovementCheck:
                         # a support to hold of a neighbour (never itself: not adjacent)
                         tgt = order.target.location.province
                         if tgt in near:
-                            eff = (SUPH, unit, order, tgt, None, tgt, None, False)
+                            eff = (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order))
                             dep = ""
                         else:
                             eff = self._support_hold(order, unit)
@@ -366,7 +394,7 @@ class MovementCheck:
                                 )
                             )
                         ):
-                            eff = (SUPM, unit, order, dst, None, tgt, None, False)
+                            eff = (SUPM, unit, order, dst, None, tgt, None, False, _ok(order))
                             dep = tgt  # the mover there was read
                         else:
                             eff = self._support_move(order, unit)
@@ -376,11 +404,16 @@ class MovementCheck:
                 unit_or_none = None
                 if isinstance(order, UnitOrder):
                     unit_or_none = units.get(order.unit.province)
+                illegal.append(len(entries))
                 entries.append((order, unit_or_none, exc.message))
                 continue
             if dep is not None:
                 memo[id(order)] = (order, rules, prov, dep, units.get(dep) if dep else None, eff)
-            if effective.setdefault(prov, eff) is not eff:  # several orders for one unit (rare)
+            # `in`, not setdefault's identity: compiled (mypyc), a tuple is re-made when boxed
+            if prov not in effective:
+                effective[prov] = eff
+                slot[prov] = len(entries)
+            else:  # several orders for one unit (rare)
                 if prov not in dups:
                     i0 = self._first_legal(prov)
                     dups[prov] = [(i0, effective[prov], _exact(entries[i0]))]
@@ -388,6 +421,7 @@ class MovementCheck:
             entries.append((order, unit, None))
         for prov, cands in dups.items():
             effective[prov] = self._pick(cands)
+        self.several = bool(dups)
         return self
 
     def _first_legal(self, prov: str) -> int:
@@ -434,7 +468,7 @@ class MovementCheck:
         self.entries[i] = (order, unit, why)
 
     def _hold(self, order: UnitOrder, unit: Unit) -> Eff:
-        return (HOLD, unit, order, "", None, "", None, False)
+        return (HOLD, unit, order, "", None, "", None, False, _ok(order))
 
     def _near(self, unit: Unit) -> frozenset[str]:
         if unit.type is UnitType.ARMY:
@@ -454,7 +488,7 @@ class MovementCheck:
             self._reach(unit, tgt, "support")
         if self.strict_refs:
             self._target_ref(order.target, unit.power)
-        return (SUPH, unit, order, tgt, None, tgt, None, False)
+        return (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order))
 
     def _support_move(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, SupportMove)
@@ -486,7 +520,7 @@ class MovementCheck:
                 if reach is None or (dest.coast is not None and dest not in reach):
                     self._supported_move_possible(unit, tgt, dest)
         coast = dest if dest.coast is not None else None
-        return (SUPM, unit, order, dst, None, tgt, coast, False)
+        return (SUPM, unit, order, dst, None, tgt, coast, False, _ok(order))
 
     def _target_ref(self, ref: UnitRef, me: Power) -> None:
         """4.C.1/4.C.2 and 4.C.5/4.C.6 (choice a) for the supported or convoyed unit."""
@@ -555,12 +589,12 @@ class MovementCheck:
         if not order.via_convoy and dest.coast is None:
             if unit.type is UnitType.ARMY:
                 if dst in idx.army_adj.get(unit.location.province, ()):
-                    return (MOVE, unit, order, dst, dest, "", None, False)
+                    return (MOVE, unit, order, dst, dest, "", None, False, _ok(order))
             else:
                 ul = unit.location
                 reach = idx.fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                 if reach is not None and len(reach) == 1 and dst not in idx.split:
-                    return (MOVE, unit, order, dst, reach[0], "", None, False)
+                    return (MOVE, unit, order, dst, reach[0], "", None, False, _ok(order))
         return self._move_checked(order, unit)
 
     def _move_checked(self, order: Move, unit: Unit) -> Eff:
@@ -573,7 +607,7 @@ class MovementCheck:
             if order.via_convoy:
                 raise Illegal(msg("illegal.only_armies_convoyed"))
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
-            return (MOVE, unit, order, dst, loc, "", None, False)
+            return (MOVE, unit, order, dst, loc, "", None, False, _ok(order))
         _army_dest(idx, self.rules, order.dest)
         here = unit.location.province
         adjacent = dst in idx.army_adj.get(here, ())
@@ -590,7 +624,7 @@ class MovementCheck:
             )
         # the written destination when it names no coast (equal to Location(dst))
         loc = order.dest if order.dest.coast is None else Location(dst)
-        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy)
+        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy, _ok(order))
 
     def _convoy(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, Convoy)
@@ -617,4 +651,4 @@ class MovementCheck:
                     place=_name(idx, dst),
                 )
             )
-        return (CONVOY, unit, order, dst, None, tgt, None, False)
+        return (CONVOY, unit, order, dst, None, tgt, None, False, _ok(order))

@@ -55,8 +55,6 @@ class MapIndex:
     # for repeated texts) gets its effective order without the checks. Keyed by id(); each
     # entry keeps its order alive, so an id is not reused while its entry stands.
     eff_memo: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False)
-    # The same for the result of an order that succeeds (movement_phase.py).
-    succeeded: dict[int, OrderResult] = field(default_factory=dict, compare=False)
 
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
@@ -96,7 +94,18 @@ class _Identity:
 
 
 def map_index(game_map: GameMap) -> MapIndex:
-    return _index(_Identity(game_map))
+    # The map of the last call first: every phase asks (interpretation, then adjudication),
+    # and an lru_cache look-up hashes and compares through _Identity's Python methods.
+    global _last  # noqa: PLW0603 - a one-entry cache; a tuple, so read whole at once
+    last = _last
+    if last is not None and last[0] is game_map:
+        return last[1]
+    idx = _index(_Identity(game_map))
+    _last = (game_map, idx)
+    return idx
+
+
+_last: tuple[GameMap, MapIndex] | None = None  # the last call's map and its index
 
 
 @lru_cache(maxsize=8)
