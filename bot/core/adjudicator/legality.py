@@ -26,7 +26,7 @@ from bot.core.outcome import OrderResult, Reason, Verdict, order_result
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
-MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo), then cleared
+MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
@@ -43,9 +43,16 @@ def hold_eff(unit: Unit) -> Eff:
     return (HOLD, unit, None, "", None, "", None, False, None)
 
 
-def _ok(order: Order) -> OrderResult:
-    """The result of `order` when it succeeds (the 9th field of its Eff)."""
-    return order_result(order.power, order, Verdict.SUCCEEDS, Reason.NONE, "", False)
+def _ok(order: Order, made: dict[int, OrderResult]) -> OrderResult:
+    """The result of `order` when it succeeds (the 9th field of its Eff), made once per order
+    object (`made` is MapIndex.succeeded: an entry keeps its order alive, so its id is not
+    reused while the entry stands)."""
+    r = made.get(id(order))
+    if r is None or r.order is not order:
+        r = made[id(order)] = order_result(
+            order.power, order, Verdict.SUCCEEDS, Reason.NONE, "", False
+        )
+    return r
 
 
 class Entry:
@@ -290,9 +297,11 @@ class MovementCheck:
         split = idx.split
         strict = self.strict_refs
         rules = self.rules
-        memo = idx.eff_memo
+        memo, made = idx.eff_memo, idx.succeeded
         if len(memo) > MEMO_SIZE:
             memo.clear()
+        if len(made) > MEMO_SIZE:
+            made.clear()
         slot, illegal = self.slot, self.illegal
         eff: Eff
         for order in orders:
@@ -342,7 +351,7 @@ class MovementCheck:
                     dst = dest.province
                     if unit.type is army:
                         if dst in army_adj[prov]:
-                            eff = (MOVE, unit, order, dst, dest, "", None, False, _ok(order))
+                            eff = (MOVE, unit, order, dst, dest, "", None, False, _ok(order, made))
                             dep = ""
                         else:
                             eff = self._move_checked(order, unit)
@@ -350,12 +359,22 @@ class MovementCheck:
                         ul = unit.location
                         reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                         if reach is not None and len(reach) == 1 and dst not in split:
-                            eff = (MOVE, unit, order, dst, reach[0], "", None, False, _ok(order))
+                            eff = (
+                                MOVE,
+                                unit,
+                                order,
+                                dst,
+                                reach[0],
+                                "",
+                                None,
+                                False,
+                                _ok(order, made),
+                            )
                             dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
-                    eff = (HOLD, unit, order, "", None, "", None, False, _ok(order))
+                    eff = (HOLD, unit, order, "", None, "", None, False, _ok(order, made))
                     dep = ""
                 elif kind in (SUPH, SUPM) and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
@@ -370,7 +389,7 @@ class MovementCheck:
                         # a support to hold of a neighbour (never itself: not adjacent)
                         tgt = order.target.location.province
                         if tgt in near:
-                            eff = (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order))
+                            eff = (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order, made))
                             dep = ""
                         else:
                             eff = self._support_hold(order, unit)
@@ -394,7 +413,7 @@ class MovementCheck:
                                 )
                             )
                         ):
-                            eff = (SUPM, unit, order, dst, None, tgt, None, False, _ok(order))
+                            eff = (SUPM, unit, order, dst, None, tgt, None, False, _ok(order, made))
                             dep = tgt  # the mover there was read
                         else:
                             eff = self._support_move(order, unit)
@@ -468,7 +487,8 @@ class MovementCheck:
         self.entries[i] = (order, unit, why)
 
     def _hold(self, order: UnitOrder, unit: Unit) -> Eff:
-        return (HOLD, unit, order, "", None, "", None, False, _ok(order))
+        made = self.idx.succeeded
+        return (HOLD, unit, order, "", None, "", None, False, _ok(order, made))
 
     def _near(self, unit: Unit) -> frozenset[str]:
         if unit.type is UnitType.ARMY:
@@ -488,7 +508,8 @@ class MovementCheck:
             self._reach(unit, tgt, "support")
         if self.strict_refs:
             self._target_ref(order.target, unit.power)
-        return (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order))
+        made = self.idx.succeeded
+        return (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order, made))
 
     def _support_move(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, SupportMove)
@@ -520,7 +541,8 @@ class MovementCheck:
                 if reach is None or (dest.coast is not None and dest not in reach):
                     self._supported_move_possible(unit, tgt, dest)
         coast = dest if dest.coast is not None else None
-        return (SUPM, unit, order, dst, None, tgt, coast, False, _ok(order))
+        made = self.idx.succeeded
+        return (SUPM, unit, order, dst, None, tgt, coast, False, _ok(order, made))
 
     def _target_ref(self, ref: UnitRef, me: Power) -> None:
         """4.C.1/4.C.2 and 4.C.5/4.C.6 (choice a) for the supported or convoyed unit."""
@@ -589,12 +611,14 @@ class MovementCheck:
         if not order.via_convoy and dest.coast is None:
             if unit.type is UnitType.ARMY:
                 if dst in idx.army_adj.get(unit.location.province, ()):
-                    return (MOVE, unit, order, dst, dest, "", None, False, _ok(order))
+                    made = self.idx.succeeded
+                    return (MOVE, unit, order, dst, dest, "", None, False, _ok(order, made))
             else:
                 ul = unit.location
                 reach = idx.fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                 if reach is not None and len(reach) == 1 and dst not in idx.split:
-                    return (MOVE, unit, order, dst, reach[0], "", None, False, _ok(order))
+                    made = self.idx.succeeded
+                    return (MOVE, unit, order, dst, reach[0], "", None, False, _ok(order, made))
         return self._move_checked(order, unit)
 
     def _move_checked(self, order: Move, unit: Unit) -> Eff:
@@ -607,7 +631,8 @@ class MovementCheck:
             if order.via_convoy:
                 raise Illegal(msg("illegal.only_armies_convoyed"))
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
-            return (MOVE, unit, order, dst, loc, "", None, False, _ok(order))
+            made = self.idx.succeeded
+            return (MOVE, unit, order, dst, loc, "", None, False, _ok(order, made))
         _army_dest(idx, self.rules, order.dest)
         here = unit.location.province
         adjacent = dst in idx.army_adj.get(here, ())
@@ -624,7 +649,8 @@ class MovementCheck:
             )
         # the written destination when it names no coast (equal to Location(dst))
         loc = order.dest if order.dest.coast is None else Location(dst)
-        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy, _ok(order))
+        made = self.idx.succeeded
+        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy, _ok(order, made))
 
     def _convoy(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, Convoy)
@@ -651,4 +677,5 @@ class MovementCheck:
                     place=_name(idx, dst),
                 )
             )
-        return (CONVOY, unit, order, dst, None, tgt, None, False, _ok(order))
+        made = self.idx.succeeded
+        return (CONVOY, unit, order, dst, None, tgt, None, False, _ok(order, made))
