@@ -55,6 +55,40 @@ def _ok(order: Order, made: dict[int, OrderResult]) -> OrderResult:
     return r
 
 
+_UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
+_TARGETED = (SupportHold, SupportMove, Convoy)
+
+
+def as_given(order: Order, units: Mapping[str, Unit]) -> bool:
+    """Does the order name its unit, and a support's or convoy's target, as they stand on the
+    board (or name no unit there, or another power's: the adjudicator says why)? Then the
+    interpretation's leniency (interpret.py, `_correct_all`) has nothing to correct in it."""
+    if type(order) not in _UNIT_ORDERS:
+        return False  # `_correct` judges it
+    assert isinstance(order, UnitOrder)
+    ref = order.unit
+    loc = ref.location
+    unit = units.get(loc.province)
+    if unit is None or (order.power is not None and unit.power is not order.power):
+        return True
+    t = ref.type
+    if not ((t is None or t is unit.type) and (loc.coast is None or loc == unit.location)):
+        return False
+    return _target_as_given(order, units)
+
+
+def _target_as_given(order: Order, units: Mapping[str, Unit]) -> bool:
+    """`as_given` for the target of a support or convoy (True for another order)."""
+    if not isinstance(order, _TARGETED):
+        return True
+    tref = order.target
+    target = units.get(tref.location.province)
+    return target is None or (
+        (tref.type is None or tref.type is target.type)
+        and (tref.power is None or tref.power is target.power)
+    )
+
+
 class Entry:
     """A retreat or adjustment order on its way to an OrderResult (mutable while judged)."""
 
@@ -236,6 +270,7 @@ class MovementCheck:
 
     __slots__ = (
         "_fleet_seas",
+        "as_given",
         "effective",
         "entries",
         "idx",
@@ -268,6 +303,9 @@ class MovementCheck:
         self.slot: dict[str, int] = {}
         self.illegal: list[int] = []
         self.several = False
+        # Did every order name its units as they stand (`as_given`)? Then the interpretation
+        # of a rule set whose only movement policy is that leniency changes nothing.
+        self.as_given = True
 
     @property
     def fleet_seas(self) -> frozenset[str]:
@@ -321,9 +359,12 @@ class MovementCheck:
                 effective[prov] = eff
                 slot[prov] = len(entries)
                 entries.append((order, eff[1], None))
+                if not m[6]:
+                    self.as_given = False
                 continue
             kind = _KIND.get(type(order))
             dep = None  # the province of the other unit the effective order depends on
+            given = True  # as_given(order, units), worked out with the unit's check below
             try:
                 if kind is None:
                     raise Illegal(msg("illegal.not_in_movement", order=order))
@@ -338,7 +379,10 @@ class MovementCheck:
                     or ref.type is not unit.type
                     or (loc.coast is not None and loc.coast is not unit.location.coast)
                 ):
+                    given = as_given(order, units)
                     unit = check_unit(order, self.position, self.rules)
+                elif kind >= SUPH:
+                    given = _target_as_given(order, units)
                 # The commonest orders are checked inline (the same tests as _move and
                 # _support_hold make first); anything else goes to its method.
                 if (
@@ -390,7 +434,7 @@ class MovementCheck:
                         tgt = order.target.location.province
                         if tgt in near:
                             eff = (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order, made))
-                            dep = ""
+                            dep = tgt  # for `as_given`
                         else:
                             eff = self._support_hold(order, unit)
                     else:
@@ -425,9 +469,21 @@ class MovementCheck:
                     unit_or_none = units.get(order.unit.province)
                 illegal.append(len(entries))
                 entries.append((order, unit_or_none, exc.message))
+                if not as_given(order, units):
+                    self.as_given = False
                 continue
+            if not given:
+                self.as_given = False
             if dep is not None:
-                memo[id(order)] = (order, rules, prov, dep, units.get(dep) if dep else None, eff)
+                memo[id(order)] = (
+                    order,
+                    rules,
+                    prov,
+                    dep,
+                    units.get(dep) if dep else None,
+                    eff,
+                    given,
+                )
             # `in`, not setdefault's identity: compiled (mypyc), a tuple is re-made when boxed
             if prov not in effective:
                 effective[prov] = eff

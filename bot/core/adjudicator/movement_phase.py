@@ -21,10 +21,16 @@ NONE = Reason.NONE
 
 
 def prepare(
-    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+    position: Position,
+    orders: Sequence[Order],
+    rules: RuleSet,
+    idx: MapIndex,
+    check: MovementCheck | None = None,
 ) -> tuple[MovementCheck, Resolver]:
-    """The legality step and the resolver, matched and not run yet."""
-    check = MovementCheck(position, idx, rules).run(orders)
+    """The legality step (unless `check` is its run over `orders`) and the resolver, matched
+    and not run yet."""
+    if check is None:
+        check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
     # a unit without a (legal) order holds: hold_eff(u), inline
     effs = [
@@ -45,9 +51,11 @@ def adjudicate_movement(
     idx: MapIndex,
     *,
     fast: bool = True,
+    check: MovementCheck | None = None,
 ) -> Outcome:
-    """`fast=False` resolves with the general resolver alone (the fast path's reference)."""
-    check, r = prepare(position, orders, rules, idx)
+    """`fast=False` resolves with the general resolver alone (the fast path's reference);
+    `check`: the legality step already run over `orders`."""
+    check, r = prepare(position, orders, rules, idx, check)
     effs = r.effs
     if not (fast and settle(r)):  # no convoy: direct strengths (fastpath.py)
         r.run()
