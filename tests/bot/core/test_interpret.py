@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.core.adjudicator.legality import as_given
+from bot.core.adjudicator.mapindex import map_index
+from bot.core.adjudicator.random_phases import random_orders, random_position
 from bot.core.interpret import DecisionKind
 from bot.core.map import load_map
-from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
-from bot.core.orders import Order
-from bot.core.outcome import Reason, Verdict
-from bot.core.presets import load_rules
+from bot.core.model import Coast, DislodgedUnit, Location, Phase, Position, Power, Unit, UnitType
+from bot.core.orders import Convoy, Order, SupportHold, SupportMove, UnitOrder
+from bot.core.outcome import OrderResult, Reason, Verdict
+from bot.core.presets import list_presets, load_rules
+from bot.core.rules import RuleSet
 from tests.standard import (
     adjudicate,
     adjudicate_interpreted,
@@ -284,3 +295,72 @@ def test_stabbeurfou_missing_type_also_in_french_notation():
     assert len(check_submission(pos, fr, SF, MAP)) == 1
     ok = [parse_order("A PAR - BOU", lang="fr", power=Power.FRANCE, position=pos, game_map=MAP)]
     assert check_submission(pos, ok, SF, MAP) == []
+
+
+# --- the legality step first (adjudicate_interpreted): the same outcome and decisions -----------
+
+
+def _reference(position: Position, orders: list[Order], rules: RuleSet) -> tuple[Any, Any]:
+    """adjudicate_interpreted as it reads without its shortcut: interpretation, then the
+    adjudicator, then the results of the orders set aside."""
+    it = interpret(position, orders, rules, MAP)
+    outcome = adjudicate(position, list(it.orders), rules, MAP)
+    aside = tuple(
+        OrderResult(d.power, d.order, Verdict.FAILS, Reason.ILLEGAL, d.text, message=d.message)
+        for d in it.decisions
+        if d.dropped and d.order is not None
+    )
+    return replace(outcome, results=outcome.results + aside), it.decisions
+
+
+def _slip(rng: random.Random, order: Order, position: Position) -> Order:
+    """The order with one designation a player might get wrong: the unit's type, coast or
+    power, or a support's or convoy's target type or power (missing or another)."""
+    if not isinstance(order, UnitOrder):
+        return order
+    kind = rng.randrange(5)
+    ref = order.unit
+    other = UnitType.FLEET if ref.type is UnitType.ARMY else UnitType.ARMY
+    if kind == 0:
+        return replace(order, unit=replace(ref, type=rng.choice([None, other])))
+    if kind == 1:
+        return replace(order, unit=replace(ref, location=Location(ref.province, Coast.NORTH)))
+    if kind == 2:
+        return replace(order, power=rng.choice([None, Power.RUSSIA]))
+    if isinstance(order, SupportHold | SupportMove | Convoy):
+        t = order.target
+        if kind == 3:
+            return replace(order, target=replace(t, type=rng.choice([None, other])))
+        return replace(order, target=replace(t, power=rng.choice([None, Power.TURKEY])))
+    return order
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), slips=st.sampled_from([0.0, 0.05, 0.3]))
+def test_legality_first_gives_what_interpretation_first_gives(seed: int, slips: float) -> None:
+    rng = random.Random(seed)
+    idx = map_index(MAP)
+    position = random_position(rng, MAP, 28)
+    orders = [
+        _slip(rng, o, position) if rng.random() < slips else o
+        for o in random_orders(rng, position, idx, wild=0.1)
+    ]
+    for name in list_presets():
+        rules = load_rules(name)
+        outcome, decisions = adjudicate_interpreted(position, orders, rules, MAP)
+        want, want_decisions = _reference(position, orders, rules)
+        assert outcome == want
+        assert [r.detail for r in outcome.results] == [r.detail for r in want.results]
+        assert decisions == want_decisions
+
+
+def test_as_given_orders_are_never_corrected() -> None:
+    """An order `as_given` passes is one the interpretation hands over as it is."""
+    rng = random.Random(18)
+    idx = map_index(MAP)
+    for _ in range(200):
+        position = random_position(rng, MAP, 28)
+        for drawn in random_orders(rng, position, idx, wild=0.1):
+            o = _slip(rng, drawn, position) if rng.random() < 0.5 else drawn
+            if as_given(o, position.units):
+                assert list(interpret(position, [o], DATC, MAP).orders) == [o]
