@@ -14,6 +14,10 @@ same boards without convoys, and the movement phases of the first --corpus recor
 (default the shared Droidippy corpus, else the sample in tests/data), read by
 `parley adjudicate --jsonl`'s engine and interpreted first; for those, interpretation +
 adjudication per phase too (the batch path's share of a movement record).
+
+The batch path's adjudication stage (issue 18), in the same process: `adjudicate_interpreted`
+(the legality step first: when every order names its units as they stand, the interpretation
+is skipped) against interpretation then adjudication, on the random boards and the corpus.
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement
 from bot.core.adjudicator.random_phases import random_orders, random_position
-from bot.core.interpret import interpret
+from bot.core.interpret import adjudicate_interpreted, interpret
 from bot.core.map import GameMap, load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Unit
 from bot.core.orders import Order
@@ -65,6 +69,28 @@ def _time(cases: list[tuple[Position, list[Order]]], gm: GameMap, reps: int) -> 
 
 
 DATC_FILE = Path(_SHARED) / "datc" / "datc_v3.0_cases.json"
+
+
+def stage_vs_reference(
+    label: str, cases: list[Case], rules: RuleSet, gm: GameMap, reps: int
+) -> None:
+    """`adjudicate_interpreted` against interpretation then adjudication, alternated passes."""
+
+    def stage(pos: Position, orders: list[Order]) -> object:
+        return adjudicate_interpreted(pos, orders, rules, gm)
+
+    def reference(pos: Position, orders: list[Order]) -> object:
+        return adjudicate(pos, list(interpret(pos, orders, rules, gm).orders), rules, gm)
+
+    cpu_per_phase(cases[:100], stage, 1)  # warm-up
+    s = r = float("inf")
+    for _ in range(reps):
+        r = min(r, cpu_per_phase(cases, reference, 1))
+        s = min(s, cpu_per_phase(cases, stage, 1))
+    print(
+        f"{label}: interpretation then adjudication {r:.1f} us CPU,"
+        f" adjudicate_interpreted {s:.1f} us CPU, ratio {r / s:.2f}"
+    )
 
 
 def cpu_per_phase(
@@ -189,7 +215,7 @@ def main() -> None:
         f"baseline (all hold): median {bmed:.0f} us, p95 {p95(base):.0f} us, {brate:.0f} phases/s"
     )
     print(f"ratio median/baseline: {med / bmed:.2f}")
-    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} ")
     fast_vs_general("random boards (convoys too)", cases, DATC, idx, args.reps)
     rng = random.Random(args.seed)
     plain = []
@@ -197,6 +223,7 @@ def main() -> None:
         pos = random_position(rng, gm, args.units)
         plain.append((pos, random_orders(rng, pos, idx, convoys=False)))
     fast_vs_general("random boards, no convoy", plain, DATC, idx, args.reps)
+    stage_vs_reference("random boards, the batch stage", cases, DATC, gm, args.reps)
     path = Path(args.file) if args.file else CORPUS if CORPUS.exists() else SAMPLE
     if args.corpus and path.exists():
         real, rules, cgm = corpus_cases(path, args.corpus)
@@ -211,6 +238,7 @@ def main() -> None:
         i_cpu = cpu_per_phase(real, lambda p, o: interpret(p, o, rules, cgm), args.reps)
         b_cpu = cpu_per_phase(real, both, args.reps)
         print(f"  interpretation {i_cpu:.1f} us CPU; interpretation + adjudication {b_cpu:.1f} us")
+        stage_vs_reference(f"{path.name}, the batch stage", real, rules, cgm, args.reps)
     if DATC_FILE.exists():
         datc_seconds()  # warm-up (parser tables, map index)
         steps, tp, ta = datc_seconds()
@@ -218,6 +246,7 @@ def main() -> None:
             f"DATC v3.0: {steps} steps adjudicated in {ta * 1e3:.1f} ms"
             f" (+ {tp * 1e3:.0f} ms parsing the order texts)"
         )
+    print(f"load average at the end {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
