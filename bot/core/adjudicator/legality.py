@@ -22,7 +22,7 @@ from bot.core.orders import (
     UnitOrder,
     UnitRef,
 )
-from bot.core.outcome import OrderResult, Reason, Verdict, order_result
+from bot.core.outcome import OrderResult, Reason, Verdict
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
@@ -31,28 +31,12 @@ MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded),
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
 # path): (kind, unit, order or None, dest province, dest location (moves), target province
-# (supports, convoys), the support's written destination if it names a coast, via convoy,
-# the order's result if it succeeds (None without an order): made with the effective order,
-# it is memoised with it (MapIndex.eff_memo) and a phase that meets the order again reuses it).
-Eff = tuple[
-    int, Unit, Order | None, str, Location | None, str, Location | None, bool, OrderResult | None
-]
+# (supports, convoys), the support's written destination if it names a coast, via convoy).
+Eff = tuple[int, Unit, Order | None, str, Location | None, str, Location | None, bool]
 
 
 def hold_eff(unit: Unit) -> Eff:
-    return (HOLD, unit, None, "", None, "", None, False, None)
-
-
-def _ok(order: Order, made: dict[int, OrderResult]) -> OrderResult:
-    """The result of `order` when it succeeds (the 9th field of its Eff), made once per order
-    object (`made` is MapIndex.succeeded: an entry keeps its order alive, so its id is not
-    reused while the entry stands)."""
-    r = made.get(id(order))
-    if r is None or r.order is not order:
-        r = made[id(order)] = order_result(
-            order.power, order, Verdict.SUCCEEDS, Reason.NONE, "", False
-        )
-    return r
+    return (HOLD, unit, None, "", None, "", None, False)
 
 
 _UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
@@ -335,11 +319,9 @@ class MovementCheck:
         split = idx.split
         strict = self.strict_refs
         rules = self.rules
-        memo, made = idx.eff_memo, idx.succeeded
+        memo = idx.eff_memo
         if len(memo) > MEMO_SIZE:
             memo.clear()
-        if len(made) > MEMO_SIZE:
-            made.clear()
         slot, illegal = self.slot, self.illegal
         eff: Eff
         for order in orders:
@@ -395,7 +377,7 @@ class MovementCheck:
                     dst = dest.province
                     if unit.type is army:
                         if dst in army_adj[prov]:
-                            eff = (MOVE, unit, order, dst, dest, "", None, False, _ok(order, made))
+                            eff = (MOVE, unit, order, dst, dest, "", None, False)
                             dep = ""
                         else:
                             eff = self._move_checked(order, unit)
@@ -403,22 +385,12 @@ class MovementCheck:
                         ul = unit.location
                         reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                         if reach is not None and len(reach) == 1 and dst not in split:
-                            eff = (
-                                MOVE,
-                                unit,
-                                order,
-                                dst,
-                                reach[0],
-                                "",
-                                None,
-                                False,
-                                _ok(order, made),
-                            )
+                            eff = (MOVE, unit, order, dst, reach[0], "", None, False)
                             dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
-                    eff = (HOLD, unit, order, "", None, "", None, False, _ok(order, made))
+                    eff = (HOLD, unit, order, "", None, "", None, False)
                     dep = ""
                 elif kind in (SUPH, SUPM) and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
@@ -433,7 +405,7 @@ class MovementCheck:
                         # a support to hold of a neighbour (never itself: not adjacent)
                         tgt = order.target.location.province
                         if tgt in near:
-                            eff = (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order, made))
+                            eff = (SUPH, unit, order, tgt, None, tgt, None, False)
                             dep = tgt  # for `as_given`
                         else:
                             eff = self._support_hold(order, unit)
@@ -457,7 +429,7 @@ class MovementCheck:
                                 )
                             )
                         ):
-                            eff = (SUPM, unit, order, dst, None, tgt, None, False, _ok(order, made))
+                            eff = (SUPM, unit, order, dst, None, tgt, None, False)
                             dep = tgt  # the mover there was read
                         else:
                             eff = self._support_move(order, unit)
@@ -543,8 +515,7 @@ class MovementCheck:
         self.entries[i] = (order, unit, why)
 
     def _hold(self, order: UnitOrder, unit: Unit) -> Eff:
-        made = self.idx.succeeded
-        return (HOLD, unit, order, "", None, "", None, False, _ok(order, made))
+        return (HOLD, unit, order, "", None, "", None, False)
 
     def _near(self, unit: Unit) -> frozenset[str]:
         if unit.type is UnitType.ARMY:
@@ -564,8 +535,7 @@ class MovementCheck:
             self._reach(unit, tgt, "support")
         if self.strict_refs:
             self._target_ref(order.target, unit.power)
-        made = self.idx.succeeded
-        return (SUPH, unit, order, tgt, None, tgt, None, False, _ok(order, made))
+        return (SUPH, unit, order, tgt, None, tgt, None, False)
 
     def _support_move(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, SupportMove)
@@ -597,8 +567,7 @@ class MovementCheck:
                 if reach is None or (dest.coast is not None and dest not in reach):
                     self._supported_move_possible(unit, tgt, dest)
         coast = dest if dest.coast is not None else None
-        made = self.idx.succeeded
-        return (SUPM, unit, order, dst, None, tgt, coast, False, _ok(order, made))
+        return (SUPM, unit, order, dst, None, tgt, coast, False)
 
     def _target_ref(self, ref: UnitRef, me: Power) -> None:
         """4.C.1/4.C.2 and 4.C.5/4.C.6 (choice a) for the supported or convoyed unit."""
@@ -667,14 +636,12 @@ class MovementCheck:
         if not order.via_convoy and dest.coast is None:
             if unit.type is UnitType.ARMY:
                 if dst in idx.army_adj.get(unit.location.province, ()):
-                    made = self.idx.succeeded
-                    return (MOVE, unit, order, dst, dest, "", None, False, _ok(order, made))
+                    return (MOVE, unit, order, dst, dest, "", None, False)
             else:
                 ul = unit.location
                 reach = idx.fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                 if reach is not None and len(reach) == 1 and dst not in idx.split:
-                    made = self.idx.succeeded
-                    return (MOVE, unit, order, dst, reach[0], "", None, False, _ok(order, made))
+                    return (MOVE, unit, order, dst, reach[0], "", None, False)
         return self._move_checked(order, unit)
 
     def _move_checked(self, order: Move, unit: Unit) -> Eff:
@@ -687,8 +654,7 @@ class MovementCheck:
             if order.via_convoy:
                 raise Illegal(msg("illegal.only_armies_convoyed"))
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
-            made = self.idx.succeeded
-            return (MOVE, unit, order, dst, loc, "", None, False, _ok(order, made))
+            return (MOVE, unit, order, dst, loc, "", None, False)
         _army_dest(idx, self.rules, order.dest)
         here = unit.location.province
         adjacent = dst in idx.army_adj.get(here, ())
@@ -705,8 +671,7 @@ class MovementCheck:
             )
         # the written destination when it names no coast (equal to Location(dst))
         loc = order.dest if order.dest.coast is None else Location(dst)
-        made = self.idx.succeeded
-        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy, _ok(order, made))
+        return (MOVE, unit, order, dst, loc, "", None, order.via_convoy)
 
     def _convoy(self, order: UnitOrder, unit: Unit) -> Eff:
         assert isinstance(order, Convoy)
@@ -733,5 +698,4 @@ class MovementCheck:
                     place=_name(idx, dst),
                 )
             )
-        made = self.idx.succeeded
-        return (CONVOY, unit, order, dst, None, tgt, None, False, _ok(order, made))
+        return (CONVOY, unit, order, dst, None, tgt, None, False)

@@ -55,7 +55,7 @@ class MapIndex:
     # for repeated texts) gets its effective order without the checks. Keyed by id(); each
     # entry keeps its order alive, so an id is not reused while its entry stands.
     eff_memo: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False)
-    # The result of an order object that succeeds, made once (legality.py, `_ok`).
+    # The same for the result of an order that succeeds (movement_phase.py).
     succeeded: dict[int, OrderResult] = field(default_factory=dict, compare=False)
 
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:

@@ -68,7 +68,7 @@ class Resolver:
         self.idx = idx
         self.rules = rules
         n = self.n = len(effs)
-        cols = list(zip(*effs, strict=True)) if effs else [()] * 9
+        cols = list(zip(*effs, strict=True)) if effs else [()] * 8
         self.kind: list[int] = list(cols[0])
         self.units: list[Unit] = list(cols[1])
         self.dest: list[str] = list(cols[3])

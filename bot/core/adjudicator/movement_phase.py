@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from bot.core.adjudicator.fastpath import settle
-from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, MovementCheck
+from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
@@ -34,7 +34,7 @@ def prepare(
     effective = check.effective
     # a unit without a (legal) order holds: hold_eff(u), inline
     effs = [
-        effective.get(p) or (HOLD, u, None, "", None, "", None, False, None)
+        effective.get(p) or (HOLD, u, None, "", None, "", None, False)
         for p, u in position.units.items()
     ]
     idle: frozenset[Power] = frozenset()
@@ -72,6 +72,9 @@ def adjudicate_movement(
     # unit (rare) the orders' results are made from the entries below instead.
     several = check.several
     slot = check.slot
+    succeeded = idx.succeeded
+    if len(succeeded) > MEMO_SIZE:
+        succeeded.clear()
     placed: list[OrderResult | None] = [None] * len(entries)
     implied: list[OrderResult] = []
     for i, u in enumerate(board):
@@ -85,7 +88,13 @@ def adjudicate_movement(
             except KeyError:  # not a unit the map knows (only in a hand-made position)
                 units[loc.province] = Unit(u.power, u.type, loc)
             if not several:
-                placed[slot[prov[i]]] = e[8]
+                # the result of an order object met again is the one made before (MapIndex)
+                order = e[2]
+                assert order is not None
+                ok = succeeded.get(id(order))
+                if ok is None or ok.order is not order:
+                    ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
+                placed[slot[prov[i]]] = ok
             continue
         p = prov[i]
         movers = moves_into.get(p)
@@ -116,8 +125,11 @@ def adjudicate_movement(
         if several:
             continue
         if (result[i] and k != CONVOY) or (k == HOLD and by is None):
-            # the common cases first: a support given, a hold (its Eff made the result)
-            placed[slot[p]] = e[8]
+            # the common cases first: a support given, a hold
+            ok = succeeded.get(id(order))
+            if ok is None or ok.order is not order:
+                ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
+            placed[slot[p]] = ok
         elif k == MOVE and mode[i] == LAND and by is None:
             # then the commonest failure (see _result): a move over land that bounced
             placed[slot[p]] = order_result(order.power, order, F, Reason.BOUNCED, "", False)
@@ -151,6 +163,7 @@ def _entry_results(
     may then be legal and not in effect (4.D.3)."""
     results: list[OrderResult] = []
     at, effs, kind, result, mode = r.unit_at, r.effs, r.kind, r.result, r.mode
+    succeeded = r.idx.succeeded
     for order, unit, detail in entries:
         if detail is not None or unit is None:
             results.append(order_result(order.power, order, F, Reason.ILLEGAL, "", False, detail))
@@ -163,8 +176,10 @@ def _entry_results(
             )
             continue
         k = kind[i]
-        ok = e[8]
-        if ok is not None and ((result[i] and k != CONVOY) or (k == HOLD and i not in beaten)):
+        if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
+            ok = succeeded.get(id(order))
+            if ok is None or ok.order is not order:
+                ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
             results.append(ok)
         elif k == MOVE and mode[i] == LAND and i not in beaten:
             results.append(order_result(order.power, order, F, Reason.BOUNCED, "", False))
