@@ -21,6 +21,7 @@ import contextlib
 import functools
 import re
 from collections.abc import Callable
+from typing import NamedTuple
 
 from bot.core import catalogue
 from bot.core.map import GameMap
@@ -35,7 +36,6 @@ from bot.core.order_lexicon import (
     _clean,
     _lex,
     _messages,
-    _split_place,
 )
 from bot.core.order_lexicon import _phrases as _grammar_phrases
 from bot.core.order_transform import _complete, _Ctx, _fill_dest, _location, _place_location
@@ -179,10 +179,17 @@ def _phrases(out: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return phrased
 
 
-class _Reader:
-    """A recursive descent over the tokens, each word classified by what can come next."""
+_NOWHERE = Location("?")  # a place that did not resolve: the reader goes on to the end
 
-    __slots__ = ("ctx", "i", "index", "text_power", "toks")
+
+class _Reader:
+    """A recursive descent over the tokens, each word classified by what can come next.
+
+    A place that does not resolve is noted (`error`, the first one) and reading goes on: the
+    grammar's tree does not depend on the names, so if the whole text reads, the grammar's
+    transformer meets the same place first and raises the same error."""
+
+    __slots__ = ("ctx", "error", "i", "index", "text_power", "toks")
 
     def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
         self.ctx = ctx
@@ -190,6 +197,20 @@ class _Reader:
         self.i = 0
         self.text_power: Power | None = None
         self.index = _exact_index(ctx.names, ctx.lang)
+        self.error: OrderSyntaxError | None = None
+
+    def refuse(self, exc: OrderSyntaxError) -> Location:
+        """Note the first error of the transformer's (text) order; a stand-in place."""
+        if self.error is None:
+            self.error = exc
+        return _NOWHERE
+
+    def resolve(self, words: list[str], coast: list[str] | None) -> Location:
+        """The transformer's place, or its error noted."""
+        try:
+            return _place_location(self.ctx, words, coast)
+        except OrderSyntaxError as exc:
+            return self.refuse(exc)
 
     def next(self, viable: frozenset[str]) -> tuple[str, str]:
         """The next token as the terminal the grammar would feed; _NotFastError if it cannot."""
@@ -261,15 +282,16 @@ class _Reader:
             key = "".join(split_words(" ".join(words)))
         pid = self.index.get(key)
         if pid is None:  # a prefix, a trailing coast, an unknown or ambiguous name
-            if _split_place(words, ctx.names, ctx.lang) is None:
-                raise _NotFastError  # an error: the grammar builds it (and its hint) once
-            return _place_location(ctx, words, coast)
+            return self.resolve(words, coast)
         if coast is None:
             return _bare_location(pid)
         found = ctx.names.coast(coast)
-        if found is None:
-            raise _NotFastError
-        return _location(ctx, pid, found)
+        if found is None:  # an unknown coast: the transformer's error
+            return self.resolve(words, coast)
+        try:
+            return _location(ctx, pid, found)
+        except OrderSyntaxError as exc:  # a coast the province does not have
+            return self.refuse(exc)
 
     def end(self) -> None:
         self.next(_ONLY_END)
@@ -315,9 +337,10 @@ class _Reader:
                 return Convoy(None, unit=ref, target=target, dest=dest), False
             if after == "VIA":
                 self.end()
-            # EDC G: "A LON C BEL" is an army's convoyed move (parser._ToOrders.convoyed_move).
+            # EDC G: "A LON C BEL" is an army's convoyed move (parser._ToOrders.convoyed_move),
+            # a fleet's is an error (after its places': the transformer reads them first).
             if ref.type is UnitType.FLEET:
-                raise _NotFastError
+                self.refuse(OrderSyntaxError(self.ctx.msgs["convoy_dest"], self.ctx.text))
             move = Move(None, unit=ref, dest=target.location, via_convoy=True)
             return move, ref.type is None
         if verb == "RETREAT":
@@ -374,6 +397,8 @@ def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) 
                 found = reader.location([pid_text], [coast_text] if coast_text else None)
             except (_NotFastError, OrderSyntaxError):
                 found = None
+            if reader.error is not None:
+                found = None
         seen[text] = found
     if found is None:
         raise _NotFastError
@@ -428,41 +453,71 @@ def _lexed(ctx: _Ctx) -> list[tuple[str, str]]:
     return [("w" if r.kind == "word" else r.kind, r.text) for r in raws]
 
 
-Skeleton = tuple[Order, bool, Power | None]  # as read, before the board: order, convoy word, power
+# As read, before the board: the order, its `convoy_word` flag, the power its text names
+# ("France: ..."), and whether an error completing it is final: the grammar reads a text
+# again, each bare "s" as a coast ("F SPA S - MAO"), only when it has one.
+Skeleton = tuple[Order, bool, Power | None, bool]
 
 
-def _skeleton(ctx: _Ctx) -> Skeleton | None:
-    """The order as read from the text alone, its `convoy_word` flag and the power its text
-    names ("France: ..."); None when the grammar must read it."""
+class _Refusal(NamedTuple):
+    """A text the grammar reads whole and whose transformer refuses it (an unknown place, a
+    fleet's convoyed move): the error's fields, a new error each time it is raised."""
+
+    message: str
+    text: str
+    word: str
+
+    def error(self) -> OrderSyntaxError:
+        return OrderSyntaxError(self.message, self.text, self.word)
+
+
+def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | None:
+    """The order as read from the text alone, or its error; None when the grammar must read
+    it (a form not read here, a syntax error, an error the grammar may read again)."""
     if not ctx.text:
         return None
     try:
+        parts = ctx.text.split(" ")
         try:
-            order, convoy_word = _canonical(ctx, ctx.text.split(" "))
-            return order, convoy_word, None
+            order, convoy_word = _canonical(ctx, parts)
+            return order, convoy_word, None, "S" not in parts  # no other part folds to "s"
         except _NotFastError:
-            reader = _Reader(ctx, _lexed(ctx))
+            toks = _lexed(ctx)
+            reader = _Reader(ctx, toks)
             order, convoy_word = reader.order()
-            return order, convoy_word, reader.text_power
+            final = not any(k == "w" and fold_word(t) == "s" for k, t in toks)
+            if reader.error is None:
+                return order, convoy_word, reader.text_power, final
+            if not final:
+                return None
+            exc = reader.error
+            return _Refusal(exc.message, exc.text, exc.word)
     except (_NotFastError, OrderSyntaxError):
         return None
 
 
 def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
     """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
-    completes it; None when the grammar must read it (including every error)."""
+    completes it, or the grammar's error (`OrderSyntaxError`) for a text that reads whole;
+    None when the grammar must read it (a syntax error, a form not read here)."""
     skeleton = _skeleton(ctx)
-    return None if skeleton is None else _finish(skeleton, ctx, position, power)
+    if skeleton is None:
+        return None
+    if isinstance(skeleton, _Refusal):
+        raise skeleton.error()
+    return _finish(skeleton, ctx, position, power)
 
 
 def _finish(
     skeleton: Skeleton, ctx: _Ctx, position: Position | None, power: Power | None
 ) -> Order | None:
-    order, convoy_word, text_power = skeleton
+    """The order completed with the board; its error if final, else None (the grammar)."""
+    order, convoy_word, text_power, final = skeleton
     try:
         return _complete(order, ctx, position, power or text_power, convoy_word=convoy_word)
     except OrderSyntaxError:
-        # An error (or a bare "s" that may be a coast) is the grammar's to report.
+        if final:
+            raise  # the grammar reads the same tree and completes it the same way
         return None
 
 
@@ -507,7 +562,7 @@ class BulkReader:
         self.game_map = game_map
         self.lang = catalogue.normalise(lang)
         self.size = size
-        self._read: dict[str, tuple[_Ctx, Skeleton | None]] = {}
+        self._read: dict[str, tuple[_Ctx, Skeleton | _Refusal | None]] = {}
         self._plans: dict[tuple[str, PhaseKind], _Plan | None] = {}
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
         self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
@@ -522,6 +577,8 @@ class BulkReader:
             long = len(ctx.text) > MAX_ORDER_LENGTH  # parse_order's own refusal
             entry = self._read[text] = (ctx, None if long else _skeleton(ctx))
         ctx, skeleton = entry
+        if isinstance(skeleton, _Refusal):
+            raise skeleton.error()
         if skeleton is not None:
             order = _finish(skeleton, ctx, position, power)
             if order is not None:
