@@ -38,7 +38,7 @@ from bot.core.orders import (
 )
 from bot.core.parser import parse_order
 
-__all__ = ["BulkReader", "Skeleton", "fast_order", "planned"]
+__all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "planned", "read"]
 
 
 # --- canonical orders, for bulk runs ---------------------------------------------------------
@@ -78,34 +78,44 @@ class BulkReader:
     once and completed with the board every time, so the result is `parse_order`'s exactly.
     Texts the fast path does not read go to `parse_order` each time."""
 
-    def __init__(self, game_map: GameMap, lang: str = "en", size: int = 200_000) -> None:
+    def __init__(
+        self, game_map: GameMap, lang: str = "en", size: int = 200_000, texts: int | None = None
+    ) -> None:
         self.game_map = game_map
         self.lang = catalogue.normalise(lang)
-        self.size = size
+        self.size = size  # canonical plans held
+        self.texts = size if texts is None else texts  # readings held
         self._read: dict[str, tuple[_Ctx, Skeleton | _Refusal | None]] = {}
         self._plans: dict[tuple[str, PhaseKind], _Plan | None] = {}
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
         self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
 
     def parse(self, text: str, *, power: Power | None, position: Position | None) -> Order:
+        order = self.fast(text, power, position)
+        if order is not None:
+            return order
+        return parse_order(
+            text, lang=self.lang, power=power, position=position, game_map=self.game_map
+        )
+
+    def fast(self, text: str, power: Power | None, position: Position | None) -> Order | None:
+        """`fast_order`'s result for `text`, read once: the order (a new object), its error
+        raised, or None (the grammar reads it). `_clean` leaves a cleaned text as it is, so
+        a text and its cleaned form share their reading."""
         entry = self._read.get(text)
         if entry is None:
-            if len(self._read) >= self.size:
+            if len(self._read) >= self.texts:
                 self._read.clear()
             gm = self.game_map
             ctx = _Ctx(_clean(text), self.lang, gm.names(), gm, _messages(self.lang))
             long = len(ctx.text) > MAX_ORDER_LENGTH  # parse_order's own refusal
             entry = self._read[text] = (ctx, None if long else _skeleton(ctx))
         ctx, skeleton = entry
+        if skeleton is None:
+            return None
         if isinstance(skeleton, _Refusal):
             raise skeleton.error()
-        if skeleton is not None:
-            order = _finish(skeleton, ctx, position, power)
-            if order is not None:
-                return order
-        return parse_order(
-            text, lang=self.lang, power=power, position=position, game_map=self.game_map
-        )
+        return _finish(skeleton, ctx, position, power)
 
     def canonical(
         self, text: str, power: Power | None, position: Position, given: set[int] | None
@@ -271,15 +281,41 @@ class BulkReader:
 _PLANNERS: dict[tuple[int, str], tuple[GameMap, BulkReader]] = {}
 
 
-def planned(
-    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
-) -> Order | None:
-    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
-    is read once per map and language (`BulkReader.canonical`); None: the general path."""
+def _held(game_map: GameMap, lang: str) -> BulkReader:
+    """The reader of `parse_order`'s texts on this map in this language."""
     key = (id(game_map), lang)
     held = _PLANNERS.get(key)
     if held is None or held[0] is not game_map:  # held: the map's id stays its own
         if len(_PLANNERS) > 64:
             _PLANNERS.clear()
-        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, size=50_000))
-    return held[1].canonical(text, power, position, None)
+        # Bounded: ~1 kB a reading; a table sees a few thousand distinct texts a game.
+        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, 50_000, texts=10_000))
+    return held[1]
+
+
+def planned(
+    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
+) -> Order | None:
+    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
+    is read once per map and language (`BulkReader.canonical`); None: the general path."""
+    return _held(game_map, lang).canonical(text, power, position, None)
+
+
+def read(
+    text: str, lang: str, power: Power | None, position: Position | None, game_map: GameMap
+) -> Order | None:
+    """`parse_order`'s result for a cleaned text, or its error raised, when the fast path
+    reads it; None: the grammar. A new object each call: the reading is held per map and
+    language (players send the same texts again: each edit of an order set re-sends all of
+    it), the completion with the board is made each time."""
+    reader = _held(game_map, lang)
+    if position is not None:
+        order = reader.canonical(text, power, position, None)
+        if order is not None:
+            return order
+    return reader.fast(text, power, position)
+
+
+def forget() -> None:
+    """Drop every reading held (bench/parse.py's figure for texts read the first time)."""
+    _PLANNERS.clear()

@@ -13,8 +13,9 @@ coast, a retreat in a retreat phase) and never overrides what was written: an or
 missing unit, another power's unit or a wrong unit type still parses (DATC 6.A.*: the
 adjudicator rules on it).
 
-Well-formed orders are read first by `bot.core.fastparse`, without a parse tree and to the
-same result (issue 18: ~10x faster); the grammar reads everything else and makes every error.
+Well-formed orders are read first by `bot.core.fastread`, without a parse tree and to the
+same result or error, each text once per map and language (`bot.core.fastparse`; issue 18);
+the grammar reads everything else and makes every syntax error.
 `parse_order_grammar` is the grammar alone, for the differential test and `bench/parse.py`.
 """
 
@@ -104,13 +105,14 @@ def _parse(
     source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
-    if fast and position is not None and not hints:
-        # a canonical text, read once (issue 18: canonical orders are most of what is sent)
-        planned = _fastparse.planned(source, lang, power, position, gmap)
-        if planned is not None:
-            return planned
+    if fast and not hints:
+        # The fast path, each text read once per map and language (issue 18); it raises the
+        # errors of a text it reads whole.
+        order = _fastparse.read(source, lang, power, position, gmap)
+        if order is not None:
+            return order
     ctx = _Ctx(source, lang, names, gmap, msgs, hints=hints or {})
-    if fast:
+    if fast and hints:  # the coasts of a set read as a whole: no reading held
         order = _fastparse.fast_order(ctx, position, power)
         if order is not None:
             return order

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core import catalogue
+from bot.core import catalogue, fastparse
 from bot.core.fastparse import BulkReader, fast_order
 from bot.core.jsonio import position_from_json
 from bot.core.map import GameMap
@@ -507,3 +507,27 @@ def test_parse_order_gives_a_new_object_for_a_canonical_text_read_before() -> No
     again = parse_order("A PAR - BUR", power=Power("FRANCE"), position=start, game_map=STANDARD)
     assert first == again
     assert first is not again  # two copies in one set are two orders (DATC 4.D.3)
+
+
+def test_a_text_read_before_gives_a_new_order_or_a_new_error() -> None:
+    """`parse_order` holds the reading of a text, not its result: a new order completed with
+    this board, or a new error, each time; the same after `forget`."""
+    start, adjust = STANDARD.start, BOARDS["adjust"]
+    texts = ["A Paris - Burgundy", "Build F St Petersburg north coast", "A PAR - Burgandy"]
+    for _ in range(2):
+        fastparse.forget()
+        for text in texts:
+            outcomes = []
+            for board in (start, adjust, None, start):
+                try:
+                    order = parse_order(text, position=board, game_map=STANDARD)
+                except OrderSyntaxError as exc:
+                    outcomes.append(exc)
+                    continue
+                assert repr(order) == _outcome(parse_order_grammar, text, "en", None, board)
+                outcomes.append(order)
+            assert outcomes[0] is not outcomes[3], text
+            assert repr(outcomes[0]) == repr(outcomes[3]), text
+    errors = [o for o in outcomes if isinstance(o, OrderSyntaxError)]
+    assert len(errors) == 4
+    assert errors[0].message == "unknown province 'Burgandy' — did you mean Burgundy?"
