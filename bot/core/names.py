@@ -121,10 +121,10 @@ class NameTable:
                 self._next_words.setdefault(e.words[i], set()).add(e.words[i + 1])
         # Full names by their first letter: a prefix ("West Med", "midatl") shares it, so the
         # prefix search reads one bucket, not every name (issue 18: errors read it many times).
-        self._by_initial: dict[str, list[_Entry]] = {}
+        self._by_initial: dict[str, list[tuple[_Entry, str]]] = {}  # with its key
         for e in self._entries:
             if e.is_name and _key(e.words):
-                self._by_initial.setdefault(_key(e.words)[0], []).append(e)
+                self._by_initial.setdefault(_key(e.words)[0], []).append((e, _key(e.words)))
         # suggest()'s candidates per language: key -> province; the keys of each length, and
         # joined by newlines
         self._choices: dict[str, tuple[dict[str, str], dict[int, tuple[list[str], str]]]] = {}
@@ -202,8 +202,8 @@ class NameTable:
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
-            for e in self._by_initial.get(key[0], ()):
-                if _is_prefix(words, key, e.words):
+            for e, name in self._by_initial.get(key[0], ()):
+                if name.startswith(key) or _is_prefix(words, e.words):
                     every.add(e.pid)
                     if e.lang == lang:
                         mine.add(e.pid)
@@ -281,10 +281,9 @@ def _near(key: str, by_length: Mapping[int, tuple[list[str], str]]) -> list[str]
     return near
 
 
-def _is_prefix(words: Sequence[str], key: str, name: Sequence[str]) -> bool:
-    """`midatl` starts `midatlanticocean`; `west med` starts `western mediterranean` word-wise."""
-    if _key(name).startswith(key):
-        return True
+def _is_prefix(words: Sequence[str], name: Sequence[str]) -> bool:
+    """`west med` starts `western mediterranean` word-wise (`midatl` starting the name's key,
+    `midatlanticocean`, is checked first)."""
     return len(words) <= len(name) and all(
         n.startswith(w) for w, n in zip(words, name, strict=False)
     )
