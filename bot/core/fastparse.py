@@ -49,7 +49,8 @@ __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "planned", "read"]
 # owner), made once per pair and phase kind.
 
 _Make = Callable[[Power | None, Power | None], Order]
-_UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board
+_UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
+_MOVEMENT, _RETREAT = PhaseKind.MOVEMENT, PhaseKind.RETREAT
 
 
 class _Plan:
@@ -86,7 +87,8 @@ class BulkReader:
         self.size = size  # canonical plans held
         self.texts = size if texts is None else texts  # readings held
         self._read: dict[str, tuple[_Ctx, Skeleton | _Refusal | None]] = {}
-        self._plans: dict[tuple[str, PhaseKind], _Plan | None] = {}
+        # text -> plan, one table per kind of phase (a kind's hash is a Python call: issue 18)
+        self._plans: tuple[dict[str, _Plan | None], ...] = ({}, {}, {})
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
         self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
 
@@ -124,20 +126,22 @@ class BulkReader:
         kind, else None. The same object is handed out again while what it depends on is the
         same; a fresh one if `given` (the ids handed out for this phase) has it, as the
         adjudicator tells repeated orders apart by identity, or if `given` is None."""
-        key = (text, position.phase.kind)
-        plan = self._plans.get(key, _UNSEEN)
+        kind = position.phase.kind
+        plans = self._plans[0 if kind is _MOVEMENT else 1 if kind is _RETREAT else 2]
+        plan = plans.get(text, _UNSEEN)
         if plan is _UNSEEN:
-            if len(self._plans) >= self.size:
-                self._plans.clear()
-            plan = self._plans[key] = self._plan(text, key[1])
+            if len(plans) >= self.size:
+                plans.clear()
+            plan = plans[text] = self._plan(text, kind)
         if plan is None:
             return None
         pid = plan.pid
-        if plan.reads == _CENTRE:
+        reads = plan.reads
+        if reads is _CENTRE:
             owner = position.centers.get(pid)
         else:
             board = position.units.get(pid)
-            if plan.reads == _RETREATING and position.dislodged:
+            if reads is _RETREATING and position.dislodged:
                 waiting = position.dislodged_in(pid)
                 board = board if waiting is None else waiting.unit
             owner = None
@@ -148,9 +152,10 @@ class BulkReader:
         if given is None:
             return plan.make(power, owner)
         pair = (power, owner)
-        order = plan.done.get(pair)
+        done = plan.done
+        order = done.get(pair)
         if order is None:
-            order = plan.done[pair] = plan.make(power, owner)
+            order = done[pair] = plan.make(power, owner)
         elif id(order) in given:
             order = plan.make(power, owner)
         given.add(id(order))
