@@ -119,6 +119,12 @@ class BulkReader:
             raise skeleton.error()
         return _finish(skeleton, ctx, position, power)
 
+    def forget(self) -> None:
+        """Drop the texts read and planned (not the places: `_loc`)."""
+        self._read.clear()
+        for plans in self._plans:
+            plans.clear()
+
     def canonical(
         self, text: str, power: Power | None, position: Position, given: set[int] | None
     ) -> Order | None:
@@ -322,5 +328,7 @@ def read(
 
 
 def forget() -> None:
-    """Drop every reading held (bench/parse.py's figure for texts read the first time)."""
-    _PLANNERS.clear()
+    """Drop every text's reading and plan held, keeping the places read (bench/parse.py's
+    figure for texts read the first time)."""
+    for _, reader in _PLANNERS.values():
+        reader.forget()
