@@ -25,6 +25,8 @@ import functools
 import re
 from typing import NamedTuple
 
+from lark import Token
+
 from bot.core.model import Location, Position, Power, UnitType
 from bot.core.names import NameTable, fold_word, split_words
 from bot.core.order_lexicon import (
@@ -32,6 +34,7 @@ from bot.core.order_lexicon import (
     _PHRASES,
     _WORD_KINDS,
     OrderSyntaxError,
+    _grammar_error,
     _lex,
 )
 from bot.core.order_lexicon import _phrases as _grammar_phrases
@@ -72,6 +75,7 @@ _UNIT_START = frozenset({"UTYPE", _WORD, "POWER"})
 _AFTER_UTYPE = frozenset({_WORD, "POWER"})
 _AFTER_POWER = frozenset({"UTYPE", _WORD})  # a COLON after the first word: `_Reader.order`
 _PLACE_START = frozenset({_WORD})
+_COLON = frozenset({"COLON"})
 
 
 @functools.cache
@@ -298,7 +302,7 @@ class _Reader:
         if first[0] == "POWER" and self.i < len(self.toks) and self.toks[self.i][0] == "COLON":
             # "France: A PAR - BUR": the power giving the order (the grammar's `start`).
             self.text_power = self.ctx.game_map.power_word(fold_word(first[1]))
-            self.i += 1
+            self.next(_COLON)
             first = self.next(_START)
         if first[0] == "WAIVE":
             self.end()
@@ -469,27 +473,77 @@ class _Refusal(NamedTuple):
 
 def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | None:
     """The order as read from the text alone, or its error; None when the grammar must read
-    it (a form not read here, a syntax error, an error the grammar may read again)."""
+    it (a form not read here, an error the grammar may read again)."""
     if not ctx.text:
         return None
+    parts = ctx.text.split(" ")
     try:
-        parts = ctx.text.split(" ")
-        try:
-            order, convoy_word = _canonical(ctx, parts)
-            return order, convoy_word, None, "S" not in parts  # no other part folds to "s"
-        except _NotFastError:
-            toks = _lexed(ctx)
-            reader = _Reader(ctx, toks)
-            order, convoy_word = reader.order()
-            final = not any(k == "w" and fold_word(t) == "s" for k, t in toks)
-            if reader.error is None:
-                return order, convoy_word, reader.text_power, final
-            if not final:
-                return None
-            exc = reader.error
-            return _Refusal(exc.message, exc.text, exc.word)
+        order, convoy_word = _canonical(ctx, parts)
+        return order, convoy_word, None, "S" not in parts  # no other part folds to "s"
+    except _NotFastError:
+        pass
+    try:
+        toks = _lexed(ctx)
     except (_NotFastError, OrderSyntaxError):
+        return None  # "(via convoy)", a character the grammar refuses: the grammar's
+    # The grammar reads a text again, each bare "s" as a coast, when the first reading fails.
+    final = not any(k == "w" and fold_word(t) == "s" for k, t in toks)
+    reader = _Reader(ctx, toks)
+    try:
+        order, convoy_word = reader.order()
+    except _NotFastError:
+        return _syntax_error(ctx, toks) if final and toks else None
+    if reader.error is None:
+        return order, convoy_word, reader.text_power, final
+    if not final:
         return None
+    exc = reader.error
+    return _Refusal(exc.message, exc.text, exc.word)
+
+
+class _Recorder(_Reader):
+    """The reader again, noting each terminal as the grammar is fed it, and where it stops."""
+
+    __slots__ = ("fed", "stop")
+
+    def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
+        super().__init__(ctx, toks)
+        self.fed: list[Token] = []
+        self.stop: Token | bool | None = False  # the token it stops at; None: the end
+
+    def next(self, viable: frozenset[str]) -> tuple[str, str]:
+        at = self.i
+        try:
+            kind, text = super().next(viable)
+        except _NotFastError:
+            if at >= len(self.toks):
+                self.stop = None
+            else:  # a word nothing can take here is fed as a WORD
+                kind, text = self.toks[at]
+                self.stop = Token(_WORD if kind == "w" else kind, text)
+            raise
+        if kind != _END:
+            self.fed.append(Token(kind, text))
+        return kind, text
+
+
+def _syntax_error(ctx: _Ctx, toks: list[tuple[str, str]]) -> _Refusal | None:
+    """The grammar's syntax error for a text the reader stops in: the reader's terminals are
+    the grammar's, and the terminals it can take at each point are the grammar's, so the
+    grammar stops at the same token, having been fed the same ones (`_grammar_error`)."""
+    recorder = _Recorder(ctx, toks)
+    with contextlib.suppress(_NotFastError):
+        recorder.order()
+    if recorder.stop is False:  # pragma: no cover - the reader stops only in `next`
+        return None
+    bad = recorder.stop if isinstance(recorder.stop, Token) else None
+    try:
+        exc = _grammar_error(
+            ctx.text, fed=recorder.fed, bad=bad, msgs=ctx.msgs, names=ctx.names, lang=ctx.lang
+        )
+    except OrderSyntaxError as raised:  # a run of words that is not a place: its error
+        exc = raised
+    return _Refusal(exc.message, exc.text, exc.word)
 
 
 def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:

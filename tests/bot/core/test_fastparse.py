@@ -18,6 +18,7 @@ from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.core.orders import Order
 from bot.core.parser import (
+    MAX_ORDER_LENGTH,
     OrderSyntaxError,
     _clean,
     _Ctx,
@@ -34,9 +35,12 @@ from tests.variants import tri
 
 
 def _fast(text: str, lang: str, power: Power | None, position: Position | None) -> Order | None:
-    """The fast path alone, with the context `parse_order` gives it."""
+    """The fast path alone, with the context `parse_order` gives it (a text too long is
+    refused before it)."""
     lang = catalogue.normalise(lang)
     ctx = _Ctx(_clean(text), lang, STANDARD.names(), STANDARD, _messages(lang))
+    if len(ctx.text) > MAX_ORDER_LENGTH:
+        return None
     return fast_order(ctx, position, power)
 
 
@@ -118,20 +122,35 @@ def test_every_tenth_corpus_record() -> None:
     assert fast >= 0.99 * total
 
 
-def test_syntax_errors_go_to_the_grammar() -> None:
+def test_what_the_grammar_may_read_again_goes_to_the_grammar() -> None:
     start = STANDARD.start
     for text in (
         "F SPA S - MAO",  # a bare "s" that is a coast, read again by the grammar
         "F SPA S - Xanadu",  # an error, but the grammar reads the "s" again first
-        "A PAR attacks BUR",  # a syntax error: the grammar finds it and its hint
         "A PAR S S MAR",
-        "A PAR -",
-        "A PAR # BUR",
-        "France: Germany: A PAR H",
-        "a ADR c English Channel",  # found by hypothesis: a nationality makes a convoyed unit
+        "A PAR # BUR",  # a character the grammar's lexer refuses
     ):
         assert _fast_outcome(text, "en", None, start) is None, text
         _check(text, "en", None, start)
+
+
+def test_syntax_errors_are_the_grammars() -> None:
+    """The reader stops at the token the grammar stops at, fed the same terminals before it."""
+    for text in (
+        "A PAR attacks BUR",
+        "A PAR",
+        "A PAR -",
+        "A PAR-BUR-MAR",
+        "F LON - ENG - BRE",
+        "retire BOU",
+        "A PAR disb",
+        "France:",
+        "France: Germany: A PAR H",
+        "a ADR c English Channel",  # found by hypothesis: a nationality makes a convoyed unit
+        "A PAR (via convoy",
+    ):
+        for lang in ("en", "fr"):
+            assert _check(text, lang, None, STANDARD.start), text
 
 
 def test_errors_of_a_text_read_whole_are_the_fast_paths() -> None:
@@ -287,6 +306,29 @@ _BAD_PLACES = [
 )
 def test_generated_orders_with_errors(text: str, wrap: str, lang: str, board: int) -> None:
     _check(wrap.format(text), lang, None, _BOARDS[board])
+
+
+# Order words, places, powers and symbols in any order: syntax errors of every kind.
+_KINDS = ("UTYPE", "HOLD", "SUPPORT", "CONVOY", "RETREAT", "DISBAND", "BUILD", "DASH", "VIA")
+_SOUP = [
+    *sorted({w for kind in _KINDS for w in _words(kind)}), *_words("WAIVE"), "via", "convoy",
+    "par", "convoi", "move", "to",
+    "-", "/", "(", ")", ":", "->", "s", "S", "nc", "sc", "north", "coast", "côte", "PAR", "Paris",
+    "BUR", "spa", "Spain", "STP", "St", "Petersburg", "Mid-Atlantic", "North", "Sea", "Xanadu",
+    "Burgandy", "attacks", "sup", "disb", "France", "French", "allemande", "France:", "1.", ".",
+]  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SOUP), min_size=1, max_size=8),
+    st.sampled_from(["en", "fr"]),
+    st.sampled_from(range(len(_BOARDS))),
+)
+def test_any_sequence_of_words_reads_as_the_grammar_reads_it(
+    words: list[str], lang: str, board: int
+) -> None:
+    _check(" ".join(words), lang, None, _BOARDS[board])
 
 
 @st.composite
