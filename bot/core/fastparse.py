@@ -14,10 +14,11 @@ from bot.core.fastread import (
     Skeleton,
     _canonical_location,
     _canonical_locations,
-    _finish,
+    _made,
     _NotFastError,
     _Refusal,
     _skeleton,
+    _Twice,
     fast_order,
 )
 from bot.core.map import GameMap
@@ -86,7 +87,7 @@ class BulkReader:
         self.lang = catalogue.normalise(lang)
         self.size = size  # canonical plans held
         self.texts = size if texts is None else texts  # readings held
-        self._read: dict[str, tuple[_Ctx, Skeleton | _Refusal | None]] = {}
+        self._read: dict[str, tuple[_Ctx, Skeleton | _Refusal | _Twice | None]] = {}
         # text -> plan, one table per kind of phase (a kind's hash is a Python call: issue 18)
         self._plans: tuple[dict[str, _Plan | None], ...] = ({}, {}, {})
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
@@ -113,11 +114,7 @@ class BulkReader:
             long = len(ctx.text) > MAX_ORDER_LENGTH  # parse_order's own refusal
             entry = self._read[text] = (ctx, None if long else _skeleton(ctx))
         ctx, skeleton = entry
-        if skeleton is None:
-            return None
-        if isinstance(skeleton, _Refusal):
-            raise skeleton.error()
-        return _finish(skeleton, ctx, position, power)
+        return None if skeleton is None else _made(skeleton, ctx, position, power)
 
     def forget(self) -> None:
         """Drop the texts read and planned (not the places: `_loc`)."""

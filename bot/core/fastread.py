@@ -189,11 +189,14 @@ class _Reader:
     grammar's tree does not depend on the names, so if the whole text reads, the grammar's
     transformer meets the same place first and raises the same error."""
 
-    __slots__ = ("ctx", "error", "i", "index", "text_power", "toks")
+    __slots__ = ("ctx", "error", "i", "index", "plain", "text_power", "toks")
 
-    def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
+    def __init__(
+        self, ctx: _Ctx, toks: list[tuple[str, str]], plain: frozenset[int] = frozenset()
+    ) -> None:
         self.ctx = ctx
         self.toks = toks
+        self.plain = plain  # the words read as place words whatever else they may be
         self.i = 0
         self.text_power: Power | None = None
         self.index = _exact_index(ctx.names, ctx.lang)
@@ -220,7 +223,9 @@ class _Reader:
             raise _NotFastError
         kind, text = self.toks[self.i]
         self.i += 1
-        if kind == "w":
+        if kind == "w" and self.plain and self.i - 1 in self.plain:
+            kind = _WORD
+        elif kind == "w":
             folded = fold_word(text)
             for k in _WORD_KINDS.get(folded, ()):
                 if k in viable:
@@ -471,7 +476,7 @@ class _Refusal(NamedTuple):
         return OrderSyntaxError(self.message, self.text, self.word)
 
 
-def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | None:
+def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | _Twice | None:
     """The order as read from the text alone, or its error; None when the grammar must read
     it (a form not read here, an error the grammar may read again)."""
     if not ctx.text:
@@ -486,19 +491,46 @@ def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | None:
         toks = _lexed(ctx)
     except (_NotFastError, OrderSyntaxError):
         return None  # "(via convoy)", a character the grammar refuses: the grammar's
-    # The grammar reads a text again, each bare "s" as a coast, when the first reading fails.
-    final = not any(k == "w" and fold_word(t) == "s" for k, t in toks)
-    reader = _Reader(ctx, toks)
+    if not toks:
+        return None  # the grammar's "empty" error names the text as sent
+    first = _reading(ctx, toks, frozenset())
+    # The grammar reads a text again, each bare "s" as a place word ("F SPA S - MAO": a
+    # coast), when its first reading fails; if that fails too, the first error stands.
+    coast_s = frozenset(i for i, (k, t) in enumerate(toks) if k == "w" and fold_word(t) == "s")
+    if not coast_s or first is None:
+        return first
+    if not isinstance(first, _Refusal):
+        order, convoy_word, text_power, _ = first
+        return order, convoy_word, text_power, False  # a completion error: the grammar's
+    if ctx.dropped:
+        return None  # coasts dropped (DATC 4.B.6) after where the grammar's reading stops
+    again = _reading(ctx, toks, coast_s)
+    return None if again is None else _Twice(first, again)
+
+
+def _reading(
+    ctx: _Ctx, toks: list[tuple[str, str]], plain: frozenset[int]
+) -> Skeleton | _Refusal | None:
+    """One reading of the tokens, the words at `plain` as place words: the order, or the
+    error the grammar's reading gives; None if not read here."""
+    reader = _Reader(ctx, toks, plain)
     try:
         order, convoy_word = reader.order()
     except _NotFastError:
-        return _syntax_error(ctx, toks) if final and toks else None
-    if reader.error is None:
-        return order, convoy_word, reader.text_power, final
-    if not final:
+        return _syntax_error(ctx, toks, plain)
+    except OrderSyntaxError:  # pragma: no cover - the reader notes its errors
         return None
+    if reader.error is None:
+        return order, convoy_word, reader.text_power, True
     exc = reader.error
     return _Refusal(exc.message, exc.text, exc.word)
+
+
+class _Twice(NamedTuple):
+    """A text with a bare "s" whose first reading fails: that error, and the reading again."""
+
+    first: _Refusal
+    again: Skeleton | _Refusal
 
 
 class _Recorder(_Reader):
@@ -506,8 +538,8 @@ class _Recorder(_Reader):
 
     __slots__ = ("fed", "stop")
 
-    def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
-        super().__init__(ctx, toks)
+    def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]], plain: frozenset[int]) -> None:
+        super().__init__(ctx, toks, plain)
         self.fed: list[Token] = []
         self.stop: Token | bool | None = False  # the token it stops at; None: the end
 
@@ -518,7 +550,7 @@ class _Recorder(_Reader):
         except _NotFastError:
             if at >= len(self.toks):
                 self.stop = None
-            else:  # a word nothing can take here is fed as a WORD
+            else:  # a word nothing can take here is fed as a WORD (a plain one too)
                 kind, text = self.toks[at]
                 self.stop = Token(_WORD if kind == "w" else kind, text)
             raise
@@ -527,11 +559,11 @@ class _Recorder(_Reader):
         return kind, text
 
 
-def _syntax_error(ctx: _Ctx, toks: list[tuple[str, str]]) -> _Refusal | None:
+def _syntax_error(ctx: _Ctx, toks: list[tuple[str, str]], plain: frozenset[int]) -> _Refusal | None:
     """The grammar's syntax error for a text the reader stops in: the reader's terminals are
     the grammar's, and the terminals it can take at each point are the grammar's, so the
     grammar stops at the same token, having been fed the same ones (`_grammar_error`)."""
-    recorder = _Recorder(ctx, toks)
+    recorder = _Recorder(ctx, toks, plain)
     with contextlib.suppress(_NotFastError):
         recorder.order()
     if recorder.stop is False:  # pragma: no cover - the reader stops only in `next`
@@ -551,10 +583,27 @@ def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Ord
     completes it, or the grammar's error (`OrderSyntaxError`) for a text that reads whole;
     None when the grammar must read it (a syntax error, a form not read here)."""
     skeleton = _skeleton(ctx)
-    if skeleton is None:
-        return None
+    return None if skeleton is None else _made(skeleton, ctx, position, power)
+
+
+def _made(
+    skeleton: Skeleton | _Refusal | _Twice,
+    ctx: _Ctx,
+    position: Position | None,
+    power: Power | None,
+) -> Order | None:
+    """The order of a reading completed with the board, or its error raised; None: the
+    grammar's."""
     if isinstance(skeleton, _Refusal):
         raise skeleton.error()
+    if isinstance(skeleton, _Twice):
+        first, again = skeleton
+        if isinstance(again, _Refusal):
+            raise first.error()
+        try:
+            return _finish(again, ctx, position, power)
+        except OrderSyntaxError:
+            raise first.error() from None
     return _finish(skeleton, ctx, position, power)
 
 

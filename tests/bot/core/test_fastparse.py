@@ -122,16 +122,27 @@ def test_every_tenth_corpus_record() -> None:
     assert fast >= 0.99 * total
 
 
-def test_what_the_grammar_may_read_again_goes_to_the_grammar() -> None:
-    start = STANDARD.start
+def test_a_bare_s_is_read_again_as_the_grammar_reads_it() -> None:
+    """The grammar reads a text again, each bare "s" as a place word, when its first reading
+    fails; the first error stands if the second fails too."""
     for text in (
-        "F SPA S - MAO",  # a bare "s" that is a coast, read again by the grammar
-        "F SPA S - Xanadu",  # an error, but the grammar reads the "s" again first
+        "F SPA S - MAO",  # a coast
+        "F SPA S H",
+        "F ESP S - ATL",
+        "F SPA S - Xanadu",  # an error both times: the first one
         "A PAR S S MAR",
-        "A PAR # BUR",  # a character the grammar's lexer refuses
+        "F SPA S S",
+        "A PAR s A MAR",  # read the first time
     ):
-        assert _fast_outcome(text, "en", None, start) is None, text
-        _check(text, "en", None, start)
+        for board in (STANDARD.start, None, BOARDS["retreat"]):
+            for lang in ("en", "fr"):
+                assert _check(text, lang, None, board), text
+
+
+def test_a_character_the_grammar_refuses_is_the_grammars() -> None:
+    for text in ("A PAR # BUR", "A PAR - BUR; F BRE - MAO", "..."):
+        assert _fast_outcome(text, "en", None, STANDARD.start) is None, text
+        _check(text, "en", None, STANDARD.start)
 
 
 def test_syntax_errors_are_the_grammars() -> None:
