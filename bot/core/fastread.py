@@ -1,15 +1,17 @@
-"""The fast path of the order parser: well-formed orders without a parse tree (issue 18).
-Split from `bot.core.fastparse` (the texts held once read, the canonical plans of bulk runs).
+"""The fast path of the order parser: orders without a parse tree (issue 18). Split from
+`bot.core.fastparse` (the texts held once read, the canonical plans of bulk runs).
 
 `fast_order(ctx, position, power)` reads the common shapes (`A PAR - BUR`, `F STP/NC - BAR`,
 `A Budapest S A Galicia - Rumania`, `bud move ser`, `remove pie`, `F WES - SPA(sc)`, ...):
 canonical notation by position, other texts with a word tokenizer over the map's name table
 (the grammar's own lexer for markup and punctuation). It returns exactly what the grammar of
-`bot.core.parser` would return, or raises its error: a text that reads whole gets the errors
-of the grammar's transformer and completion (an unknown place and its hint, two coasts...),
-made by the same functions. Whatever it does not fully recognise (a syntax error, a bare "s"
-the grammar reads again as a coast) goes to the grammar unchanged, so every syntax error and
-every unusual form keeps its one implementation.
+`bot.core.parser` would return, or raises exactly its error, made by the same functions: a
+place that does not resolve (its hint), a completion error (two coasts, a build's type), and a
+syntax error, where the reader stops at the token the grammar stops at (`_grammar_error` on
+the terminals fed before it). A text with a bare "s" whose first reading fails is read again,
+each bare "s" a place word ("F SPA S - MAO"), as the grammar does. What it leaves to the
+grammar: a character the grammar's lexer refuses (its error comes before any reading), and a
+text with a bare "s" whose first reading fails only on the board or past a dropped coast.
 
 Each word gets a terminal the way the grammar's contextual lexer gives it one: an order word
 of the catalogue (`[keywords]`) where the grammar can take that word there, otherwise a place
@@ -490,7 +492,7 @@ def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | _Twice | None:
     try:
         toks = _lexed(ctx)
     except (_NotFastError, OrderSyntaxError):
-        return None  # "(via convoy)", a character the grammar refuses: the grammar's
+        return None  # a character the grammar's lexer refuses: its error
     if not toks:
         return None  # the grammar's "empty" error names the text as sent
     first = _reading(ctx, toks, frozenset())

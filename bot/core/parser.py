@@ -69,8 +69,9 @@ def parse_order(
 ) -> Order:
     """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read.
 
-    A well-formed order is read by `bot.core.fastparse` (no parse tree); anything it does not
-    fully recognise goes to the grammar, which gives the same order or the error.
+    An order is read by `bot.core.fastread` (no parse tree), each text once per map and
+    language (`bot.core.fastparse`); what it does not read goes to the grammar, which gives
+    the same order or the same error.
     `coast_hints` (`parse_orders(as_set=True)`) name the coast of a move written without one.
     """
     return _parse(text, lang, power, position, game_map, fast=True, hints=coast_hints)
