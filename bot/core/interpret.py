@@ -31,7 +31,7 @@ from enum import StrEnum
 from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.expedited import apply_expedited
-from bot.core.adjudicator.legality import Illegal, MovementCheck, as_given, check_unit
+from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement
 from bot.core.catalogue import DEFAULT_LANG, languages, texts
@@ -165,8 +165,9 @@ def adjudicate_interpreted(
 
 
 def _leniency_only(rules: RuleSet) -> bool:
-    """Is `_correct_all`'s first pass the rule set's only movement-phase policy here, and an
-    order it passes (`as_given`) one it hands over unchanged? (see `interpret`)"""
+    """Is `_correct_all` the rule set's only movement-phase policy, and an order its first
+    check passes (the legality step's `as_given` makes the same check) one it hands over
+    unchanged? (see `interpret`)"""
     return (
         rules.unreachable_coast_illegal  # else every move is judged by `_correct`
         and not rules.support_coast_mismatch_ignored
@@ -198,10 +199,32 @@ def _correct_all(
         # board (or no unit, or another power's: the adjudicator says why), and a support's
         # or convoy's target as it stands. The batch path's orders are completed with the
         # board, so almost every order is one; `_correct` judges the others.
-        if as_given(order, units) and not (dest_coast and isinstance(order, Move)):
-            if track and isinstance(order, Move):
-                moves.setdefault(order.unit.province, order)
-            continue
+        code = _CODE.get(type(order))
+        if code is not None and isinstance(order, UnitOrder):
+            ref = order.unit
+            loc = ref.location
+            unit = units.get(loc.province)
+            if unit is not None and (order.power is None or unit.power is order.power):
+                t = ref.type
+                if not (
+                    (t is None or t is unit.type) and (loc.coast is None or loc == unit.location)
+                ):
+                    code = None
+                elif code == _AIMED and isinstance(order, _TARGETED):
+                    tref = order.target
+                    target = units.get(tref.location.province)
+                    if target is not None and not (
+                        (tref.type is None or tref.type is target.type)
+                        and (tref.power is None or tref.power is target.power)
+                    ):
+                        code = None
+            if code == _MOVE and isinstance(order, Move):
+                if dest_coast:
+                    code = None
+                elif track:
+                    moves.setdefault(loc.province, order)
+            if code is not None:
+                continue
         fixed, why = _correct(order, position, rules, idx)
         if why and order.power is not None:
             work[i] = fixed
@@ -254,6 +277,17 @@ def _correct_all(
                     used=fixed_s,
                 )
             )
+
+
+_TARGETED = (SupportHold, SupportMove, Convoy)
+_HOLD, _MOVE, _AIMED = 0, 1, 2
+_CODE: dict[type, int] = {
+    Hold: _HOLD,
+    Move: _MOVE,
+    SupportHold: _AIMED,
+    SupportMove: _AIMED,
+    Convoy: _AIMED,
+}
 
 
 def _correct(
