@@ -33,7 +33,7 @@ from bot.core.adjudicator.adjustment import _build_unit
 from bot.core.adjudicator.expedited import apply_expedited
 from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
-from bot.core.adjudicator.movement_phase import adjudicate_movement
+from bot.core.adjudicator.movement_phase import adjudicate_as_given
 from bot.core.catalogue import DEFAULT_LANG, languages, texts
 from bot.core.map import GameMap
 from bot.core.messages import Items, Message, Prov, msg
@@ -143,15 +143,11 @@ def adjudicate_interpreted(
     """Interpretation then adjudication, the path every caller should take (the table service,
     `parley adjudicate`). The orders the interpretation set aside get a failed result whose
     detail says why, after the adjudicator's results, so that no order goes without one."""
-    if position.phase.kind is PhaseKind.MOVEMENT and _leniency_only(rules):
-        # The legality step first: when every order names its units as they stand, the
-        # interpretation would hand the orders over as they are, with no decision; the batch
-        # path's orders almost always do (else the legality step runs again below).
+    if position.phase.kind is PhaseKind.MOVEMENT:  # the legality step first, if it can be
         idx = map_index(game_map)
-        check = MovementCheck(position, idx, rules).run(orders)
-        if check.as_given:
-            outcome = adjudicate_movement(position, orders, rules, idx, check=check)
-            return apply_expedited(outcome, rules, game_map, idx), ()
+        done = adjudicate_as_given(position, orders, rules, idx)
+        if done is not None:
+            return apply_expedited(done, rules, game_map, idx), ()
     it = interpret(position, orders, rules, game_map)
     outcome = adjudicate(position, list(it.orders), rules, game_map)
     aside = tuple(
@@ -162,19 +158,6 @@ def adjudicate_interpreted(
     if aside:
         outcome = replace(outcome, results=outcome.results + aside)
     return outcome, it.decisions
-
-
-def _leniency_only(rules: RuleSet) -> bool:
-    """Is `_correct_all` the rule set's only movement-phase policy, and an order its first
-    check passes (the legality step's `as_given` makes the same check) one it hands over
-    unchanged? (see `interpret`)"""
-    return (
-        rules.unreachable_coast_illegal  # else every move is judged by `_correct`
-        and not rules.support_coast_mismatch_ignored
-        and not rules.duplicates_count_illegal_orders
-        and rules.illegal_move_receives_hold_support
-        and not rules.implicit_orders
-    )
 
 
 # --- leniency: corrections to the board ---------------------------------------------------------

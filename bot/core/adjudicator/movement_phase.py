@@ -44,6 +44,34 @@ def prepare(
     return check, Resolver(effs, idx, rules, idle)
 
 
+def leniency_only(rules: RuleSet) -> bool:
+    """Is the interpretation's correction of designations (interpret.py, `_correct_all`) the
+    rule set's only movement-phase policy, so that it hands over unchanged, with no decision,
+    every order that names its units as they stand (`as_given`, the same check)?"""
+    return (
+        rules.unreachable_coast_illegal  # else every move is judged by `_correct`
+        and not rules.support_coast_mismatch_ignored
+        and not rules.duplicates_count_illegal_orders
+        and rules.illegal_move_receives_hold_support
+        and not rules.implicit_orders
+    )
+
+
+def adjudicate_as_given(
+    position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
+) -> Outcome | None:
+    """The movement phase adjudicated with the legality step first, when the interpretation
+    would change nothing (`leniency_only` and every order `as_given`), else None: the batch
+    path's orders almost always name their units as they stand (the legality step then runs
+    again after the interpretation)."""
+    if not leniency_only(rules):
+        return None
+    check = MovementCheck(position, idx, rules).run(orders)
+    if not check.as_given:
+        return None
+    return adjudicate_movement(position, orders, rules, idx, check=check)
+
+
 def adjudicate_movement(
     position: Position,
     orders: Sequence[Order],
