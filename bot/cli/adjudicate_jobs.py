@@ -1,13 +1,17 @@
 """`parley adjudicate --jsonl --jobs N`: the lines answered by N worker processes (issue 18).
 
-The input is cut into chunks of `CHUNK` lines; each worker builds its own engine (map, rules,
-caches) once and answers whole chunks; the answers are written in the input's order. At most
-`2 * N` chunks are in flight, so a corpus of any size streams through in bounded memory. An
-input shorter than one chunk is answered in this process (starting workers would cost more).
+The input is cut into chunks of `CHUNK` lines. This process answers the first chunk itself, so
+that its engine (map, rules, parse cache, memos) is warm, then starts the workers: where the
+platform forks, each inherits that engine as it stands (copy-on-write, its objects frozen out of
+the collector's walks so that the pages stay shared); elsewhere each builds its own. Workers
+answer whole chunks; the answers are written in the input's order. At most `2 * N` chunks are in
+flight, so a corpus of any size streams through in bounded memory. An input of fewer than two
+full chunks is answered in this process (starting workers would cost more than they save).
 """
 
 from __future__ import annotations
 
+import gc
 import io
 import multiprocessing
 import os
@@ -32,9 +36,10 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _init(rules_name: str, map_name: str) -> None:
-    global _worker  # noqa: PLW0603 - one engine per worker process, built once
-    _worker = make_engine(rules_name, map_name)
+def _init(engine: Engine | None, rules_name: str, map_name: str) -> None:
+    """A worker's engine: the parent's, inherited by fork, or (spawned) one of its own."""
+    global _worker  # noqa: PLW0603 - one engine per worker process
+    _worker = engine if engine is not None else make_engine(rules_name, map_name)
 
 
 def _answer_chunk(task: tuple[int, list[bytes]]) -> tuple[str, int]:
@@ -60,20 +65,25 @@ def run_jsonl_jobs(
     rules_name: str,
     map_name: str,
 ) -> int:
-    """`run_jsonl(engine, lines, out)` with `jobs` worker processes, each making its engine
-    with `make_engine(rules_name, map_name)`; the same output, line for line."""
+    """`run_jsonl(engine, lines, out)` with `jobs` worker processes, each using `engine` as
+    this process left it after the first chunk (fork) or `make_engine(rules_name, map_name)`;
+    the same output, line for line."""
+    if jobs <= 1:
+        return run_jsonl(engine, lines, out)
     chunks = _chunks(lines)
     first = next(chunks, [])
-    if jobs <= 1 or len(first) < CHUNK:
-        return run_jsonl(engine, chain(first, *chunks), out)
-    context = multiprocessing.get_context(
-        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    )
-    errors = 0
-    start = 1
-    with context.Pool(jobs, initializer=_init, initargs=(rules_name, map_name)) as pool:
+    errors = run_jsonl(engine, first, out)
+    second = next(chunks, []) if len(first) == CHUNK else []
+    if len(second) < CHUNK:
+        return errors + run_jsonl(engine, second, out, start=len(first) + 1)
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if fork else "spawn")
+    gc.freeze()  # what the workers inherit is not walked (and so not copied) by their collector
+    start = len(first) + 1
+    init = (engine if fork else None, rules_name, map_name)
+    with context.Pool(jobs, initializer=_init, initargs=init) as pool:
         pending: deque[AsyncResult[tuple[str, int]]] = deque()
-        for chunk in chain([first], chunks):
+        for chunk in chain([second], chunks):
             pending.append(pool.apply_async(_answer_chunk, ((start, chunk),)))
             start += len(chunk)
             if len(pending) >= 2 * jobs:
