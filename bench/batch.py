@@ -145,8 +145,6 @@ def parley_runs(lines: list[str], jobs: int, rounds: int = 3) -> dict[int, Runs]
                 _stamped(data, stamps) if n == 1 else data,
                 out,
                 jobs=n,
-                rules_name="datc",
-                map_name="standard",
             )
             wall, after = time.perf_counter() - t0, os.times()
             assert errors == 0, f"{errors} error lines"

@@ -214,9 +214,7 @@ def replay(path: Path, limit: int | None, rules: str, jobs: int) -> None:
             total += 1
             yield line
 
-    errors = run_jsonl_jobs(
-        engine, counted(), _Null(), jobs=jobs, rules_name=rules, map_name="standard"
-    )
+    errors = run_jsonl_jobs(engine, counted(), _Null(), jobs=jobs)
     wall = time.perf_counter() - wall
     after = os.times()
     here = after.user + after.system - before.user - before.system

@@ -376,14 +376,7 @@ def _run_jsonl_input(engine: Engine, args: argparse.Namespace) -> int:
     else:
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
     try:
-        run_jsonl_jobs(
-            engine,
-            stream,
-            sys.stdout,
-            jobs=args.jobs or default_jobs(),
-            rules_name=args.rules,
-            map_name=args.map,
-        )
+        run_jsonl_jobs(engine, stream, sys.stdout, jobs=args.jobs or default_jobs())
     finally:
         if path and path != "-":
             stream.close()

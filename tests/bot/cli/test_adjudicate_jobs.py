@@ -30,7 +30,7 @@ def _lines(corpus: int, boards: int) -> list[bytes]:
 
 def _jobs(engine: Engine, lines: list[bytes], jobs: int = 2) -> tuple[str, int]:
     out = io.StringIO()
-    errors = run_jsonl_jobs(engine, lines, out, jobs=jobs, rules_name="datc", map_name="standard")
+    errors = run_jsonl_jobs(engine, lines, out, jobs=jobs)
     return out.getvalue(), errors
 
 
@@ -75,26 +75,45 @@ def test_this_process_answers_the_first_chunk_and_the_workers_inherit_its_engine
     assert min(a["answered"] for a in workers) == CHUNK + 1
 
 
-def test_without_fork_each_worker_builds_its_own_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("multiprocessing.get_all_start_methods", lambda: ["spawn"])
-    lines = _lines(2 * CHUNK, 100)
-    one = io.StringIO()
-    run_jsonl(make_engine("datc"), lines, one)
-    assert _jobs(make_engine("datc"), lines) == (one.getvalue(), 0)
+def _no_fork() -> int:
+    raise AssertionError("no worker here")
 
 
 @pytest.mark.parametrize("n", [CHUNK - 1, 2 * CHUNK - 1])
 def test_less_than_two_chunks_is_answered_without_workers(
     monkeypatch: pytest.MonkeyPatch, n: int
 ) -> None:
-    def no_pool(*args: object, **kwargs: object) -> None:
-        raise AssertionError("no worker for a short input")
-
-    monkeypatch.setattr("multiprocessing.context.ForkContext.Pool", no_pool)
-    monkeypatch.setattr("multiprocessing.context.SpawnContext.Pool", no_pool)
+    monkeypatch.setattr(os, "fork", _no_fork)
     text, errors = _jobs(make_engine("datc"), [b"[]"] * n, jobs=4)
     assert errors == n
     assert len(text.splitlines()) == n
+
+
+def test_without_fork_one_process_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "fork")
+    lines = _lines(3 * CHUNK, 0)
+    one = io.StringIO()
+    run_jsonl(make_engine("datc"), lines, one)
+    assert _jobs(make_engine("datc"), lines) == (one.getvalue(), 0)
+
+
+class _Dying(Engine):
+    """Stops its process at the 300th line (in a worker: this process answers 250)."""
+
+    def __init__(self) -> None:
+        super().__init__(load_rules("datc"), load_map("standard"))
+        self.answered = 0
+
+    def run(self, doc: object) -> dict[str, Any]:
+        self.answered += 1
+        if self.answered == 300:
+            os._exit(3)
+        return {}
+
+
+def test_a_worker_that_stops_is_an_error_not_a_hang() -> None:
+    with pytest.raises(RuntimeError, match="a --jobs worker stopped before its answer"):
+        _jobs(_Dying(), [b"{}"] * (4 * CHUNK))
 
 
 def test_negative_jobs_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
