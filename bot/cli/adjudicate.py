@@ -76,7 +76,7 @@ def register(subparsers: Any) -> None:
         default=0,
         metavar="N",
         help="with --jsonl: worker processes (default: one per CPU; inputs of fewer than"
-        " 500 lines are answered in one process)",
+        " 300 lines are answered in one process)",
     )
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.set_defaults(func=run)

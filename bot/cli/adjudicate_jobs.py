@@ -1,14 +1,15 @@
 """`parley adjudicate --jsonl --jobs N`: the lines answered by N worker processes (issue 18).
 
-The input is cut into chunks of `CHUNK` lines. This process answers the first chunk itself, so
-that its engine (map, rules, parse cache, memos) is warm, then forks the workers: each inherits
+The input is cut into chunks of `CHUNK` lines. This process answers the first `WARM` lines
+itself, so that its engine (map, rules, tables built on first use, parse cache) is warm, then
+forks the workers: each inherits
 that engine as it stands (copy-on-write; its objects frozen out of the collector's walks, so the
 pages stay shared). A worker answers one chunk at a time, sent and returned over its own pipe;
 the parent hands the next chunk to whichever worker is free and writes the answers in the
 input's order. Plain pipes, not `multiprocessing.Pool`: the pool's queue threads cost this
 process ~2x the CPU per line (bench figures in the commit). At most `2 * N` chunks are sent or
-held, so a corpus of any size streams through in bounded memory. An input of fewer than two
-full chunks, or a system without fork, is answered in this process.
+held, so a corpus of any size streams through in bounded memory. An input of fewer than
+`WARM + CHUNK` lines, or a system without fork, is answered in this process.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from typing import IO, NoReturn
 from bot.cli.adjudicate import Engine, run_jsonl
 
 CHUNK = 250  # lines per task: ~0.1 s of work, so the pipes' cost per line stays small
+# Lines answered here before the workers start: enough for the tables built on first use (the
+# first line costs ~10 ms, the next ones ~2x a warm line's); few, as the other CPUs wait.
+WARM = 50
 
 
 def default_jobs() -> int:
@@ -47,13 +51,14 @@ def _chunks(lines: Iterable[bytes]) -> Iterator[list[bytes]]:
 
 def run_jsonl_jobs(engine: Engine, lines: Iterable[bytes], out: IO[str], *, jobs: int) -> int:
     """`run_jsonl(engine, lines, out)` with `jobs` worker processes, each using `engine` as
-    this process left it after the first chunk; the same output, line for line."""
+    this process left it after the first `WARM` lines; the same output, line for line."""
     if jobs <= 1 or not hasattr(os, "fork"):
         return run_jsonl(engine, lines, out)
-    chunks = _chunks(lines)
-    first = next(chunks, [])
+    it = iter(lines)
+    first = list(islice(it, WARM))
     errors = run_jsonl(engine, first, out)
-    second = next(chunks, []) if len(first) == CHUNK else []
+    chunks = _chunks(it)
+    second = next(chunks, []) if len(first) == WARM else []
     if len(second) < CHUNK:
         return errors + run_jsonl(engine, second, out, start=len(first) + 1)
     for stream in (out, sys.stdout, sys.stderr):  # no buffered text is copied into a worker

@@ -16,7 +16,7 @@ import pytest
 from bench.batch import phases
 from bot.cli import main
 from bot.cli.adjudicate import Engine, make_engine, run_jsonl
-from bot.cli.adjudicate_jobs import CHUNK, run_jsonl_jobs
+from bot.cli.adjudicate_jobs import CHUNK, WARM, run_jsonl_jobs
 from bot.core.map import load_map
 from bot.core.presets import load_rules
 from tests.shared import CORPUS
@@ -61,28 +61,26 @@ class _Counting(Engine):
         return {"answered": self.answered, "pid": os.getpid()}
 
 
-def test_this_process_answers_the_first_chunk_and_the_workers_inherit_its_engine() -> None:
+def test_this_process_answers_the_first_lines_and_the_workers_inherit_its_engine() -> None:
     engine = _Counting()
     text, errors = _jobs(engine, [b"{}"] * (4 * CHUNK))
     answers = [json.loads(line) for line in text.splitlines()]
     assert errors == 0
     assert len(answers) == 4 * CHUNK
-    assert [a["answered"] for a in answers[:CHUNK]] == list(range(1, CHUNK + 1))
-    assert {a["pid"] for a in answers[:CHUNK]} == {os.getpid()}
-    workers = answers[CHUNK:]
+    assert [a["answered"] for a in answers[:WARM]] == list(range(1, WARM + 1))
+    assert {a["pid"] for a in answers[:WARM]} == {os.getpid()}
+    workers = answers[WARM:]
     assert os.getpid() not in {a["pid"] for a in workers}
     # each worker's count goes on from the parent's: the engine came warm, not built anew
-    assert min(a["answered"] for a in workers) == CHUNK + 1
+    assert min(a["answered"] for a in workers) == WARM + 1
 
 
 def _no_fork() -> int:
     raise AssertionError("no worker here")
 
 
-@pytest.mark.parametrize("n", [CHUNK - 1, 2 * CHUNK - 1])
-def test_less_than_two_chunks_is_answered_without_workers(
-    monkeypatch: pytest.MonkeyPatch, n: int
-) -> None:
+@pytest.mark.parametrize("n", [WARM - 1, WARM + CHUNK - 1])
+def test_a_short_input_is_answered_without_workers(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
     monkeypatch.setattr(os, "fork", _no_fork)
     text, errors = _jobs(make_engine("datc"), [b"[]"] * n, jobs=4)
     assert errors == n
@@ -98,7 +96,7 @@ def test_without_fork_one_process_answers(monkeypatch: pytest.MonkeyPatch) -> No
 
 
 class _Dying(Engine):
-    """Stops its process at the 300th line (in a worker: this process answers 250)."""
+    """Stops its process at the 300th line (in a worker: this process answers `WARM`)."""
 
     def __init__(self) -> None:
         super().__init__(load_rules("datc"), load_map("standard"))
@@ -112,6 +110,7 @@ class _Dying(Engine):
 
 
 def test_a_worker_that_stops_is_an_error_not_a_hang() -> None:
+    assert WARM < 300
     with pytest.raises(RuntimeError, match="a --jobs worker stopped before its answer"):
         _jobs(_Dying(), [b"{}"] * (4 * CHUNK))
 
