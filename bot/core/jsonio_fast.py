@@ -46,10 +46,12 @@ class PositionReader:
         self.game_map = game_map
         self._phases: dict[str, Phase] = {}
         self._powers: dict[str, Power | None] = {}  # a name as read, or None
-        self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
-        self._one: dict[tuple[Power, object], tuple[str, Unit]] = {}  # (power, unit text)
+        # per power name as written: its power and {unit text: (province, unit)}
+        self._tables: dict[str, tuple[Power, dict[object, tuple[str, Unit]]]] = {}
+        self._by_power: dict[Power, dict[object, tuple[str, Unit]]] = {}
         self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
         self._center_maps: dict[tuple[object, ...], MappingProxyType[str, Power]] = {}
+        self._owned: dict[Power, dict[object, tuple[str, Power]]] = {}  # name as written -> pair
 
     def read(self, doc: object) -> Position | None:
         try:
@@ -67,7 +69,7 @@ class PositionReader:
             if phase is None:
                 return None
         # two units in one province, or a centre owned twice: the slow path says so
-        by_prov = _merged(doc.get("units", {}), self._units, self._unit_list)
+        by_prov = self._unit_map(doc.get("units", {}))
         if by_prov is None:
             return None
         centers = self._center_map(doc.get("centers", {}))
@@ -118,7 +120,7 @@ class PositionReader:
             return None
         if type(attacker) is not str or not all(type(r) is str for r in retreats):
             return None
-        item = self._one.get((power, unit_text)) or self._one_unit(power, unit_text)
+        item = self._table(power).get(unit_text) or self._one_unit(power, unit_text)
         if item is None:
             return None
         places = frozenset(r.upper().split("/")[0] for r in retreats)
@@ -155,23 +157,49 @@ class PositionReader:
             self._powers[name] = power
         return power
 
-    def _unit_list(self, pname: str, texts: list[object]) -> tuple[tuple[str, Unit], ...] | None:
+    def _unit_map(self, raw: object) -> dict[str, Unit] | None:
+        """{province: unit} from a POSITION's `units`, in the document's order; None if
+        anything is amiss or a province comes twice. Each unit text is read once per power:
+        a list is then looked up in one C-level pass."""
+        if type(raw) is not dict:
+            return None
+        merged: dict[str, Unit] = {}
+        given = 0
+        tables = self._tables
+        for pname, items in raw.items():
+            entry = tables.get(pname)
+            if entry is None:
+                entry = self._named(pname)
+                if entry is None:
+                    return None
+            if type(items) is not list:
+                return None
+            table = entry[1]
+            try:
+                merged.update(map(table.__getitem__, items))
+            except KeyError:  # a text not read yet (an unhashable one: TypeError, in `read`)
+                if not all(text in table or self._one_unit(entry[0], text) for text in items):
+                    return None
+                if not all(text in table for text in items):
+                    return None  # the table was full and cleared meanwhile: the slow path
+                merged.update(map(table.__getitem__, items))
+            given += len(items)
+        return merged if given == len(merged) else None
+
+    def _named(self, pname: str) -> tuple[Power, dict[object, tuple[str, Unit]]] | None:
         power = self._power(pname)
         if power is None:
             return None
-        out = []
-        one = self._one
-        for text in texts:
-            item = one.get((power, text))
-            if item is None:
-                item = self._one_unit(power, text)
-                if item is None:
-                    return None
-            out.append(item)
-        if len(self._units) >= _SIZE:
-            self._units.clear()
-        result = self._units[pname, tuple(texts)] = tuple(out)
-        return result
+        entry = (power, self._table(power))
+        if len(self._tables) < 1000:  # names, well or badly written
+            self._tables[pname] = entry
+        return entry
+
+    def _table(self, power: Power) -> dict[object, tuple[str, Unit]]:
+        table = self._by_power.get(power)
+        if table is None:
+            table = self._by_power[power] = {}
+        return table
 
     def _one_unit(self, power: Power, text: object) -> tuple[str, Unit] | None:
         gm = self.game_map
@@ -181,22 +209,34 @@ class PositionReader:
             return None
         if unit.province not in gm.provinces or not gm.can_occupy(unit.type, unit.location):
             return None
-        if len(self._one) >= _SIZE:
-            self._one.clear()
-        item = self._one[power, text] = (unit.province, unit)
+        table = self._table(power)
+        if len(table) >= _SIZE:
+            table.clear()
+        item = table[text] = (unit.province, unit)
         return item
 
     def _center_list(self, pname: str, provs: list[object]) -> tuple[tuple[str, Power], ...] | None:
+        """(centre, owner) for one power's list; a centre twice is left to `_merged`'s count."""
         power = self._power(pname)
         if power is None:
             return None
-        pids = [str(p).upper() for p in provs]
-        if not set(pids) <= self.game_map.supply_centers or len(set(pids)) != len(pids):
-            return None
+        table = self._owned.get(power)
+        if table is None:
+            table = self._owned[power] = {}
+        try:
+            pairs = tuple(map(table.__getitem__, provs))
+        except KeyError:  # a name not read yet: at most one per centre and spelling
+            centres = self.game_map.supply_centers
+            for p in provs:
+                pid = str(p).upper()
+                if pid not in centres:
+                    return None
+                table[p] = (pid, power)
+            pairs = tuple(map(table.__getitem__, provs))
         if len(self._centers) >= _SIZE:
             self._centers.clear()
-        result = self._centers[pname, tuple(provs)] = tuple((p, power) for p in pids)
-        return result
+        self._centers[pname, tuple(provs)] = pairs
+        return pairs
 
 
 _V = TypeVar("_V")

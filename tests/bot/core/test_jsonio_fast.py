@@ -56,6 +56,8 @@ def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
         {"phase": "S1901M", "ordres": {}},  # unknown key
         {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "france": ["A PAR"]}},
         {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "ITALY": ["A PAR"]}},
         {"phase": "S1901M", "units": {"FRANCE": ["F PAR"]}},  # a fleet inland
         {"phase": "S1901M", "units": {"FRANCE": ["F SPA"]}},  # no coast
         {"phase": "S1901M", "units": {"FRANCE": ["A XYZ"]}},
@@ -99,6 +101,20 @@ def test_reader_keeps_what_it_read_apart_per_list() -> None:
         "units": {"FRANCE": ["A BUR", "A PAR"]},
         "centers": {},
     }
+
+
+def test_reader_reads_names_in_any_case_as_jsonio_does() -> None:
+    reader = PositionReader(GM)
+    docs: list[dict[str, Any]] = [
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]}},
+        {"phase": "S1901M", "units": {"france": ["a par"]}, "centers": {"france": ["par"]}},
+        {"phase": "S1901M", "units": {"France": ["A PAR", "f bre"]}, "centers": {"ITALY": ["par"]}},
+    ]
+    for doc in docs:
+        got = reader.read(doc)
+        assert got == position_from_json(doc, GM)
+        assert got is not None
+        assert list(got.units) == list(position_from_json(doc, GM).units)
 
 
 def test_reader_shares_the_centres_of_equal_documents_only() -> None:
