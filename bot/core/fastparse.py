@@ -1,44 +1,30 @@
-"""The fast path of the order parser: well-formed orders without a parse tree (issue 18).
-
-`fast_order(ctx, position, power)` reads the common shapes (`A PAR - BUR`, `F STP/NC - BAR`,
-`A Budapest S A Galicia - Rumania`, `bud move ser`, `remove pie`, `F WES - SPA(sc)`, ...):
-canonical notation by position, other texts with a word tokenizer over the map's name table
-(the grammar's own lexer for markup and punctuation). It returns exactly what the grammar of
-`bot.core.parser` would return, or None: whatever it does not fully recognise (an order the
-grammar would refuse, a bare "s" the grammar reads again as a coast) goes to the grammar
-unchanged, so every error and every unusual form keeps its one implementation.
-
-Each word gets a terminal the way the grammar's contextual lexer gives it one: an order word
-of the catalogue (`[keywords]`) where the grammar can take that word there, otherwise a place
-word. The viable terminals at each point are written out below from `grammar/orders.lark`;
-tests/bot/core/test_fastparse.py checks the two paths give the same result on the DATC texts,
-the golden file, the corpus sample and generated orders.
+"""The fast path of the order parser, texts held once read (issue 18): `parse_order`'s
+reading of a text is kept per map and language (`read`), and canonical orders are planned once
+and completed with the board by what they read of it (`BulkReader`, for bulk runs). The
+reading itself, without a parse tree, is `bot.core.fastread`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import re
 from collections.abc import Callable
 
 from bot.core import catalogue
+from bot.core.fastread import (
+    _UTYPES,
+    Skeleton,
+    _canonical_location,
+    _canonical_locations,
+    _made,
+    _NotFastError,
+    _Refusal,
+    _skeleton,
+    _Twice,
+    fast_order,
+)
 from bot.core.map import GameMap
 from bot.core.model import Location, PhaseKind, Position, Power, UnitType
-from bot.core.names import NameTable, fold_word, split_words
-from bot.core.order_lexicon import (
-    _LIST_MARKER_RE,
-    _PHRASES,
-    _WORD_KINDS,
-    MAX_ORDER_LENGTH,
-    OrderSyntaxError,
-    _clean,
-    _lex,
-    _messages,
-    _split_place,
-)
-from bot.core.order_lexicon import _phrases as _grammar_phrases
-from bot.core.order_transform import _complete, _Ctx, _fill_dest, _location, _place_location
+from bot.core.order_lexicon import MAX_ORDER_LENGTH, OrderSyntaxError, _clean, _messages
+from bot.core.order_transform import _Ctx, _fill_dest
 from bot.core.orders import (
     Build,
     Convoy,
@@ -50,420 +36,10 @@ from bot.core.orders import (
     SupportHold,
     SupportMove,
     UnitRef,
-    Waive,
 )
 from bot.core.parser import parse_order
 
-# A chunk between spaces that is not one plain word: words and the symbols - / ( ).
-_PIECE_RE = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")
-_SYMBOLS = {"-": "DASH", "/": "SLASH", "(": "LPAR", ")": "RPAR"}
-_PHRASE_FIRST = frozenset({"via", *(first for first, _ in _PHRASES)})
-# Texts starting with one of these may carry a list marker ("1. ", "- ", "> "): the grammar's
-# lexer reads them.
-_MARKER_START = frozenset("0123456789-*•>")
-
-_END = "$END"
-_WORD = "WORD"
-# What the grammar can take after the place of the ordering unit, of a supported unit, etc.
-_HEAD = frozenset({"HOLD", "DASH", "SUPPORT", "CONVOY", "RETREAT", "DISBAND", "BUILD"})
-_ONLY_END = frozenset({_END})
-_AFTER_TARGET = frozenset({"HOLD", "DASH", _END})
-_AFTER_CONVOYED = frozenset({"DASH", "VIA", _END})  # "C PLACE": a target, or a convoyed move
-_AFTER_DEST = frozenset({"VIA", _END})
-_DASH_ONLY = frozenset({"DASH"})
-_START = frozenset({"UTYPE", _WORD, "DISBAND", "BUILD", "WAIVE", "POWER"})
-_UNIT_START = frozenset({"UTYPE", _WORD, "POWER"})
-_AFTER_UTYPE = frozenset({_WORD, "POWER"})
-_AFTER_POWER = frozenset({"UTYPE", _WORD})  # a COLON after the first word: `_Reader.order`
-_PLACE_START = frozenset({_WORD})
-
-
-@functools.cache
-def _in_place(follow: frozenset[str]) -> frozenset[str]:
-    """After a place word: another word, a coast, or what follows the place."""
-    return frozenset({_WORD, "SLASH", "LPAR"}) | follow
-
-
-@functools.cache
-def _in_coast(follow: frozenset[str]) -> frozenset[str]:
-    """After a coast word following a slash: another coast word or what follows the place."""
-    return frozenset({_WORD}) | follow
-
-
-@functools.cache
-def _bare_location(pid: str) -> Location:
-    """Location(pid), shared: locations are immutable, and building one costs a little."""
-    return Location(pid)
-
-
-class _NotFastError(Exception):
-    """Not a form the fast path reads: the grammar reads the text."""
-
-
-@functools.cache
-def _exact_index(names: NameTable, lang: str) -> dict[str, str | None]:
-    """Folded exact name or abbreviation -> province, searched as `NameTable.resolve` searches
-    (the game's nomenclature first; the first one holding the key decides; None: ambiguous)."""
-    own = names.own(lang)
-    index: dict[str, str | None] = {}
-    for look in (own, *(x for x in names.langs if x != own)):
-        for key, pids in names.exact_keys(look).items():
-            if key not in index:
-                index[key] = next(iter(pids)) if len(pids) == 1 else None
-    return index
-
-
-def _tokens(
-    text: str, names: NameTable, bigrams: frozenset[tuple[str, str]]
-) -> list[tuple[str, str]]:
-    """(kind, text) pairs as parser._lex and parser._phrases make them: kind "w" for a word,
-    else a terminal. Raises _NotFastError for anything those would treat specially."""
-    out: list[tuple[str, str]] = []
-    phrases = False  # a word that may start a phrase ("via convoy", "move to")
-    for chunk in text.split():
-        if chunk.isalnum():
-            out.append(("w", chunk))
-            phrases = phrases or fold_word(chunk) in _PHRASE_FIRST
-            continue
-        if chunk in _SYMBOLS:
-            out.append((_SYMBOLS[chunk], chunk))
-            continue
-        pieces = _PIECE_RE.findall(chunk)
-        if sum(len(w) + len(s) for w, s in pieces) != len(chunk):
-            raise _NotFastError  # punctuation, quotes, arrows: the grammar's lexer reads them
-        glued: list[tuple[str, str]] = []
-        k = 0
-        while k < len(pieces):
-            word, sym = pieces[k]
-            if (
-                sym == "-"
-                and glued
-                and glued[-1][0] == "w"
-                and k + 1 < len(pieces)
-                and pieces[k + 1][0]
-            ):
-                # A hyphen inside a name ("Mid-Atlantic") or a power name joins the words.
-                left = split_words(glued[-1][1])
-                right = split_words(pieces[k + 1][0])
-                pair = (left[-1], right[0]) if left and right else ("", "")
-                if names.joins(*pair) or pair in bigrams:
-                    glued[-1] = ("w", f"{glued[-1][1]}-{pieces[k + 1][0]}")
-                    k += 2
-                    continue
-            glued.append(("w", word) if word else (_SYMBOLS[sym], sym))
-            k += 1
-        out.extend(glued)
-        phrases = phrases or any(fold_word(t) in _PHRASE_FIRST for kind, t in glued if kind == "w")
-    return _phrases(out) if phrases else out
-
-
-def _phrases(out: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Two-word phrases as one terminal, as parser._phrases makes them."""
-    phrased: list[tuple[str, str]] = []
-    i = 0
-    while i < len(out):
-        kind, word = out[i]
-        if kind == "w" and i + 1 < len(out) and out[i + 1][0] == "w":
-            phrase = _PHRASES.get((fold_word(word), fold_word(out[i + 1][1])))
-            if phrase:
-                phrased.append((phrase, f"{word} {out[i + 1][1]}"))
-                i += 2
-                continue
-        phrased.append(out[i])
-        i += 1
-    for k in range(len(phrased) - 1):
-        if phrased[k][0] == "LPAR" and (
-            phrased[k + 1][0] == "VIA" or fold_word(phrased[k + 1][1]) == "via"
-        ):
-            raise _NotFastError  # "(via convoy)": parser._phrases drops the brackets
-    return phrased
-
-
-class _Reader:
-    """A recursive descent over the tokens, each word classified by what can come next."""
-
-    __slots__ = ("ctx", "i", "index", "text_power", "toks")
-
-    def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]]) -> None:
-        self.ctx = ctx
-        self.toks = toks
-        self.i = 0
-        self.text_power: Power | None = None
-        self.index = _exact_index(ctx.names, ctx.lang)
-
-    def next(self, viable: frozenset[str]) -> tuple[str, str]:
-        """The next token as the terminal the grammar would feed; _NotFastError if it cannot."""
-        if self.i >= len(self.toks):
-            if _END in viable:
-                return _END, ""
-            raise _NotFastError
-        kind, text = self.toks[self.i]
-        self.i += 1
-        if kind == "w":
-            folded = fold_word(text)
-            for k in _WORD_KINDS.get(folded, ()):
-                if k in viable:
-                    return k, text
-            if "POWER" in viable and self.ctx.game_map.power_word(folded) is not None:
-                return "POWER", text
-            kind = _WORD
-        if kind not in viable:
-            raise _NotFastError
-        return kind, text
-
-    def unit(self, first: tuple[str, str], follow: frozenset[str]) -> tuple[UnitRef, str]:
-        """A unit from its first token; the terminal after it. The grammar's `unit`:
-        UTYPE? place | POWER UTYPE? place | UTYPE POWER place."""
-        utype: UnitType | None = None
-        power: Power | None = None
-        if first[0] == "POWER":
-            power = self.ctx.game_map.power_word(fold_word(first[1]))
-            first = self.next(_AFTER_POWER)
-        if first[0] == "UTYPE":
-            utype = UnitType.FLEET if fold_word(first[1]).startswith("f") else UnitType.ARMY
-            first = self.next(_AFTER_UTYPE if power is None else _PLACE_START)
-            if first[0] == "POWER":
-                power = self.ctx.game_map.power_word(fold_word(first[1]))
-                first = self.next(_PLACE_START)
-        location, after = self.place(first[1], follow)
-        return UnitRef(utype, location, power), after
-
-    def place(self, first: str, follow: frozenset[str]) -> tuple[Location, str]:
-        """A place from its first word: WORD+ then a coast (/ WORD+ or ( WORD+ ))."""
-        words = [first]
-        coast: list[str] | None = None
-        in_place = _in_place(follow)
-        while True:
-            kind, text = self.next(in_place)
-            if kind == _WORD:
-                words.append(text)
-                continue
-            if kind == "SLASH":
-                coast = [self.next(_PLACE_START)[1]]
-                more = _in_coast(follow)
-                while (tok := self.next(more))[0] == _WORD:
-                    coast.append(tok[1])
-                kind = tok[0]
-            elif kind == "LPAR":
-                coast = [self.next(_PLACE_START)[1]]
-                while (tok := self.next(frozenset({_WORD, "RPAR"})))[0] == _WORD:
-                    coast.append(tok[1])
-                kind = self.next(follow)[0]
-            return self.location(words, coast), kind
-
-    def location(self, words: list[str], coast: list[str] | None) -> Location:
-        ctx = self.ctx
-        if len(words) == 1 and words[0].isalnum():
-            key = fold_word(words[0])
-        elif all(w.isalnum() for w in words):
-            key = "".join(fold_word(w) for w in words)
-        else:
-            key = "".join(split_words(" ".join(words)))
-        pid = self.index.get(key)
-        if pid is None:  # a prefix, a trailing coast, an unknown or ambiguous name
-            if _split_place(words, ctx.names, ctx.lang) is None:
-                raise _NotFastError  # an error: the grammar builds it (and its hint) once
-            return _place_location(ctx, words, coast)
-        if coast is None:
-            return _bare_location(pid)
-        found = ctx.names.coast(coast)
-        if found is None:
-            raise _NotFastError
-        return _location(ctx, pid, found)
-
-    def end(self) -> None:
-        self.next(_ONLY_END)
-
-    def order(self) -> tuple[Order, bool]:
-        """The order as the grammar's transformer builds it, and its `convoy_word` flag."""
-        first = self.next(_START)
-        if first[0] == "POWER" and self.i < len(self.toks) and self.toks[self.i][0] == "COLON":
-            # "France: A PAR - BUR": the power giving the order (the grammar's `start`).
-            self.text_power = self.ctx.game_map.power_word(fold_word(first[1]))
-            self.i += 1
-            first = self.next(_START)
-        if first[0] == "WAIVE":
-            self.end()
-            return Waive(None), False
-        if first[0] in ("DISBAND", "BUILD"):
-            ref, _ = self.unit(self.next(_UNIT_START), _ONLY_END)
-            return (Disband if first[0] == "DISBAND" else Build)(None, unit=ref), False
-        ref, verb = self.unit(first, _HEAD)
-        if verb == "HOLD":
-            self.end()
-            return Hold(None, unit=ref), False
-        if verb == "DASH":
-            dest, after = self.place(self.next(_PLACE_START)[1], _AFTER_DEST)
-            if after == "VIA":
-                self.end()
-            return Move(None, unit=ref, dest=dest, via_convoy=after == "VIA"), False
-        if verb == "SUPPORT":
-            target, after = self.unit(self.next(_UNIT_START), _AFTER_TARGET)
-            if after == "DASH":
-                dest, _ = self.place(self.next(_PLACE_START)[1], _ONLY_END)
-                return SupportMove(None, unit=ref, target=target, dest=dest), False
-            if after == "HOLD":
-                self.end()
-            return SupportHold(None, unit=ref, target=target), False
-        if verb == "CONVOY":
-            tok = self.next(_UNIT_START)
-            # A type or a nationality makes it a unit: a convoy order, then a dash.
-            bare = tok[0] == _WORD
-            target, after = self.unit(tok, _AFTER_CONVOYED if bare else _DASH_ONLY)
-            if after == "DASH":
-                dest, _ = self.place(self.next(_PLACE_START)[1], _ONLY_END)
-                return Convoy(None, unit=ref, target=target, dest=dest), False
-            if after == "VIA":
-                self.end()
-            # EDC G: "A LON C BEL" is an army's convoyed move (parser._ToOrders.convoyed_move).
-            if ref.type is UnitType.FLEET:
-                raise _NotFastError
-            move = Move(None, unit=ref, dest=target.location, via_convoy=True)
-            return move, ref.type is None
-        if verb == "RETREAT":
-            tok = self.next(frozenset({"DASH", _WORD}))
-            if tok[0] == "DASH":
-                tok = self.next(_PLACE_START)
-            dest, _ = self.place(tok[1], _ONLY_END)
-            return Retreat(None, unit=ref, dest=dest), False
-        self.end()  # DISBAND or BUILD after the unit
-        return (Disband if verb == "DISBAND" else Build)(None, unit=ref), False
-
-
-# --- canonical notation ----------------------------------------------------------------------
-# `A PAR - BUR`, `F STP/NC - BAR`, `A LON - BEL VIA`, `A PAR S A MAR - BUR`, `F NTH C A LON - BEL`,
-# `A PAR R PIC`, `A PAR D`, `F STP/NC B`: one word per place, every word where the grammar
-# takes it as the reader above does (an id that is also an order or power word is left to the
-# reader).
-_UTYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
-_LOCATIONS: dict[tuple[int, str], tuple[object, dict[str, Location | None]]] = {}
-
-
-def _canonical_locations(ctx: _Ctx) -> dict[str, Location | None]:
-    """Canonical location text -> the location the reader gives it (None: not here), filled
-    as met; per map (held, so its id stays its own) and language."""
-    key = (id(ctx.game_map), ctx.lang)
-    held = _LOCATIONS.get(key)
-    if held is None or held[0] is not ctx.game_map:
-        if len(_LOCATIONS) > 64:
-            _LOCATIONS.clear()
-        held = _LOCATIONS[key] = (ctx.game_map, {})
-    return held[1]
-
-
-def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location:
-    if text in seen:
-        found = seen[text]
-        if found is not None and text.partition("/")[2] and found.coast is None:
-            pid = found.province  # held: the reader noted the dropped coast the first time
-            if pid not in ctx.dropped:
-                ctx.dropped.append(pid)  # DATC 4.B.6, as `_location` notes it
-    else:
-        found = None
-        pid_text, _, coast_text = text.partition("/")
-        if (
-            len(pid_text) == 3
-            and pid_text.isalpha()
-            and pid_text.isupper()
-            and coast_text in ("", "NC", "SC", "EC", "WC")
-            and fold_word(pid_text) not in _WORD_KINDS  # e.g. a retreat's "R TO": the reader
-            and ctx.game_map.power_word(fold_word(pid_text)) is None
-        ):
-            reader = _Reader(ctx, [("w", pid_text)])
-            try:
-                found = reader.location([pid_text], [coast_text] if coast_text else None)
-            except (_NotFastError, OrderSyntaxError):
-                found = None
-        seen[text] = found
-    if found is None:
-        raise _NotFastError
-    return found
-
-
-def _canonical(ctx: _Ctx, parts: list[str]) -> tuple[Order, bool]:
-    """The order of a canonical text split at its spaces, as the reader builds it."""
-    n = len(parts)
-    utype = _UTYPES.get(parts[0])
-    if utype is None or n < 3:
-        raise _NotFastError
-    seen = _canonical_locations(ctx)
-    unit = UnitRef(utype, _canonical_location(ctx, parts[1], seen), None)
-    verb = parts[2]
-    if n == 3:
-        if verb == "H":
-            return Hold(None, unit=unit), False
-        if verb == "D":
-            return Disband(None, unit=unit), False
-        if verb == "B":
-            return Build(None, unit=unit), False
-    elif verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
-        dest = _canonical_location(ctx, parts[3], seen)
-        return Move(None, unit=unit, dest=dest, via_convoy=n == 5), False
-    elif verb == "R" and n == 4:
-        return Retreat(None, unit=unit, dest=_canonical_location(ctx, parts[3], seen)), False
-    elif verb in ("S", "C") and n in (5, 7) and parts[3] in _UTYPES:
-        if verb == "C" and (n != 7 or parts[3] != "A"):
-            raise _NotFastError
-        target = UnitRef(_UTYPES[parts[3]], _canonical_location(ctx, parts[4], seen), None)
-        if n == 5:
-            return SupportHold(None, unit=unit, target=target), False
-        if parts[5] != "-":
-            raise _NotFastError
-        dest = _canonical_location(ctx, parts[6], seen)
-        if verb == "S":
-            return SupportMove(None, unit=unit, target=target, dest=dest), False
-        return Convoy(None, unit=unit, target=target, dest=dest), False
-    raise _NotFastError
-
-
-def _lexed(ctx: _Ctx) -> list[tuple[str, str]]:
-    """The tokens of `ctx.text`: the quick tokenizer, else the grammar's own lexer (markup,
-    punctuation, arrows, list markers, bracketed phrases), whose tokens are then read here."""
-    text = ctx.text
-    if text[0] not in _MARKER_START:
-        with contextlib.suppress(_NotFastError):
-            return _tokens(text, ctx.names, ctx.game_map.power_bigrams)
-    source = _LIST_MARKER_RE.sub("", text)
-    raws = _grammar_phrases(_lex(source, ctx.names, ctx.msgs, ctx.game_map.power_bigrams))
-    return [("w" if r.kind == "word" else r.kind, r.text) for r in raws]
-
-
-Skeleton = tuple[Order, bool, Power | None]  # as read, before the board: order, convoy word, power
-
-
-def _skeleton(ctx: _Ctx) -> Skeleton | None:
-    """The order as read from the text alone, its `convoy_word` flag and the power its text
-    names ("France: ..."); None when the grammar must read it."""
-    if not ctx.text:
-        return None
-    try:
-        try:
-            order, convoy_word = _canonical(ctx, ctx.text.split(" "))
-            return order, convoy_word, None
-        except _NotFastError:
-            reader = _Reader(ctx, _lexed(ctx))
-            order, convoy_word = reader.order()
-            return order, convoy_word, reader.text_power
-    except (_NotFastError, OrderSyntaxError):
-        return None
-
-
-def fast_order(ctx: _Ctx, position: Position | None, power: Power | None) -> Order | None:
-    """The order `ctx.text` (cleaned) reads as, completed with the board as the grammar path
-    completes it; None when the grammar must read it (including every error)."""
-    skeleton = _skeleton(ctx)
-    return None if skeleton is None else _finish(skeleton, ctx, position, power)
-
-
-def _finish(
-    skeleton: Skeleton, ctx: _Ctx, position: Position | None, power: Power | None
-) -> Order | None:
-    order, convoy_word, text_power = skeleton
-    try:
-        return _complete(order, ctx, position, power or text_power, convoy_word=convoy_word)
-    except OrderSyntaxError:
-        # An error (or a bare "s" that may be a coast) is the grammar's to report.
-        return None
+__all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "planned", "read"]
 
 
 # --- canonical orders, for bulk runs ---------------------------------------------------------
@@ -474,7 +50,8 @@ def _finish(
 # owner), made once per pair and phase kind.
 
 _Make = Callable[[Power | None, Power | None], Order]
-_UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board
+_UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
+_MOVEMENT, _RETREAT = PhaseKind.MOVEMENT, PhaseKind.RETREAT
 
 
 class _Plan:
@@ -503,32 +80,47 @@ class BulkReader:
     once and completed with the board every time, so the result is `parse_order`'s exactly.
     Texts the fast path does not read go to `parse_order` each time."""
 
-    def __init__(self, game_map: GameMap, lang: str = "en", size: int = 200_000) -> None:
+    def __init__(
+        self, game_map: GameMap, lang: str = "en", size: int = 200_000, texts: int | None = None
+    ) -> None:
         self.game_map = game_map
         self.lang = catalogue.normalise(lang)
-        self.size = size
-        self._read: dict[str, tuple[_Ctx, Skeleton | None]] = {}
-        self._plans: dict[tuple[str, PhaseKind], _Plan | None] = {}
+        self.size = size  # canonical plans held
+        self.texts = size if texts is None else texts  # readings held
+        self._read: dict[str, tuple[_Ctx, Skeleton | _Refusal | _Twice | None]] = {}
+        # text -> plan, one table per kind of phase (a kind's hash is a Python call: issue 18)
+        self._plans: tuple[dict[str, _Plan | None], ...] = ({}, {}, {})
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
         self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
 
     def parse(self, text: str, *, power: Power | None, position: Position | None) -> Order:
+        order = self.fast(text, power, position)
+        if order is not None:
+            return order
+        return parse_order(
+            text, lang=self.lang, power=power, position=position, game_map=self.game_map
+        )
+
+    def fast(self, text: str, power: Power | None, position: Position | None) -> Order | None:
+        """`fast_order`'s result for `text`, read once: the order (a new object), its error
+        raised, or None (the grammar reads it). `_clean` leaves a cleaned text as it is, so
+        a text and its cleaned form share their reading."""
         entry = self._read.get(text)
         if entry is None:
-            if len(self._read) >= self.size:
+            if len(self._read) >= self.texts:
                 self._read.clear()
             gm = self.game_map
             ctx = _Ctx(_clean(text), self.lang, gm.names(), gm, _messages(self.lang))
             long = len(ctx.text) > MAX_ORDER_LENGTH  # parse_order's own refusal
             entry = self._read[text] = (ctx, None if long else _skeleton(ctx))
         ctx, skeleton = entry
-        if skeleton is not None:
-            order = _finish(skeleton, ctx, position, power)
-            if order is not None:
-                return order
-        return parse_order(
-            text, lang=self.lang, power=power, position=position, game_map=self.game_map
-        )
+        return None if skeleton is None else _made(skeleton, ctx, position, power)
+
+    def forget(self) -> None:
+        """Drop the texts read and planned (not the places: `_loc`)."""
+        self._read.clear()
+        for plans in self._plans:
+            plans.clear()
 
     def canonical(
         self, text: str, power: Power | None, position: Position, given: set[int] | None
@@ -537,20 +129,22 @@ class BulkReader:
         kind, else None. The same object is handed out again while what it depends on is the
         same; a fresh one if `given` (the ids handed out for this phase) has it, as the
         adjudicator tells repeated orders apart by identity, or if `given` is None."""
-        key = (text, position.phase.kind)
-        plan = self._plans.get(key, _UNSEEN)
+        kind = position.phase.kind
+        plans = self._plans[0 if kind is _MOVEMENT else 1 if kind is _RETREAT else 2]
+        plan = plans.get(text, _UNSEEN)
         if plan is _UNSEEN:
-            if len(self._plans) >= self.size:
-                self._plans.clear()
-            plan = self._plans[key] = self._plan(text, key[1])
+            if len(plans) >= self.size:
+                plans.clear()
+            plan = plans[text] = self._plan(text, kind)
         if plan is None:
             return None
         pid = plan.pid
-        if plan.reads == _CENTRE:
+        reads = plan.reads
+        if reads is _CENTRE:
             owner = position.centers.get(pid)
         else:
             board = position.units.get(pid)
-            if plan.reads == _RETREATING and position.dislodged:
+            if reads is _RETREATING and position.dislodged:
                 waiting = position.dislodged_in(pid)
                 board = board if waiting is None else waiting.unit
             owner = None
@@ -561,9 +155,10 @@ class BulkReader:
         if given is None:
             return plan.make(power, owner)
         pair = (power, owner)
-        order = plan.done.get(pair)
+        done = plan.done
+        order = done.get(pair)
         if order is None:
-            order = plan.done[pair] = plan.make(power, owner)
+            order = done[pair] = plan.make(power, owner)
         elif id(order) in given:
             order = plan.make(power, owner)
         given.add(id(order))
@@ -694,15 +289,43 @@ class BulkReader:
 _PLANNERS: dict[tuple[int, str], tuple[GameMap, BulkReader]] = {}
 
 
-def planned(
-    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
-) -> Order | None:
-    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
-    is read once per map and language (`BulkReader.canonical`); None: the general path."""
+def _held(game_map: GameMap, lang: str) -> BulkReader:
+    """The reader of `parse_order`'s texts on this map in this language."""
     key = (id(game_map), lang)
     held = _PLANNERS.get(key)
     if held is None or held[0] is not game_map:  # held: the map's id stays its own
         if len(_PLANNERS) > 64:
             _PLANNERS.clear()
-        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, size=50_000))
-    return held[1].canonical(text, power, position, None)
+        # Bounded: ~1 kB a reading; a table sees a few thousand distinct texts a game.
+        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, 50_000, texts=10_000))
+    return held[1]
+
+
+def planned(
+    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
+) -> Order | None:
+    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
+    is read once per map and language (`BulkReader.canonical`); None: the general path."""
+    return _held(game_map, lang).canonical(text, power, position, None)
+
+
+def read(
+    text: str, lang: str, power: Power | None, position: Position | None, game_map: GameMap
+) -> Order | None:
+    """`parse_order`'s result for a cleaned text, or its error raised, when the fast path
+    reads it; None: the grammar. A new object each call: the reading is held per map and
+    language (players send the same texts again: each edit of an order set re-sends all of
+    it), the completion with the board is made each time."""
+    reader = _held(game_map, lang)
+    if position is not None:
+        order = reader.canonical(text, power, position, None)
+        if order is not None:
+            return order
+    return reader.fast(text, power, position)
+
+
+def forget() -> None:
+    """Drop every text's reading and plan held, keeping the places read (bench/parse.py's
+    figure for texts read the first time)."""
+    for _, reader in _PLANNERS.values():
+        reader.forget()

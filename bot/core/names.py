@@ -31,6 +31,7 @@ from bot.paths import data_dir
 
 _SHORT = 4  # codes this short get a suggestion for two swapped letters
 _MIN_PREFIX = 3  # shorter prefixes are guesses, not names (GM rules I(1): "a significant part")
+_CUTOFF = 0.75  # difflib's ratio for a suggestion
 
 
 class NameLookupError(ValueError):
@@ -120,11 +121,13 @@ class NameTable:
                 self._next_words.setdefault(e.words[i], set()).add(e.words[i + 1])
         # Full names by their first letter: a prefix ("West Med", "midatl") shares it, so the
         # prefix search reads one bucket, not every name (issue 18: errors read it many times).
-        self._by_initial: dict[str, list[_Entry]] = {}
+        self._by_initial: dict[str, list[tuple[_Entry, str]]] = {}  # with its key
         for e in self._entries:
             if e.is_name and _key(e.words):
-                self._by_initial.setdefault(_key(e.words)[0], []).append(e)
-        self._choices: dict[str, dict[str, str]] = {}  # suggest()'s candidates, per language
+                self._by_initial.setdefault(_key(e.words)[0], []).append((e, _key(e.words)))
+        # suggest()'s candidates per language: key -> province; the keys of each length, and
+        # joined by newlines
+        self._choices: dict[str, tuple[dict[str, str], dict[int, tuple[list[str], str]]]] = {}
 
     def joins(self, left: str, right: str) -> bool:
         """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
@@ -199,8 +202,8 @@ class NameTable:
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
-            for e in self._by_initial.get(key[0], ()):
-                if _is_prefix(words, key, e.words):
+            for e, name in self._by_initial.get(key[0], ()):
+                if name.startswith(key) or _is_prefix(words, e.words):
                     every.add(e.pid)
                     if e.lang == lang:
                         mine.add(e.pid)
@@ -223,15 +226,20 @@ class NameTable:
 
     def suggest(self, key: str, lang: str) -> str | None:
         """The full name of the province closest to `key` (folded), if any is close."""
-        choices = self._choices.get(self.own(lang))
-        if choices is None:
-            choices = {}
+        held = self._choices.get(self.own(lang))
+        if held is None:
+            choices: dict[str, str] = {}
             for look in self._looks(lang):
                 for k, pids in self._exact[look].items():
                     if len(pids) == 1:
                         choices.setdefault(k, next(iter(pids)))
-            self._choices[self.own(lang)] = choices
-        best = difflib.get_close_matches(key, list(choices), n=1, cutoff=0.75)
+            sized: dict[int, list[str]] = {}
+            for k in choices:
+                sized.setdefault(len(k), []).append(k)
+            by_length = {n: (keys, "\n".join(keys)) for n, keys in sized.items()}
+            held = self._choices[self.own(lang)] = (choices, by_length)
+        choices, by_length = held
+        best = difflib.get_close_matches(key, _near(key, by_length), n=1, cutoff=_CUTOFF)
         if not best and len(key) <= _SHORT:
             # A short code is too short for a ratio: "PRA" is 0.67 from "PAR". Two swapped
             # letters are the usual typo there; suggest only when one code fits.
@@ -253,10 +261,29 @@ class NameTable:
         return {k: frozenset(v) for k, v in self._exact[lang].items()}
 
 
-def _is_prefix(words: Sequence[str], key: str, name: Sequence[str]) -> bool:
-    """`midatl` starts `midatlanticocean`; `west med` starts `western mediterranean` word-wise."""
-    if _key(name).startswith(key):
-        return True
+def _near(key: str, by_length: Mapping[int, tuple[list[str], str]]) -> list[str]:
+    """The candidates difflib's quick checks may let through for `key`: the letters one
+    shares with `key` (`quick_ratio`) are at most its letters found in `key` at all, counted
+    in C for each length at once; difflib would skip every other one, so its best match is
+    the same (issue 18: ~400 candidates through its checks were ~0.5 ms an unknown place)."""
+    size = len(key)
+    drop = str.maketrans("", "", key)  # folded keys: letters and digits, never a newline
+    near: list[str] = []
+    for length, (keys, joined) in by_length.items():
+        total = length + size
+        # the fewest letters shared that pass: difflib's 2.0 * matches / total >= cutoff
+        need = next((m for m in range(min(length, size) + 1) if 2.0 * m / total >= _CUTOFF), None)
+        if need is None:
+            continue
+        spare = length - need  # letters of a candidate that `key` may lack
+        rest = joined.translate(drop).split("\n")
+        near.extend(k for k, r in zip(keys, rest, strict=True) if len(r) <= spare)
+    return near
+
+
+def _is_prefix(words: Sequence[str], name: Sequence[str]) -> bool:
+    """`west med` starts `western mediterranean` word-wise (`midatl` starting the name's key,
+    `midatlanticocean`, is checked first)."""
     return len(words) <= len(name) and all(
         n.startswith(w) for w, n in zip(words, name, strict=False)
     )

@@ -13,8 +13,9 @@ coast, a retreat in a retreat phase) and never overrides what was written: an or
 missing unit, another power's unit or a wrong unit type still parses (DATC 6.A.*: the
 adjudicator rules on it).
 
-Well-formed orders are read first by `bot.core.fastparse`, without a parse tree and to the
-same result (issue 18: ~10x faster); the grammar reads everything else and makes every error.
+Well-formed orders are read first by `bot.core.fastread`, without a parse tree and to the
+same result or error, each text once per map and language (`bot.core.fastparse`; issue 18);
+the grammar reads everything else and makes every syntax error.
 `parse_order_grammar` is the grammar alone, for the differential test and `bench/parse.py`.
 """
 
@@ -68,8 +69,9 @@ def parse_order(
 ) -> Order:
     """One order; `OrderSyntaxError` with a player-facing `.message` if it cannot be read.
 
-    A well-formed order is read by `bot.core.fastparse` (no parse tree); anything it does not
-    fully recognise goes to the grammar, which gives the same order or the error.
+    An order is read by `bot.core.fastread` (no parse tree), each text once per map and
+    language (`bot.core.fastparse`); what it does not read goes to the grammar, which gives
+    the same order or the same error.
     `coast_hints` (`parse_orders(as_set=True)`) name the coast of a move written without one.
     """
     return _parse(text, lang, power, position, game_map, fast=True, hints=coast_hints)
@@ -104,13 +106,14 @@ def _parse(
     source = _clean(text)
     if len(source) > MAX_ORDER_LENGTH:
         raise OrderSyntaxError(msgs["too_long"].format(n=len(source)), source)
-    if fast and position is not None and not hints:
-        # a canonical text, read once (issue 18: canonical orders are most of what is sent)
-        planned = _fastparse.planned(source, lang, power, position, gmap)
-        if planned is not None:
-            return planned
+    if fast and not hints:
+        # The fast path, each text read once per map and language (issue 18); it raises the
+        # errors of a text it reads whole.
+        order = _fastparse.read(source, lang, power, position, gmap)
+        if order is not None:
+            return order
     ctx = _Ctx(source, lang, names, gmap, msgs, hints=hints or {})
-    if fast:
+    if fast and hints:  # the coasts of a set read as a whole: no reading held
         order = _fastparse.fast_order(ctx, position, power)
         if order is not None:
             return order

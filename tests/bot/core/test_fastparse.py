@@ -11,13 +11,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.core import catalogue
+from bot.core import catalogue, fastparse
 from bot.core.fastparse import BulkReader, fast_order
 from bot.core.jsonio import position_from_json
 from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.core.orders import Order
 from bot.core.parser import (
+    MAX_ORDER_LENGTH,
     OrderSyntaxError,
     _clean,
     _Ctx,
@@ -34,9 +35,12 @@ from tests.variants import tri
 
 
 def _fast(text: str, lang: str, power: Power | None, position: Position | None) -> Order | None:
-    """The fast path alone, with the context `parse_order` gives it."""
+    """The fast path alone, with the context `parse_order` gives it (a text too long is
+    refused before it)."""
     lang = catalogue.normalise(lang)
     ctx = _Ctx(_clean(text), lang, STANDARD.names(), STANDARD, _messages(lang))
+    if len(ctx.text) > MAX_ORDER_LENGTH:
+        return None
     return fast_order(ctx, position, power)
 
 
@@ -55,13 +59,22 @@ def _outcome(
         return f"error {exc.message!r} {exc.text!r} {exc.word!r}"
 
 
+def _fast_outcome(text: str, lang: str, power: Power | None, pos: Position | None) -> str | None:
+    """`_outcome` of the fast path alone; None if it leaves the text to the grammar."""
+    try:
+        fast = _fast(text, lang, power, pos)
+    except OrderSyntaxError as exc:
+        return f"error {exc.message!r} {exc.text!r} {exc.word!r}"
+    return None if fast is None else repr(fast)
+
+
 def _check(text: str, lang: str, power: Power | None, pos: Position | None) -> bool:
-    """Both paths agree on `text`; True if the fast path read it itself."""
+    """Both paths agree on `text`; True if the fast path read it (or refused it) itself."""
     grammar = _outcome(parse_order_grammar, text, lang, power, pos)
     assert _outcome(parse_order, text, lang, power, pos) == grammar, text
-    fast = _fast(text, lang, power, pos)
+    fast = _fast_outcome(text, lang, power, pos)
     if fast is not None:
-        assert repr(fast) == grammar, text
+        assert fast == grammar, text
     return fast is not None
 
 
@@ -109,21 +122,74 @@ def test_every_tenth_corpus_record() -> None:
     assert fast >= 0.99 * total
 
 
-def test_errors_go_to_the_grammar() -> None:
-    start = STANDARD.start
+def test_a_bare_s_is_read_again_as_the_grammar_reads_it() -> None:
+    """The grammar reads a text again, each bare "s" as a place word, when its first reading
+    fails; the first error stands if the second fails too."""
     for text in (
-        "A PAR - XYZ",  # unknown place: the grammar's error and hint
-        "A PAR - Burgandy",
-        "F SPA S - MAO",  # a bare "s" that is a coast, read again by the grammar
-        "A PAR - BUR H",
-        "F LON C BEL",
+        "F SPA S - MAO",  # a coast
+        "F SPA S H",
+        "F ESP S - ATL",
+        "F SPA S - Xanadu",  # an error both times: the first one
+        "A PAR S S MAR",
+        "F SPA S S",
+        "A PAR s A MAR",  # read the first time
+    ):
+        for board in (STANDARD.start, None, BOARDS["retreat"]):
+            for lang in ("en", "fr"):
+                assert _check(text, lang, None, board), text
+
+
+def test_a_character_the_grammar_refuses_is_the_grammars() -> None:
+    for text in ("A PAR # BUR", "A PAR - BUR; F BRE - MAO", "..."):
+        assert _fast_outcome(text, "en", None, STANDARD.start) is None, text
+        _check(text, "en", None, STANDARD.start)
+
+
+def test_syntax_errors_are_the_grammars() -> None:
+    """The reader stops at the token the grammar stops at, fed the same terminals before it."""
+    for text in (
         "A PAR attacks BUR",
-        "A PAR # BUR",
+        "A PAR",
+        "A PAR -",
+        "A PAR-BUR-MAR",
+        "F LON - ENG - BRE",
+        "retire BOU",
+        "A PAR disb",
+        "France:",
         "France: Germany: A PAR H",
         "a ADR c English Channel",  # found by hypothesis: a nationality makes a convoyed unit
+        "A PAR (via convoy",
     ):
-        assert _fast(text, "en", None, start) is None, text
-        _check(text, "en", None, start)
+        for lang in ("en", "fr"):
+            assert _check(text, lang, None, STANDARD.start), text
+
+
+def test_errors_of_a_text_read_whole_are_the_fast_paths() -> None:
+    """A text that reads whole gets the grammar's transformer and completion errors."""
+    for text, board in (
+        ("A PAR - XYZ", STANDARD.start),  # unknown place: the error and its hint
+        ("A PAR - Burgandy", STANDARD.start),
+        ("A Bugundy - Burgandy", STANDARD.start),  # the first place's error
+        ("A Bugundy - BUR/xc", STANDARD.start),
+        ("A PAR - BUR/xc", STANDARD.start),  # unknown coast
+        ("F MAO - SPA/EC", STANDARD.start),  # a coast Spain does not have
+        ("F North - ENG", STANDARD.start),  # ambiguous
+        ("F LON C BEL", STANDARD.start),  # a fleet's convoyed move
+        ("F Xanadu C BEL", STANDARD.start),  # its place first
+        ("F MAO - SPA", STANDARD.start),  # two coasts (completion)
+        ("F MAO - SPA", None),
+        ("MAO - SPA", STANDARD.start),
+        ("NTH C BEL", STANDARD.start),  # a fleet's convoy order without the army
+        ("Build BRE", BOARDS["adjust"]),  # which type
+        ("France: A PAR - Xanadu", STANDARD.start),
+        ("A PAR - BUR H", STANDARD.start),  # "BUR H" is the place the grammar reads too
+        ("A Xanadu - BUR H", STANDARD.start),
+        ("A PAR sup A MAR - BUR", STANDARD.start),  # "PAR sup A MAR": the word and its hint
+    ):
+        assert _fast_outcome(text, "en", None, board) is not None, text
+        assert _fast_outcome(text, "fr", None, board) is not None, text
+        assert _check(text, "en", None, board), text
+        assert _check(text, "fr", None, board), text
 
 
 def test_markup_punctuation_and_headers_are_read_fast() -> None:
@@ -169,11 +235,12 @@ def _place(draw: st.DrawFn) -> str:
 
 
 @st.composite
-def _unit(draw: st.DrawFn) -> str:
+def _unit(draw: st.DrawFn, places: st.SearchStrategy[str] | None = None) -> str:
+    place = places if places is not None else _place()
     utype = draw(st.sampled_from(["", *_words("UTYPE")]))
     power = draw(st.sampled_from(["", "", "", *_POWER_WORDS]))
     first, second = (power, utype) if draw(st.booleans()) else (utype, power)
-    return " ".join(w for w in (first, second, draw(_place())) if w)
+    return " ".join(w for w in (first, second, draw(place)) if w)
 
 
 def _kw(kind: str) -> st.SearchStrategy[str]:
@@ -191,27 +258,28 @@ _POWER_WORDS = [
 
 
 @st.composite
-def _order(draw: st.DrawFn) -> str:
-    u = draw(_unit())
+def _order(draw: st.DrawFn, places: st.SearchStrategy[str] | None = None) -> str:
+    place = places if places is not None else _place()
+    u = draw(_unit(place))
     shape = draw(st.integers(0, 8))
     if shape == 0:
         return f"{u} {draw(_kw('HOLD'))}"
     if shape == 1:
         via = draw(st.sampled_from(["", " via", " VIA", " via convoy", " par convoi"]))
-        return f"{u} {draw(_DASH)} {draw(_place())}{via}"
+        return f"{u} {draw(_DASH)} {draw(place)}{via}"
     if shape == 2:
-        return f"{u} {draw(_kw('SUPPORT'))} {draw(_unit())}"
+        return f"{u} {draw(_kw('SUPPORT'))} {draw(_unit(place))}"
     if shape == 3:
-        return f"{u} {draw(_kw('SUPPORT'))} {draw(_unit())} {draw(_DASH)} {draw(_place())}"
+        return f"{u} {draw(_kw('SUPPORT'))} {draw(_unit(place))} {draw(_DASH)} {draw(place)}"
     if shape == 4:
-        return f"{u} {draw(_kw('CONVOY'))} {draw(_unit())} {draw(_DASH)} {draw(_place())}"
+        return f"{u} {draw(_kw('CONVOY'))} {draw(_unit(place))} {draw(_DASH)} {draw(place)}"
     if shape == 5:
-        return f"{u} {draw(_kw('RETREAT'))} {draw(_place())}"
+        return f"{u} {draw(_kw('RETREAT'))} {draw(place)}"
     if shape == 6:
         return f"{u} {draw(_kw('DISBAND'))}"
     if shape == 7:
         return f"{draw(_kw('BUILD'))} {u}"
-    return f"{u} {draw(_kw('CONVOY'))} {draw(_place())}"
+    return f"{u} {draw(_kw('CONVOY'))} {draw(place)}"
 
 
 _BOARDS = [None, _MAP.start, *(b for b in BOARDS.values() if b is not None)]
@@ -229,6 +297,49 @@ _WRAPS = ["{}", "{}", "1. {}", "- {}", "> {}", "**{}**", "`{}`", "{}.", "France:
 )
 def test_generated_orders(text: str, wrap: str, lang: str, board: int) -> None:
     _check(wrap.format(text), lang, None, _BOARDS[board])
+
+
+# What players get wrong: typos, cut names, shared prefixes, coasts a province lacks, a bare
+# "s" (a coast or "supports"), words that are not order words.
+_BAD_PLACES = [
+    "Xanadu", "Burgandy", "Bugundy", "Norwegain Sea", "North", "Golfe", "PRA", "MNU", "BRUG",
+    "spa/xc", "SPA/EC", "Spain (côte ouest)", "bul/wc", "Mid", "s", "S", "PAR attacks BUR",
+    "BUR H", "mar sup", "stp s", "Gulf",
+]  # fmt: skip
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    _order(st.one_of(_place(), st.sampled_from(_BAD_PLACES))),
+    st.sampled_from(_WRAPS),
+    st.sampled_from(["en", "fr"]),
+    st.sampled_from(range(len(_BOARDS))),
+)
+def test_generated_orders_with_errors(text: str, wrap: str, lang: str, board: int) -> None:
+    _check(wrap.format(text), lang, None, _BOARDS[board])
+
+
+# Order words, places, powers and symbols in any order: syntax errors of every kind.
+_KINDS = ("UTYPE", "HOLD", "SUPPORT", "CONVOY", "RETREAT", "DISBAND", "BUILD", "DASH", "VIA")
+_SOUP = [
+    *sorted({w for kind in _KINDS for w in _words(kind)}), *_words("WAIVE"), "via", "convoy",
+    "par", "convoi", "move", "to",
+    "-", "/", "(", ")", ":", "->", "s", "S", "nc", "sc", "north", "coast", "côte", "PAR", "Paris",
+    "BUR", "spa", "Spain", "STP", "St", "Petersburg", "Mid-Atlantic", "North", "Sea", "Xanadu",
+    "Burgandy", "attacks", "sup", "disb", "France", "French", "allemande", "France:", "1.", ".",
+]  # fmt: skip
+
+
+@settings(max_examples=1500, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SOUP), min_size=1, max_size=8),
+    st.sampled_from(["en", "fr"]),
+    st.sampled_from(range(len(_BOARDS))),
+)
+def test_any_sequence_of_words_reads_as_the_grammar_reads_it(
+    words: list[str], lang: str, board: int
+) -> None:
+    _check(" ".join(words), lang, None, _BOARDS[board])
 
 
 @st.composite
@@ -449,3 +560,27 @@ def test_parse_order_gives_a_new_object_for_a_canonical_text_read_before() -> No
     again = parse_order("A PAR - BUR", power=Power("FRANCE"), position=start, game_map=STANDARD)
     assert first == again
     assert first is not again  # two copies in one set are two orders (DATC 4.D.3)
+
+
+def test_a_text_read_before_gives_a_new_order_or_a_new_error() -> None:
+    """`parse_order` holds the reading of a text, not its result: a new order completed with
+    this board, or a new error, each time; the same after `forget`."""
+    start, adjust = STANDARD.start, BOARDS["adjust"]
+    texts = ["A Paris - Burgundy", "Build F St Petersburg north coast", "A PAR - Burgandy"]
+    for _ in range(2):
+        fastparse.forget()
+        for text in texts:
+            outcomes = []
+            for board in (start, adjust, None, start):
+                try:
+                    order = parse_order(text, position=board, game_map=STANDARD)
+                except OrderSyntaxError as exc:
+                    outcomes.append(exc)
+                    continue
+                assert repr(order) == _outcome(parse_order_grammar, text, "en", None, board)
+                outcomes.append(order)
+            assert outcomes[0] is not outcomes[3], text
+            assert repr(outcomes[0]) == repr(outcomes[3]), text
+    errors = [o for o in outcomes if isinstance(o, OrderSyntaxError)]
+    assert len(errors) == 4
+    assert errors[0].message == "unknown province 'Burgandy' — did you mean Burgundy?"

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import difflib
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.core.map import load_map
 from bot.core.model import Coast
@@ -153,3 +157,49 @@ def test_variant_on_the_standard_board_uses_the_standard_names() -> None:
     sandard = load_names("sandard")
     assert sandard.resolve("Mid-Atlantic Ocean") == "MAO"
     assert sandard.resolve("MAR", "fr") == "NAF"
+
+
+def _difflib_suggestion(key: str, lang: str) -> str | None:
+    """`NameTable.suggest` as it was written first: difflib over every candidate."""
+    choices: dict[str, str] = {}
+    own = NAMES.own(lang)
+    for look in (own, *(x for x in NAMES.langs if x != own)):
+        for k, pids in NAMES.exact_keys(look).items():
+            if len(pids) == 1:
+                choices.setdefault(k, next(iter(pids)))
+    best = difflib.get_close_matches(key, list(choices), n=1, cutoff=0.75)
+    if not best and len(key) <= 4:
+        swaps = {key[:i] + key[i + 1] + key[i] + key[i + 2 :] for i in range(len(key) - 1)}
+        fits = {choices[k] for k in swaps & choices.keys()}
+        best = [next(k for k in swaps if k in choices)] if len(fits) == 1 else []
+    return NAMES.full_name(choices[best[0]], lang) if best else None
+
+
+_KEYS = sorted({k for lang in NAMES.langs for k in NAMES.exact_keys(lang)})
+
+
+@st.composite
+def _typo(draw: st.DrawFn) -> str:
+    """A key with a few letters changed, added, dropped or swapped; or any letters."""
+    if draw(st.booleans()):
+        return draw(st.text("abcdeilmnorstuy0123", min_size=1, max_size=20))
+    word = list(draw(st.sampled_from(_KEYS)))
+    for _ in range(draw(st.integers(0, 3))):
+        i = draw(st.integers(0, len(word) - 1))
+        op = draw(st.integers(0, 3))
+        if op == 0:
+            word.insert(i, draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz")))
+        elif op == 1 and len(word) > 1:
+            del word[i]
+        elif op == 2:
+            word[i] = draw(st.sampled_from("abcdefghijklmnopqrstuvwxyz"))
+        else:
+            j = draw(st.integers(0, len(word) - 1))
+            word[i], word[j] = word[j], word[i]
+    return "".join(word)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(_typo(), st.sampled_from(["en", "fr", "de"]))
+def test_the_suggestion_is_difflibs_closest_match(key: str, lang: str) -> None:
+    assert NAMES.suggest(key, lang) == _difflib_suggestion(key, lang)
