@@ -5,16 +5,21 @@ run.
     python3 bench/batch.py [--phases N] [--units U] [--seed S] [--jobs N]
 
 The phases are bench/adjudicate.py's seeded random positions and legal orders (~28 units, many
-supports and convoys), written as --jsonl lines in canonical notation. Parley: the lines through
-`run_jsonl` (JSON read, orders parsed, adjudicated, JSON written), each line's CPU time, best of
-three passes (a fresh engine each: its parse cache starts empty).
+supports and convoys), written as --jsonl lines in canonical notation (UTF-8 bytes, as the CLI
+reads them).
+Parley: the lines through `run_jsonl_jobs`, the function behind `parley adjudicate --jsonl
+--jobs N` (JSON read, orders parsed, adjudicated, JSON written), with --jobs 1 (this process
+alone) and --jobs N (default one per CPU), three runs of each taken in turn, each with a fresh
+engine (its caches start empty, as a new CLI run's do): per phase, the WALL time (what a user
+waits for) and the CPU time (this process's and its workers'), best and median of the three,
+with the load average, since other processes take cores. The --jobs 1 table also gives the
+median of one line's CPU time in its best run.
 MILA: `diplomacy` 1.1.2 from the package index, installed on first run in its own environment
 (bench/.venv-mila, ignored by git); each phase's game is set up untimed and only `process()` is
 timed (CPU time, second of two passes), so MILA's figure leaves out its order parsing
 (`set_orders`), as in issue 18.
-Parallel: the same lines through `--jobs N`'s function (N worker processes, default one per
-CPU), its WALL time per phase (best of three), beside MILA's CPU time per phase: what a user
-waits for per phase; with the machine's load average printed, since other processes take cores.
+Ratios: MILA's CPU per phase against --jobs 1's CPU per phase (like for like), and against
+--jobs N's wall time per phase.
 Stages: one more pass split into JSON decoding, reading (position, orders), adjudication and
 writing, CPU per phase, to show where the time goes.
 Target (issue 18): Parley's time per phase <= MILA's / 8.
@@ -24,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import json
 import os
 import random
@@ -33,6 +39,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -104,7 +111,7 @@ def phases(n: int, units: int, seed: int) -> tuple[list[str], list[dict[str, obj
     return lines, mila
 
 
-def _stamped(lines: list[str], stamps: list[float]) -> Iterator[str]:
+def _stamped(lines: list[bytes], stamps: list[float]) -> Iterator[bytes]:
     """The lines, the CPU clock read as each is taken (and once after the last)."""
     for line in lines:
         stamps.append(time.process_time())
@@ -112,23 +119,42 @@ def _stamped(lines: list[str], stamps: list[float]) -> Iterator[str]:
     stamps.append(time.process_time())
 
 
-def parley_times(lines: list[str]) -> tuple[list[float], int]:
-    """CPU seconds of each line through `run_jsonl` (the best of three passes per line), and
-    the output's size: the lines are handed to it one by one and the clock read between."""
-    engine = make_engine("datc")
-    run_jsonl(engine, lines[:50], io.StringIO())  # warm-up: parser tables, map index
-    best = [float("inf")] * len(lines)
-    size = 0
-    for _ in range(3):
-        engine = make_engine("datc")  # a fresh engine: no parse cache carried over
-        stamps: list[float] = []
+@dataclass
+class Runs:
+    """Seconds per phase of each run through `run_jsonl_jobs` with one --jobs value."""
 
-        out = io.StringIO()
-        errors = run_jsonl(engine, _stamped(lines, stamps), out)
-        assert errors == 0, f"{errors} error lines"
-        best = [min(b, t1 - t0) for b, t0, t1 in zip(best, stamps, stamps[1:], strict=False)]
-        size = len(out.getvalue())
-    return best, size
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # this process's and its workers'
+    line_median: float = float("inf")  # --jobs 1: one line's median CPU time, best run
+    size: int = 0  # the output's characters
+
+
+def parley_runs(lines: list[str], jobs: int, rounds: int = 3) -> dict[int, Runs]:
+    """`rounds` runs of the lines through `run_jsonl_jobs` with --jobs 1 and --jobs `jobs`,
+    taken in turn (so that a change of load falls on both), each with a fresh engine."""
+    data = [line.encode() for line in lines]
+    run_jsonl(make_engine("datc"), data[:50], io.StringIO())  # warm-up: parser tables, map index
+    runs = {n: Runs() for n in sorted({1, jobs})}
+    for _ in range(rounds):
+        for n, got in runs.items():
+            stamps: list[float] = []
+            out = io.StringIO()
+            before, t0 = os.times(), time.perf_counter()
+            errors = run_jsonl_jobs(
+                make_engine("datc"),
+                _stamped(data, stamps) if n == 1 else data,
+                out,
+                jobs=n,
+            )
+            wall, after = time.perf_counter() - t0, os.times()
+            assert errors == 0, f"{errors} error lines"
+            cpu = sum(after[:4]) - sum(before[:4])  # user, system, children's user and system
+            got.wall.append(wall / len(data))
+            got.cpu.append(cpu / len(data))
+            got.size = len(out.getvalue())
+            if n == 1 and cpu / len(data) <= min(got.cpu):
+                got.line_median = statistics.median(b - a for a, b in itertools.pairwise(stamps))
+    return runs
 
 
 def stages(lines: list[str]) -> dict[str, float]:
@@ -154,21 +180,6 @@ def stages(lines: list[str]) -> dict[str, float]:
     return {k: v / 1e9 / len(lines) for k, v in spent.items()}
 
 
-def parallel_wall(lines: list[str], jobs: int) -> float:
-    """Wall seconds per line through `run_jsonl_jobs` (best of three runs)."""
-    data = [line.encode() for line in lines]
-    best = float("inf")
-    for _ in range(3):
-        out = io.StringIO()
-        t0 = time.perf_counter()
-        errors = run_jsonl_jobs(
-            make_engine("datc"), data, out, jobs=jobs, rules_name="datc", map_name="standard"
-        )
-        best = min(best, time.perf_counter() - t0)
-        assert errors == 0, f"{errors} error lines"
-    return best / len(lines)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phases", type=int, default=2000)
@@ -178,11 +189,11 @@ def main() -> None:
     args = ap.parse_args()
     jobs = args.jobs or default_jobs()
     lines, mila = phases(args.phases, args.units, args.seed)
-    n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined]
+    n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined,misc]
     python = mila_python()
-    parley, size = parley_times(lines)
+    load = os.getloadavg()[0]
+    runs = parley_runs(lines, jobs)
     split = stages(lines)
-    wall = parallel_wall(lines, jobs)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(mila, fh)
     try:
@@ -192,22 +203,39 @@ def main() -> None:
     finally:
         Path(fh.name).unlink()
     mila_times: list[float] = json.loads(done.stdout)
+    mila_mean = statistics.mean(mila_times)
+    one, many = runs[1], runs[jobs]
     print(f"{args.phases} movement phases, {n_orders / args.phases:.1f} orders each")
-    print("CPU time per phase (the machine is shared)      mean    median")
-    for label, times in (
-        ("parley adjudicate --jsonl (JSON in, parse, JSON out)", parley),
-        (f"MILA diplomacy {MILA_VERSION} process() alone", mila_times),
-    ):
-        mean, median = statistics.mean(times) * 1e6, statistics.median(times) * 1e6
-        print(f"{label:52s} {mean:7,.0f} us {median:7,.0f} us")
-    ratio = statistics.mean(mila_times) / statistics.mean(parley)
-    ratio_median = statistics.median(mila_times) / statistics.median(parley)
-    print(f"ratio MILA / parley --jobs 1: {ratio:.1f}x (medians {ratio_median:.1f}x; target >= 8x)")
     print(
-        f"--jobs {jobs}: {wall * 1e6:,.0f} us WALL per phase (best of 3, load average"
-        f" {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs);"
-        f" ratio MILA CPU / parley --jobs {jobs} wall: {statistics.mean(mila_times) / wall:.1f}x"
+        f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on"
+        f" {os.cpu_count()} CPUs (other processes take cores: compare figures of one run)"
     )
+    print("CPU time per phase                                     mean    median")
+    print(
+        f"{'parley adjudicate --jsonl (JSON in, parse, JSON out)':52s}"
+        f" {min(one.cpu) * 1e6:7,.0f} us {one.line_median * 1e6:7,.0f} us"
+        "  (--jobs 1, best of 3 runs)"
+    )
+    print(
+        f"{f'MILA diplomacy {MILA_VERSION} process() alone':52s}"
+        f" {mila_mean * 1e6:7,.0f} us {statistics.median(mila_times) * 1e6:7,.0f} us"
+    )
+    print(
+        f"ratio MILA / parley --jobs 1 (CPU): {mila_mean / min(one.cpu):.1f}x"
+        f" (medians {statistics.median(mila_times) / one.line_median:.1f}x; target >= 8x)"
+    )
+    print("per phase, best / median of 3 runs        WALL              CPU (here + workers)")
+    for n, got in runs.items():
+        print(
+            f"  parley --jobs {n:<3d}                {min(got.wall) * 1e6:7,.0f} /"
+            f" {statistics.median(got.wall) * 1e6:5,.0f} us"
+            f"   {min(got.cpu) * 1e6:7,.0f} / {statistics.median(got.cpu) * 1e6:5,.0f} us"
+        )
+    print(
+        f"--jobs {jobs} against --jobs 1 (best wall): {min(one.wall) / min(many.wall):.2f}x;"
+        f" ratio MILA CPU / parley --jobs {jobs} wall: {mila_mean / min(many.wall):.1f}x"
+    )
+    size = one.size
     total = sum(split.values())
     print(
         "where --jobs 1's time goes (one pass, CPU per phase): "

@@ -1,7 +1,7 @@
 """Replay the Droidippy corpus through `parley adjudicate --jsonl`'s code path and compare.
 
     python3 bench/corpus.py [--limit N] [--rules NAME] [--examples K] [FILE]
-    python3 bench/corpus.py --replay-only [--jobs N]... [--limit N] [FILE]
+    python3 bench/corpus.py --replay-only [--jobs N]... [--rounds R] [--limit N] [FILE]
 
 FILE defaults to $PARLEY_SHARED/games/droidippy.jsonl.gz, else ../shared/games/ (a 5,352-record
 sample is tests/data/droidippy_sample.jsonl.gz). Each record's line goes to the same
@@ -12,8 +12,10 @@ records, the top-level `dislodged` against `expected.dislodged`. Mismatches are 
 the record's flags; the unflagged ones are printed as examples. Prints records per second.
 --replay-only: the whole file through `parley adjudicate --jsonl --jobs N`'s own function (the
 gzip read in this process as bytes, the answers written to a null sink): wall and CPU seconds
-(this process's and the workers'), records/s, for --jobs 1 and then one per CPU (at least 2);
-`--jobs N` (repeatable) chooses. Issue 18's target: <= 20 s.
+(this process's and the workers'), records/s, the load average before and after, for --jobs 1
+and then one per CPU (at least 2); `--jobs N` (repeatable) chooses; `--rounds R` takes them in
+turn R times (a change of load then falls on each). First, one pass that only reads the file
+says how much of this process's CPU is the gzip read. Issue 18's target: <= 20 s wall.
 """
 
 from __future__ import annotations
@@ -130,10 +132,16 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         help="with --replay-only, repeatable (default: 1, then one per CPU)",
     )
+    ap.add_argument("--rounds", type=int, default=1, help="with --replay-only: the runs, R times")
     args = ap.parse_args(argv)
     if args.replay_only:
-        for jobs in args.jobs or sorted({1, max(default_jobs(), 2)}):
-            replay(args.file, args.limit, args.rules, jobs)
+        t0 = time.process_time()
+        n = sum(1 for _ in byte_lines(args.file, args.limit))
+        read = time.process_time() - t0
+        print(f"reading {n} records (gzip, lines): {read:.2f} s CPU, {read / n * 1e6:.1f} us each")
+        for _ in range(args.rounds):
+            for jobs in args.jobs or sorted({1, max(default_jobs(), 2)}):
+                replay(args.file, args.limit, args.rules, jobs)
         return 0
 
     engine = make_engine(args.rules)
@@ -194,6 +202,7 @@ def byte_lines(path: Path, limit: int | None) -> Iterator[bytes]:
 def replay(path: Path, limit: int | None, rules: str, jobs: int) -> None:
     """The file through `--jsonl --jobs N`'s function: wall and CPU seconds (this process's
     and its workers'), records per second."""
+    load = os.getloadavg()[0]
     engine = make_engine(rules)
     before = os.times()
     wall = time.perf_counter()
@@ -205,20 +214,20 @@ def replay(path: Path, limit: int | None, rules: str, jobs: int) -> None:
             total += 1
             yield line
 
-    errors = run_jsonl_jobs(
-        engine, counted(), _Null(), jobs=jobs, rules_name=rules, map_name="standard"
-    )
+    errors = run_jsonl_jobs(engine, counted(), _Null(), jobs=jobs)
     wall = time.perf_counter() - wall
     after = os.times()
     here = after.user + after.system - before.user - before.system
-    workers = (
-        after.children_user + after.children_system - before.children_user - before.children_system
+    workers = max(
+        0.0,
+        after.children_user + after.children_system - before.children_user - before.children_system,
     )
     print(
         f"replayed {total} records with --jobs {jobs}: {wall:.1f} s wall,"
         f" {total / wall:,.0f} records/s; CPU {here + workers:.1f} s ({here:.1f} s here,"
         f" {workers:.1f} s in workers), {(here + workers) / total * 1e6:.0f} us per record;"
-        f" load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs;"
+        f" load average {load:.1f} before, {os.getloadavg()[0]:.1f} after,"
+        f" on {os.cpu_count()} CPUs;"
         f" {errors} error lines (target <= 20 s wall)",
         flush=True,
     )

@@ -76,7 +76,7 @@ def register(subparsers: Any) -> None:
         default=0,
         metavar="N",
         help="with --jsonl: worker processes (default: one per CPU; inputs of fewer than"
-        " 250 lines are answered in one process)",
+        " 300 lines are answered in one process)",
     )
     p.add_argument("file", nargs="?", help="input file (default: standard input)")
     p.set_defaults(func=run)
@@ -380,14 +380,7 @@ def _run_jsonl_input(engine: Engine, args: argparse.Namespace) -> int:
     else:
         stream = getattr(sys.stdin, "buffer", None) or io.BytesIO(sys.stdin.read().encode())
     try:
-        run_jsonl_jobs(
-            engine,
-            stream,
-            sys.stdout,
-            jobs=args.jobs or default_jobs(),
-            rules_name=args.rules,
-            map_name=args.map,
-        )
+        run_jsonl_jobs(engine, stream, sys.stdout, jobs=args.jobs or default_jobs())
     finally:
         if path and path != "-":
             stream.close()

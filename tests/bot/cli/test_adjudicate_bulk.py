@@ -9,9 +9,7 @@ import json
 import random
 
 from bench.batch import phases
-from bot.cli import main
 from bot.cli.adjudicate import Engine, make_engine, run_jsonl
-from bot.cli.adjudicate_jobs import CHUNK, run_jsonl_jobs
 from bot.core.map import load_map
 from bot.core.presets import load_rules
 from tests.shared import CORPUS
@@ -79,42 +77,3 @@ def test_a_cached_order_is_completed_again_when_the_board_changes() -> None:
     assert docs[1]["results"][0]["order"] == "F SPA/SC - MAO"
     assert docs[2] == docs[0]
     assert docs[1]["results"][1]["order"] == "A PAR S F BRE"
-
-
-def test_jobs_answer_in_the_input_order_with_the_lines_numbered_as_one_run() -> None:
-    lines = [line.encode() for line in _lines()[:700]]
-    lines[3] = b"{not json"
-    lines[600] = b"\xff\xfe not text"  # its error names line 601, in the third chunk
-    lines[650] = b""
-    one, many = io.StringIO(), io.StringIO()
-    errors_one = run_jsonl(make_engine("datc"), lines, one)
-    errors_many = run_jsonl_jobs(
-        make_engine("datc"), lines, many, jobs=2, rules_name="datc", map_name="standard"
-    )
-    assert len(lines) > 2 * CHUNK
-    assert errors_one == errors_many == 3
-    assert many.getvalue() == one.getvalue()
-    answers = many.getvalue().splitlines()
-    assert json.loads(answers[600]) == {"error": "line 601 is not UTF-8 text"}
-
-
-def test_a_short_input_is_answered_without_workers(monkeypatch) -> None:
-    def no_pool(*args: object, **kwargs: object) -> None:
-        raise AssertionError("no worker for a short input")
-
-    monkeypatch.setattr("multiprocessing.context.ForkContext.Pool", no_pool)
-    monkeypatch.setattr("multiprocessing.context.SpawnContext.Pool", no_pool)
-    lines = [line.encode() for line in _lines()[: CHUNK - 1]]
-    out = io.StringIO()
-    assert (
-        run_jsonl_jobs(
-            make_engine("datc"), lines, out, jobs=4, rules_name="datc", map_name="standard"
-        )
-        == 0
-    )
-    assert len(out.getvalue().splitlines()) == CHUNK - 1
-
-
-def test_negative_jobs_is_refused(capsys) -> None:
-    assert main(["adjudicate", "--jsonl", "--jobs", "-1"]) == 2
-    assert "--jobs must be 0 (one per CPU) or more" in capsys.readouterr().err

@@ -1,0 +1,120 @@
+"""`parley adjudicate --jsonl --jobs N` (bot/cli/adjudicate_jobs.py, issue 18): the workers'
+answers are one process's, byte for byte and in order; this process answers the first chunk and
+the workers start from its engine as it left it."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+from itertools import islice
+from typing import Any
+
+import pytest
+
+from bench.batch import phases
+from bot.cli import main
+from bot.cli.adjudicate import Engine, make_engine, run_jsonl
+from bot.cli.adjudicate_jobs import CHUNK, WARM, run_jsonl_jobs
+from bot.core.map import load_map
+from bot.core.presets import load_rules
+from tests.shared import CORPUS
+
+
+def _lines(corpus: int, boards: int) -> list[bytes]:
+    with gzip.open(CORPUS, "rb") as fh:
+        lines = list(islice(fh, corpus))
+    return lines + [line.encode() for line in phases(boards, 28, 18)[0]]
+
+
+def _jobs(engine: Engine, lines: list[bytes], jobs: int = 2) -> tuple[str, int]:
+    out = io.StringIO()
+    errors = run_jsonl_jobs(engine, lines, out, jobs=jobs)
+    return out.getvalue(), errors
+
+
+def test_jobs_answer_in_the_input_order_with_the_lines_numbered_as_one_run() -> None:
+    lines = _lines(550, 300)
+    lines[3] = b"{not json"
+    lines[600] = b"\xff\xfe not text"  # its error names line 601, in the third chunk
+    lines[650] = b""
+    one = io.StringIO()
+    errors_one = run_jsonl(make_engine("datc"), lines, one)
+    many, errors_many = _jobs(make_engine("datc"), lines)
+    assert len(lines) > 3 * CHUNK
+    assert errors_one == errors_many == 3
+    assert many == one.getvalue()
+    answers = many.splitlines()
+    assert json.loads(answers[600]) == {"error": "line 601 is not UTF-8 text"}
+
+
+class _Counting(Engine):
+    """Answers each line with how many lines its engine answered, and in which process."""
+
+    def __init__(self) -> None:
+        super().__init__(load_rules("datc"), load_map("standard"))
+        self.answered = 0
+
+    def run(self, doc: object) -> dict[str, Any]:
+        self.answered += 1
+        return {"answered": self.answered, "pid": os.getpid()}
+
+
+def test_this_process_answers_the_first_lines_and_the_workers_inherit_its_engine() -> None:
+    engine = _Counting()
+    text, errors = _jobs(engine, [b"{}"] * (4 * CHUNK))
+    answers = [json.loads(line) for line in text.splitlines()]
+    assert errors == 0
+    assert len(answers) == 4 * CHUNK
+    assert [a["answered"] for a in answers[:WARM]] == list(range(1, WARM + 1))
+    assert {a["pid"] for a in answers[:WARM]} == {os.getpid()}
+    workers = answers[WARM:]
+    assert os.getpid() not in {a["pid"] for a in workers}
+    # each worker's count goes on from the parent's: the engine came warm, not built anew
+    assert min(a["answered"] for a in workers) == WARM + 1
+
+
+def _no_fork() -> int:
+    raise AssertionError("no worker here")
+
+
+@pytest.mark.parametrize("n", [WARM - 1, WARM + CHUNK - 1])
+def test_a_short_input_is_answered_without_workers(monkeypatch: pytest.MonkeyPatch, n: int) -> None:
+    monkeypatch.setattr(os, "fork", _no_fork)
+    text, errors = _jobs(make_engine("datc"), [b"[]"] * n, jobs=4)
+    assert errors == n
+    assert len(text.splitlines()) == n
+
+
+def test_without_fork_one_process_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delattr(os, "fork")
+    lines = _lines(3 * CHUNK, 0)
+    one = io.StringIO()
+    run_jsonl(make_engine("datc"), lines, one)
+    assert _jobs(make_engine("datc"), lines) == (one.getvalue(), 0)
+
+
+class _Dying(Engine):
+    """Stops its process at the 300th line (in a worker: this process answers `WARM`)."""
+
+    def __init__(self) -> None:
+        super().__init__(load_rules("datc"), load_map("standard"))
+        self.answered = 0
+
+    def run(self, doc: object) -> dict[str, Any]:
+        self.answered += 1
+        if self.answered == 300:
+            os._exit(3)
+        return {}
+
+
+def test_a_worker_that_stops_is_an_error_not_a_hang() -> None:
+    assert WARM < 300
+    with pytest.raises(RuntimeError, match="a --jobs worker stopped before its answer"):
+        _jobs(_Dying(), [b"{}"] * (4 * CHUNK))
+
+
+def test_negative_jobs_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["adjudicate", "--jsonl", "--jobs", "-1"]) == 2
+    assert "--jobs must be 0 (one per CPU) or more" in capsys.readouterr().err
