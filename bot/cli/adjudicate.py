@@ -173,7 +173,8 @@ class Engine:
 
     def read(self, doc: object) -> tuple[Position, list[Order], list[tuple[Power, str, str]]]:
         """The position, the parsed orders, and (power, text, message) for unparsable texts."""
-        if not isinstance(doc, Mapping):
+        # `type(x) is dict` first: json.loads makes dicts, and an ABC check costs more
+        if type(doc) is not dict and not isinstance(doc, Mapping):
             raise InputError('expected a JSON object {"position": ..., "orders": ...}')
         if "position" not in doc:
             if "phase" in doc:  # a bare POSITION, as `parley parse --position` takes
@@ -195,7 +196,7 @@ class Engine:
                 raise InputError(str(exc)) from None
             self._check_position(position)
         raw_orders = doc.get("orders", {})
-        if not isinstance(raw_orders, Mapping):
+        if type(raw_orders) is not dict and not isinstance(raw_orders, Mapping):
             raise InputError('"orders": expected an object of power -> list of orders')
         orders: list[Order] = []
         unparsed: list[tuple[Power, str, str]] = []
@@ -203,8 +204,11 @@ class Engine:
         given = self._given
         given.clear()
         canonical = self._reader.canonical  # most texts: read without a call more (issue 18)
+        powers = self._powers
         for pname, texts in raw_orders.items():
-            power = self._power(pname, "orders")
+            power = powers.get(pname) if type(pname) is str else None
+            if power is None:
+                power = self._power(pname, "orders")
             if power in seen:
                 raise InputError(f"orders: {power.value} is given twice")
             seen.add(power)

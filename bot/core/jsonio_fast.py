@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
+from bot.core.messages import Message, Name, Prov, render
 from bot.core.model import (
     DislodgedUnit,
     Location,
@@ -45,10 +46,12 @@ class PositionReader:
         self.game_map = game_map
         self._phases: dict[str, Phase] = {}
         self._powers: dict[str, Power | None] = {}  # a name as read, or None
-        self._units: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Unit], ...]] = {}
-        self._one: dict[tuple[Power, object], tuple[str, Unit]] = {}  # (power, unit text)
+        # per power name as written: its power and {unit text: (province, unit)}
+        self._tables: dict[str, tuple[Power, dict[object, tuple[str, Unit]]]] = {}
+        self._by_power: dict[Power, dict[object, tuple[str, Unit]]] = {}
         self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
         self._center_maps: dict[tuple[object, ...], MappingProxyType[str, Power]] = {}
+        self._owned: dict[Power, dict[object, tuple[str, Power]]] = {}  # name as written -> pair
 
     def read(self, doc: object) -> Position | None:
         try:
@@ -66,7 +69,7 @@ class PositionReader:
             if phase is None:
                 return None
         # two units in one province, or a centre owned twice: the slow path says so
-        by_prov = _merged(doc.get("units", {}), self._units, self._unit_list)
+        by_prov = self._unit_map(doc.get("units", {}))
         if by_prov is None:
             return None
         centers = self._center_map(doc.get("centers", {}))
@@ -117,7 +120,7 @@ class PositionReader:
             return None
         if type(attacker) is not str or not all(type(r) is str for r in retreats):
             return None
-        item = self._one.get((power, unit_text)) or self._one_unit(power, unit_text)
+        item = self._table(power).get(unit_text) or self._one_unit(power, unit_text)
         if item is None:
             return None
         places = frozenset(r.upper().split("/")[0] for r in retreats)
@@ -154,23 +157,49 @@ class PositionReader:
             self._powers[name] = power
         return power
 
-    def _unit_list(self, pname: str, texts: list[object]) -> tuple[tuple[str, Unit], ...] | None:
+    def _unit_map(self, raw: object) -> dict[str, Unit] | None:
+        """{province: unit} from a POSITION's `units`, in the document's order; None if
+        anything is amiss or a province comes twice. Each unit text is read once per power:
+        a list is then looked up in one C-level pass."""
+        if type(raw) is not dict:
+            return None
+        merged: dict[str, Unit] = {}
+        given = 0
+        tables = self._tables
+        for pname, items in raw.items():
+            entry = tables.get(pname)
+            if entry is None:
+                entry = self._named(pname)
+                if entry is None:
+                    return None
+            if type(items) is not list:
+                return None
+            table = entry[1]
+            try:
+                merged.update(map(table.__getitem__, items))
+            except KeyError:  # a text not read yet (an unhashable one: TypeError, in `read`)
+                if not all(text in table or self._one_unit(entry[0], text) for text in items):
+                    return None
+                if not all(text in table for text in items):
+                    return None  # the table was full and cleared meanwhile: the slow path
+                merged.update(map(table.__getitem__, items))
+            given += len(items)
+        return merged if given == len(merged) else None
+
+    def _named(self, pname: str) -> tuple[Power, dict[object, tuple[str, Unit]]] | None:
         power = self._power(pname)
         if power is None:
             return None
-        out = []
-        one = self._one
-        for text in texts:
-            item = one.get((power, text))
-            if item is None:
-                item = self._one_unit(power, text)
-                if item is None:
-                    return None
-            out.append(item)
-        if len(self._units) >= _SIZE:
-            self._units.clear()
-        result = self._units[pname, tuple(texts)] = tuple(out)
-        return result
+        entry = (power, self._table(power))
+        if len(self._tables) < 1000:  # names, well or badly written
+            self._tables[pname] = entry
+        return entry
+
+    def _table(self, power: Power) -> dict[object, tuple[str, Unit]]:
+        table = self._by_power.get(power)
+        if table is None:
+            table = self._by_power[power] = {}
+        return table
 
     def _one_unit(self, power: Power, text: object) -> tuple[str, Unit] | None:
         gm = self.game_map
@@ -180,22 +209,34 @@ class PositionReader:
             return None
         if unit.province not in gm.provinces or not gm.can_occupy(unit.type, unit.location):
             return None
-        if len(self._one) >= _SIZE:
-            self._one.clear()
-        item = self._one[power, text] = (unit.province, unit)
+        table = self._table(power)
+        if len(table) >= _SIZE:
+            table.clear()
+        item = table[text] = (unit.province, unit)
         return item
 
     def _center_list(self, pname: str, provs: list[object]) -> tuple[tuple[str, Power], ...] | None:
+        """(centre, owner) for one power's list; a centre twice is left to `_merged`'s count."""
         power = self._power(pname)
         if power is None:
             return None
-        pids = [str(p).upper() for p in provs]
-        if not set(pids) <= self.game_map.supply_centers or len(set(pids)) != len(pids):
-            return None
+        table = self._owned.get(power)
+        if table is None:
+            table = self._owned[power] = {}
+        try:
+            pairs = tuple(map(table.__getitem__, provs))
+        except KeyError:  # a name not read yet: at most one per centre and spelling
+            centres = self.game_map.supply_centers
+            for p in provs:
+                pid = str(p).upper()
+                if pid not in centres:
+                    return None
+                table[p] = (pid, power)
+            pairs = tuple(map(table.__getitem__, provs))
         if len(self._centers) >= _SIZE:
             self._centers.clear()
-        result = self._centers[pname, tuple(provs)] = tuple((p, power) for p in pids)
-        return result
+        self._centers[pname, tuple(provs)] = pairs
+        return pairs
 
 
 _V = TypeVar("_V")
@@ -227,8 +268,14 @@ def _merged(
     return merged if given == len(merged) else None
 
 
-# an order's text up to its outcome, and its whole line by (verdict, reason)
-_Head = tuple[Order, Power | None, str, dict[tuple[int, int], str]]
+# The result line of an order by (verdict, reason, implied) when it has no detail.
+_Ends = dict[tuple[int, int, bool], str]
+# (order, its power, `{"power":...,"order":...`, its usual line, the other lines)
+_Head = tuple[Order, Power | None, str, str, _Ends]
+# A message's parameters of these types render alike exactly when they are equal (a str or
+# an int could equal a Power or a bool that renders otherwise): their texts are kept.
+_KEPT_PARAMS = frozenset({Unit, Prov, Location, Name})
+_SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
 
 
 class OutcomeWriter:
@@ -236,31 +283,53 @@ class OutcomeWriter:
     `JSONEncoder(ensure_ascii=False, separators=(",", ":"))` makes of `outcome_to_json`'s
     document (with the extra results and notes the CLI adds), byte for byte (a test compares
     them). Each order's and unit's quoted text is made once: the bulk reader hands the same
-    order objects out again, and the map index the same units."""
+    order objects out again, the map index the same units and implied holds.
+
+    The caches keyed by `id(x)` keep `x` in their entry: while it is there no other object
+    has its id, so a hit is `x` itself."""
 
     def __init__(self, game_map: GameMap) -> None:
         self.game_map = game_map
         self._dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-        # id(object) -> (object, text): the object is kept, so its id is not reused meanwhile
         self._heads: dict[int, _Head] = {}
-        self._units: dict[int, tuple[Unit, str]] = {}
+        self._whole: dict[int, tuple[OrderResult, str]] = {}  # implied results: shared
+        self._details: dict[Message, str] = {}
+        self._units: dict[int, tuple[Power, str, Unit]] = {}  # id -> power, text, unit
         self._locations: dict[int, tuple[Location, str, str]] = {}  # id -> loc, army, fleet
         self._center_texts: dict[int, tuple[Mapping[str, Power], str]] = {}
-        self._phases: dict[Phase, str] = {}
+        self._phases: dict[tuple[int, int, int], str] = {}
+        self._waiting: dict[tuple[str, str, str, frozenset[str]], str] = {}
         self._keys: dict[str, str] = {}  # power id -> `"FRANCE":["`
+        self._powers: dict[Power | None, str] = {None: '{"power":null,"order":'}
         # Power ids are [A-Z][A-Z0-9_]*; a unit's text and a centre are made of the map's
         # province ids and coasts: when none has a character JSON escapes, none is escaped.
         self._plain = not any(_ESCAPED.search(pid) for pid in game_map.provinces)
         self._tails = {
-            (v, r): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
+            (id(v), id(r)): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
             for v in Verdict
             for r in Reason
         }
 
     def text(self, outcome: Outcome, extra: list[dict[str, Any]], notes: list[str]) -> str:
         """The output line (without its newline)."""
-        result = self._result
-        parts = [result(r) for r in outcome.results]
+        heads, whole = self._heads, self._whole
+        parts: list[str] = []
+        add = parts.append
+        for r in outcome.results:
+            if r.message is not None or r.note:
+                add(self._detailed(r))
+            elif r.implied:  # the map index's implied holds: one result object each
+                hit = whole.get(id(r))
+                add(hit[1] if hit is not None else self._keep(r))
+            else:
+                order = r.order
+                head = heads.get(id(order))
+                if head is None or head[1] is not r.power:
+                    head = self._head(r)
+                if r.verdict is _SUCCEEDS and r.reason is _NONE:
+                    add(head[3])
+                else:
+                    add(self._end(head, r))
         if extra:
             parts += [self._dumps(e) for e in extra]
         out = f'{{"results":[{",".join(parts)}],"dislodged":{self._dislodged(outcome.dislodged)}'
@@ -269,41 +338,75 @@ class OutcomeWriter:
             out += f',"notes":{self._dumps(notes)}'
         return out + "}"
 
+    def _head(self, r: OrderResult) -> _Head:
+        order, power = r.order, r.power
+        head = self._heads.get(id(order))
+        if head is not None and head[1] is power:
+            return head
+        if len(self._heads) >= _SIZE:
+            self._heads.clear()
+        who = self._powers.get(power)
+        if who is None:
+            who = f'{{"power":{"null" if power is None else _q(power.value)},"order":'
+            self._powers[power] = who
+        text = who + _q(order.canonical())
+        usual = text + self._tails[id(_SUCCEEDS), id(_NONE)] + "}"
+        head = self._heads[id(order)] = (order, power, text, usual, {})
+        return head
+
+    def _end(self, head: _Head, r: OrderResult) -> str:
+        """The line of a result without a detail."""
+        key = (id(r.verdict), id(r.reason), r.implied)
+        line = head[4].get(key)
+        if line is None:
+            line = head[2] + self._tails[key[:2]] + (',"implied":true}' if r.implied else "}")
+            head[4][key] = line
+        return line
+
+    def _keep(self, r: OrderResult) -> str:
+        if len(self._whole) >= _SIZE:
+            self._whole.clear()
+        line = self._end(self._head(r), r)
+        self._whole[id(r)] = (r, line)
+        return line
+
+    def _detailed(self, r: OrderResult) -> str:
+        text = self._head(r)[2] + self._tails[id(r.verdict), id(r.reason)]
+        detail = r.note or (self._detail(r.message) if r.message is not None else "")
+        if detail:
+            text += f',"detail":{_q(detail)}'
+        if r.implied:
+            text += ',"implied":true'
+        return text + "}"
+
+    def _detail(self, message: Message) -> str:
+        """`render(message, "en")` (an OrderResult's `detail`), kept for messages whose
+        parameters are all of `_KEPT_PARAMS`' types."""
+        if not all(type(v) in _KEPT_PARAMS for _, v in message.params):
+            return render(message, "en")
+        text = self._details.get(message)
+        if text is None:
+            if len(self._details) >= _SIZE:
+                self._details.clear()
+            text = self._details[message] = render(message, "en")
+        return text
+
     def _dislodged(self, dislodged: tuple[DislodgedUnit, ...]) -> str:
         if not dislodged:
             return "[]"
-        gm = self.game_map
-        return self._dumps([_dislodged_json(d, gm) for d in dislodged])
+        return f"[{','.join([self._waiting_text(d) for d in dislodged])}]"
 
-    def _result(self, r: OrderResult) -> str:
-        order, power = r.order, r.power
-        head = self._heads.get(id(order))
-        if head is None or head[0] is not order or head[1] is not power:
-            if len(self._heads) >= _SIZE:
-                self._heads.clear()
-            who = "null" if power is None else _q(power.value)
-            head = self._heads[id(order)] = (
-                order,
-                power,
-                f'{{"power":{who},"order":{_q(order.canonical())}',
-                {},
-            )
-        if r.note or r.message is not None or r.implied:
-            text = head[2] + self._tails[r.verdict, r.reason]
-            detail = r.detail  # a property that renders a message
-            if detail:
-                text += f',"detail":{_q(detail)}'
-            if r.implied:
-                text += ',"implied":true'
-            return text + "}"
-        # The usual line: the whole text kept per (order, verdict, reason). The members are
-        # keyed by id: an Enum's hash is a Python-level call.
-        ends = head[3]
-        key = (id(r.verdict), id(r.reason))
-        line = ends.get(key)
-        if line is None:
-            line = ends[key] = head[2] + self._tails[r.verdict, r.reason] + "}"
-        return line
+    def _waiting_text(self, d: DislodgedUnit) -> str:
+        """`_dislodged_json(d)`'s text, by what determines it (a moved-out unit's text tells
+        its type and location, which its fleet's retreat coasts depend on)."""
+        unit = d.unit
+        key = (unit.power, self._unit_entry(unit)[1], d.attacker_from, d.retreats)
+        text = self._waiting.get(key)
+        if text is None:
+            if len(self._waiting) >= _SIZE:
+                self._waiting.clear()
+            text = self._waiting[key] = self._dumps(_dislodged_json(d, self.game_map))
+        return text
 
     def _position(self, position: Position) -> str:
         # grouped by the Power itself (a str: its id), its `.value` property costs a call
@@ -311,13 +414,11 @@ class OutcomeWriter:
         cache = self._units
         for u in position.units.values():
             hit = cache.get(id(u))
-            if hit is None or hit[0] is not u:
-                if len(cache) >= _SIZE:
-                    cache.clear()
-                hit = cache[id(u)] = (u, self._unit_text(u))
-            group = units.get(u.power)
+            if hit is None:
+                hit = self._unit_entry(u)
+            group = units.get(hit[0])
             if group is None:
-                units[u.power] = [hit[1]]
+                units[hit[0]] = [hit[1]]
             else:
                 group.append(hit[1])
         text = (
@@ -325,28 +426,36 @@ class OutcomeWriter:
             f'"centers":{{{self._centers(position.centers)}}}'
         )
         if position.dislodged:
-            gm = self.game_map
-            waiting = [_dislodged_json(d, gm) for d in position.dislodged]
-            text += f',"dislodged":{self._dumps(waiting)}'
+            text += f',"dislodged":{self._dislodged(position.dislodged)}'
         return text + "}"
+
+    def _unit_entry(self, unit: Unit) -> tuple[Power, str, Unit]:
+        hit = self._units.get(id(unit))
+        if hit is None:
+            if len(self._units) >= _SIZE:
+                self._units.clear()
+            hit = self._units[id(unit)] = (unit.power, self._unit_text(unit), unit)
+        return hit
 
     def _unit_text(self, unit: Unit) -> str:
         """`str(unit)`, by its location object: a moved unit is a new object at a location
         that the orders share."""
         loc = unit.location
         hit = self._locations.get(id(loc))
-        if hit is None or hit[0] is not loc:
+        if hit is None:
             if len(self._locations) >= _SIZE:
                 self._locations.clear()
             hit = self._locations[id(loc)] = (loc, f"A {loc}", f"F {loc}")
         return hit[1] if unit.type is UnitType.ARMY else hit[2]
 
     def _phase(self, phase: Phase) -> str:
-        text = self._phases.get(phase)
+        # keyed by plain ints: a Phase's and an Enum's hash are Python-level calls
+        key = (phase.year, id(phase.season), id(phase.kind))
+        text = self._phases.get(key)
         if text is None:
             if len(self._phases) >= _SIZE:
                 self._phases.clear()
-            text = self._phases[phase] = _q(str(phase))
+            text = self._phases[key] = _q(str(phase))
         return text
 
     def _centers(self, centers: Mapping[str, Power]) -> str:
@@ -354,7 +463,7 @@ class OutcomeWriter:
         ownership does not change (the reader hands out one per distinct list, the
         adjudicator keeps it until a Fall turn)."""
         hit = self._center_texts.get(id(centers))
-        if hit is not None and hit[0] is centers:
+        if hit is not None:
             return hit[1]
         by_owner: dict[str, list[str]] = {}
         for pid, owner in centers.items():

@@ -17,6 +17,8 @@ from bot.core.interpret import adjudicate_interpreted
 from bot.core.jsonio import outcome_to_json, position_from_json, position_to_json
 from bot.core.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.map import load_map
+from bot.core.messages import Message, Prov, render
+from bot.core.model import Location, Power, Unit, UnitType
 from bot.core.parser import OrderSyntaxError, parse_order
 from bot.core.presets import load_rules
 from tests.shared import CORPUS
@@ -54,6 +56,8 @@ def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
         {"phase": "S1901M", "ordres": {}},  # unknown key
         {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "france": ["A PAR"]}},
         {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "F PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR", "A PAR"]}},
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR"], "ITALY": ["A PAR"]}},
         {"phase": "S1901M", "units": {"FRANCE": ["F PAR"]}},  # a fleet inland
         {"phase": "S1901M", "units": {"FRANCE": ["F SPA"]}},  # no coast
         {"phase": "S1901M", "units": {"FRANCE": ["A XYZ"]}},
@@ -97,6 +101,20 @@ def test_reader_keeps_what_it_read_apart_per_list() -> None:
         "units": {"FRANCE": ["A BUR", "A PAR"]},
         "centers": {},
     }
+
+
+def test_reader_reads_names_in_any_case_as_jsonio_does() -> None:
+    reader = PositionReader(GM)
+    docs: list[dict[str, Any]] = [
+        {"phase": "S1901M", "units": {"FRANCE": ["A PAR"]}, "centers": {"FRANCE": ["PAR"]}},
+        {"phase": "S1901M", "units": {"france": ["a par"]}, "centers": {"france": ["par"]}},
+        {"phase": "S1901M", "units": {"France": ["A PAR", "f bre"]}, "centers": {"ITALY": ["par"]}},
+    ]
+    for doc in docs:
+        got = reader.read(doc)
+        assert got == position_from_json(doc, GM)
+        assert got is not None
+        assert list(got.units) == list(position_from_json(doc, GM).units)
 
 
 def test_reader_shares_the_centres_of_equal_documents_only() -> None:
@@ -161,3 +179,17 @@ def test_writer_writes_the_encoders_bytes(plain: bool) -> None:
         assert writer.text(outcome, extra, notes) == DUMPS(want)
     # the cases cover details, both dislodged lists, implied orders and notes
     assert {"dislodged", "waiting", "implied", "notes", "illegal", "void", "cut"} <= kinds
+
+
+def test_writer_keeps_details_only_for_parameters_that_render_as_they_compare() -> None:
+    writer = OutcomeWriter(GM)
+    # equal messages (a Power is a str, True == 1) whose texts differ: never one for the other
+    as_power = Message("build.only", (("power", Power.FRANCE), ("n", 1)))
+    as_text = Message("build.only", (("power", "FRANCE"), ("n", True)))
+    assert as_power == as_text
+    assert writer._detail(as_power) == render(as_power, "en") == "France may build only 1"
+    assert writer._detail(as_text) == render(as_text, "en") == "FRANCE may build only True"
+    unit = Unit(Power.FRANCE, UnitType.ARMY, Location("PAR"))
+    cut = Message("result.cut_by_from", (("unit", unit), ("origin", Prov("BUR"))))
+    assert writer._detail(cut) == render(cut, "en")
+    assert writer._details == {cut: render(cut, "en")}  # kept: Units and Provs only
