@@ -258,11 +258,8 @@ class MovementCheck:
         "effective",
         "entries",
         "idx",
-        "illegal",
         "position",
         "rules",
-        "several",
-        "slot",
         "strict_refs",
     )
 
@@ -281,12 +278,6 @@ class MovementCheck:
         # (order, unit or None, why it is illegal or None) in input order
         self.entries: list[tuple[Order, Unit | None, Message | None]] = []
         self.effective: dict[str, Eff] = {}
-        # For the results (movement_phase.py): the entry of each unit's effective order, the
-        # entries of the illegal orders, and whether a unit got several legal orders (then
-        # an entry may be legal and not used).
-        self.slot: dict[str, int] = {}
-        self.illegal: list[int] = []
-        self.several = False
         # Did every order name its units as they stand (`as_given`)? Then the interpretation
         # of a rule set whose only movement policy is that leniency changes nothing.
         self.as_given = True
@@ -322,7 +313,6 @@ class MovementCheck:
         memo = idx.eff_memo
         if len(memo) > MEMO_SIZE:
             memo.clear()
-        slot, illegal = self.slot, self.illegal
         eff: Eff
         for order in orders:
             # The same order object for the same board units (the batch path reuses them):
@@ -339,7 +329,6 @@ class MovementCheck:
                 eff = m[5]
                 prov = m[2]
                 effective[prov] = eff
-                slot[prov] = len(entries)
                 entries.append((order, eff[1], None))
                 if not m[6]:
                     self.as_given = False
@@ -439,7 +428,6 @@ class MovementCheck:
                 unit_or_none = None
                 if isinstance(order, UnitOrder):
                     unit_or_none = units.get(order.unit.province)
-                illegal.append(len(entries))
                 entries.append((order, unit_or_none, exc.message))
                 if not as_given(order, units):
                     self.as_given = False
@@ -456,10 +444,8 @@ class MovementCheck:
                     eff,
                     given,
                 )
-            # `in`, not setdefault's identity: compiled (mypyc), a tuple is re-made when boxed
             if prov not in effective:
                 effective[prov] = eff
-                slot[prov] = len(entries)
             else:  # several orders for one unit (rare)
                 if prov not in dups:
                     i0 = self._first_legal(prov)
@@ -468,7 +454,6 @@ class MovementCheck:
             entries.append((order, unit, None))
         for prov, cands in dups.items():
             effective[prov] = self._pick(cands)
-        self.several = bool(dups)
         return self
 
     def _first_legal(self, prov: str) -> int:

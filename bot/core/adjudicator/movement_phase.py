@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
 
 from bot.core.adjudicator.fastpath import settle
 from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, MovementCheck
@@ -90,39 +89,19 @@ def adjudicate_movement(
     units: dict[str, Unit] = {}
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
-    kind, result, moves_into, mode = r.kind, r.result, r.moves_into, r.mode
+    kind, result, moves_into = r.kind, r.result, r.moves_into
     prov, board, dest_loc = r.prov, r.units, r.dest_loc
     map_units, held = idx.units, idx.held
-    entries = check.entries
-    # One pass over the board: the next position's units, the dislodgements, the results of
-    # the orders in effect (into their entry's place: `slot`) and of the holds the engine
-    # supplies (in board order, after the orders' results). With several legal orders for a
-    # unit (rare) the orders' results are made from the entries below instead.
-    several = check.several
-    slot = check.slot
-    succeeded = idx.succeeded
-    if len(succeeded) > MEMO_SIZE:
-        succeeded.clear()
-    placed: list[OrderResult | None] = [None] * len(entries)
+    # results of the holds the engine supplies, in board order (after the orders' results)
     implied: list[OrderResult] = []
     for i, u in enumerate(board):
-        e = effs[i]
-        k = kind[i]
-        if k == MOVE and result[i]:
+        if kind[i] == MOVE and result[i]:
             loc = dest_loc[i]
             assert loc is not None
             try:
                 units[loc.province] = map_units[loc.province][u.power, u.type, loc.coast]
             except KeyError:  # not a unit the map knows (only in a hand-made position)
                 units[loc.province] = Unit(u.power, u.type, loc)
-            if not several:
-                # the result of an order object met again is the one made before (MapIndex)
-                order = e[2]
-                assert order is not None
-                ok = succeeded.get(id(order))
-                if ok is None or ok.order is not order:
-                    ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
-                placed[slot[prov[i]]] = ok
             continue
         p = prov[i]
         movers = moves_into.get(p)
@@ -137,8 +116,7 @@ def adjudicate_movement(
                 units[p] = u
         else:
             units[p] = u
-        order = e[2]
-        if order is None:  # no order used: the unit holds
+        if effs[i][2] is None:  # no order used: the unit holds
             if by is not None:
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 why = _by(r, by, "result.dislodged_by")
@@ -149,71 +127,44 @@ def adjudicate_movement(
             except KeyError:  # not a unit the map knows (only in a hand-made position)
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 implied.append(order_result(u.power, hold, S, NONE, "", True))
-            continue
-        if several:
-            continue
-        if (result[i] and k != CONVOY) or (k == HOLD and by is None):
-            # the common cases first: a support given, a hold
-            ok = succeeded.get(id(order))
-            if ok is None or ok.order is not order:
-                ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
-            placed[slot[p]] = ok
-        elif k == MOVE and mode[i] == LAND and by is None:
-            # then the commonest failure (see _result): a move over land that bounced
-            placed[slot[p]] = order_result(order.power, order, F, Reason.BOUNCED, "", False)
-        else:
-            placed[slot[p]] = _result(r, i, order, by)
     occupied = set(units)
     standoffs = r.standoffs(occupied) if hit else set()
     dislodged = tuple(
         DislodgedUnit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
     )
-    if several:
-        results = _entry_results(r, entries, beaten)
-    else:
-        for j in check.illegal:
-            order, _, detail = entries[j]
-            placed[j] = order_result(order.power, order, F, Reason.ILLEGAL, "", False, detail)
-        results = cast("list[OrderResult]", placed)
-    results += implied
-    waiting = [d for d in dislodged if d.retreats]
-    removed = tuple(d.unit for d in dislodged if not d.retreats)
-    nxt = next_position(position.phase, units, position.centers, idx, waiting)
-    return Outcome(position.phase, tuple(results), dislodged, removed, nxt)
-
-
-def _entry_results(
-    r: Resolver,
-    entries: list[tuple[Order, Unit | None, Message | None]],
-    beaten: dict[int, int],
-) -> list[OrderResult]:
-    """The orders' results entry by entry, when a unit got several legal orders: an entry
-    may then be legal and not in effect (4.D.3)."""
     results: list[OrderResult] = []
-    at, effs, kind, result, mode = r.unit_at, r.effs, r.kind, r.result, r.mode
-    succeeded = r.idx.succeeded
-    for order, unit, detail in entries:
+    at, mode = r.unit_at, r.mode
+    succeeded = idx.succeeded
+    if len(succeeded) > MEMO_SIZE:
+        succeeded.clear()
+    for order, unit, detail in check.entries:
         if detail is not None or unit is None:
             results.append(order_result(order.power, order, F, Reason.ILLEGAL, "", False, detail))
             continue
         i = at[unit.location.province]
-        e = effs[i]
-        if e[2] is not order:
+        if effs[i][2] is not order:
             results.append(
                 order_result(order.power, order, F, Reason.ILLEGAL, "", False, _NOT_USED)
             )
             continue
         k = kind[i]
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
+            # the common cases first: a move that succeeds, a support given, a hold; the
+            # result of an order object met again is the one made before (see MapIndex)
             ok = succeeded.get(id(order))
             if ok is None or ok.order is not order:
                 ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
             results.append(ok)
         elif k == MOVE and mode[i] == LAND and i not in beaten:
+            # then the commonest failure (see _result): a move over land that bounced
             results.append(order_result(order.power, order, F, Reason.BOUNCED, "", False))
         else:
             results.append(_result(r, i, order, beaten.get(i)))
-    return results
+    results += implied
+    waiting = [d for d in dislodged if d.retreats]
+    removed = tuple(d.unit for d in dislodged if not d.retreats)
+    nxt = next_position(position.phase, units, position.centers, idx, waiting)
+    return Outcome(position.phase, tuple(results), dislodged, removed, nxt)
 
 
 def _by(r: Resolver, k: int, key: str) -> Message:
