@@ -204,11 +204,8 @@ class Engine:
         given = self._given
         given.clear()
         canonical = self._reader.canonical  # most texts: read without a call more (issue 18)
-        powers = self._powers
         for pname, texts in raw_orders.items():
-            power = powers.get(pname) if type(pname) is str else None
-            if power is None:
-                power = self._power(pname, "orders")
+            power = self._power(pname, "orders")
             if power in seen:
                 raise InputError(f"orders: {power.value} is given twice")
             seen.add(power)

@@ -39,7 +39,7 @@ from bot.core.orders import (
 )
 from bot.core.parser import parse_order
 
-__all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "planned", "read"]
+__all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 
 
 # --- canonical orders, for bulk runs ---------------------------------------------------------
@@ -299,14 +299,6 @@ def _held(game_map: GameMap, lang: str) -> BulkReader:
         # Bounded: ~1 kB a reading; a table sees a few thousand distinct texts a game.
         held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, 50_000, texts=10_000))
     return held[1]
-
-
-def planned(
-    text: str, lang: str, power: Power | None, position: Position, game_map: GameMap
-) -> Order | None:
-    """`parse_order`'s result for a cleaned canonical text, a new object each call: the text
-    is read once per map and language (`BulkReader.canonical`); None: the general path."""
-    return _held(game_map, lang).canonical(text, power, position, None)
 
 
 def read(
