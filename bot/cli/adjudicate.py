@@ -204,6 +204,8 @@ class Engine:
         given = self._given
         given.clear()
         canonical = self._reader.canonical  # most texts: read without a call more (issue 18)
+        moves = self._reader.moves if position.phase.kind is PhaseKind.MOVEMENT else None
+        board = position.units.get
         for pname, texts in raw_orders.items():
             power = self._power(pname, "orders")
             if power in seen:
@@ -211,18 +213,47 @@ class Engine:
             seen.add(power)
             if not isinstance(texts, list):
                 raise InputError(f"orders.{pname}: expected a list of order strings")
+            if moves is not None and _distinct(texts):
+                # The order handed out last time for this text while the board's unit it
+                # read is the same object: `canonical`'s answer in one look-up (issue 18). No
+                # text repeats in the list and no order object serves two (text, power)
+                # pairs, so none is handed out twice in the phase without `given`.
+                done = moves(power).get
+                for text in texts:
+                    hit = done(text)
+                    if hit is not None and board(hit[0]) is hit[1]:
+                        orders.append(hit[2])
+                        continue
+                    if not isinstance(text, str):
+                        raise InputError(f"orders.{pname}: expected a list of order strings")
+                    order = canonical(text, power, position, given)
+                    if order is None:
+                        self._parse_into(text, power, position, orders, unparsed)
+                    else:
+                        orders.append(order)
+                continue
             for text in texts:
                 if not isinstance(text, str):
                     raise InputError(f"orders.{pname}: expected a list of order strings")
                 order = canonical(text, power, position, given)
-                if order is not None:
+                if order is None:
+                    self._parse_into(text, power, position, orders, unparsed)
+                else:
                     orders.append(order)
-                    continue
-                try:
-                    orders.append(self.parse(text, power, position))
-                except self._syntax_error as exc:
-                    unparsed.append((power, text, str(getattr(exc, "message", exc))))
         return position, orders, unparsed
+
+    def _parse_into(
+        self,
+        text: str,
+        power: Power,
+        position: Position,
+        orders: list[Order],
+        unparsed: list[tuple[Power, str, str]],
+    ) -> None:
+        try:
+            orders.append(self.parse(text, power, position))
+        except self._syntax_error as exc:
+            unparsed.append((power, text, str(getattr(exc, "message", exc))))
 
     def _check_position(self, position: Position) -> None:
         """jsonio's map check, with the map's sets computed once (bulk runs call it per line)."""
@@ -303,6 +334,14 @@ class Engine:
     def _text(self, doc: object) -> str:
         _, outcome, extra, notes = self.adjudicated(doc)
         return self._writer.text(outcome, extra, notes)
+
+
+def _distinct(texts: list[Any]) -> bool:
+    """No text twice in the list (False too if an item is unhashable: the slow path says so)."""
+    try:
+        return len(set(texts)) == len(texts)
+    except TypeError:
+        return False
 
 
 def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:

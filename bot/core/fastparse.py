@@ -22,7 +22,7 @@ from bot.core.fastread import (
     fast_order,
 )
 from bot.core.map import GameMap
-from bot.core.model import Location, PhaseKind, Position, Power, UnitType
+from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
 from bot.core.order_lexicon import MAX_ORDER_LENGTH, OrderSyntaxError, _clean, _messages
 from bot.core.order_transform import _Ctx, _fill_dest
 from bot.core.orders import (
@@ -92,6 +92,19 @@ class BulkReader:
         self._plans: tuple[dict[str, _Plan | None], ...] = ({}, {}, {})
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
         self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
+        # Movement orders handed out, by power and text: (province read, the board's unit
+        # there, the order). While that unit is the same object the order is (`moves`).
+        self._moves: dict[Power | None, dict[str, tuple[str, Unit | None, Order]]] = {}
+
+    def moves(self, power: Power | None) -> dict[str, tuple[str, Unit | None, Order]]:
+        """The movement orders `canonical` handed out to `power` from its plans, by text, with
+        the province each read and the board's unit there: while `position.units.get(pid)`
+        is that unit, `canonical` returns that order again (unless `given` has it: a text
+        repeated in the phase)."""
+        table = self._moves.get(power)
+        if table is None:
+            table = self._moves[power] = {}
+        return table
 
     def parse(self, text: str, *, power: Power | None, position: Position | None) -> Order:
         order = self.fast(text, power, position)
@@ -161,7 +174,14 @@ class BulkReader:
             order = done[pair] = plan.make(power, owner)
         elif id(order) in given:
             order = plan.make(power, owner)
+            given.add(id(order))
+            return order
         given.add(id(order))
+        if kind is _MOVEMENT:
+            moves = self._moves.get(power) or self.moves(power)
+            if len(moves) >= self.size:
+                moves.clear()
+            moves[text] = (pid, board, order)
         return order
 
     def _ref(self, utype: UnitType, location: Location, owner: Power | None) -> UnitRef:
