@@ -225,10 +225,12 @@ def chordless_route_through(
             for n in seas[s]:
                 if n not in fleets or n in path or src in shores[n]:
                     continue
-                if any(n in seas[p] for p in path[:-1]):
-                    continue  # a shortcut exists: the longer route needs no fleet in between
-                if walk(n):
-                    return True
+                for p in path[:-1]:  # a loop, not any(genexpr): paths are short
+                    if n in seas[p]:
+                        break  # a shortcut exists: the longer route needs no fleet in between
+                else:
+                    if walk(n):
+                        return True
         finally:
             path.pop()
         return False
