@@ -42,6 +42,8 @@ BLOCK = 1 << 17  # bytes per task from a binary stream: ~65 corpus lines
 # the next ones each worker answers as fast, while here they would keep the other CPUs waiting.
 WARM = 1
 ALONE = 300  # fewer lines: one process (forking and warming the workers cost more)
+LOOK = 4  # units read ahead per worker, so that the last ones are known as the last
+PIECES = 4  # tasks each of those last units is cut into (16 lines: the workers end together)
 AHEAD = 2  # tasks a worker holds: the one it answers and the next one, waiting in its pipe
 HELD = 4  # tasks per worker sent and not yet written, at most
 _PIPE = 1 << 20  # pipe size asked for (Linux): a task or an answer fits without waiting
@@ -68,7 +70,8 @@ def run_jsonl_jobs(engine: Engine, lines: Iterable[bytes], out: IO[str], *, jobs
     if len(head) < ALONE:
         return run_jsonl(engine, head, out)
     errors = run_jsonl(engine, head[:WARM], out)
-    tasks = _tasks(head[WARM:], lines if isinstance(lines, io.BufferedIOBase) else it)
+    rest = lines if isinstance(lines, io.BufferedIOBase) else it
+    tasks = _tasks(_units(head[WARM:], rest), jobs)
     for stream in (out, sys.stdout, sys.stderr):  # no buffered text is copied into a worker
         stream.flush()
     gc.freeze()  # what the workers inherit is not walked (and so not copied) by their collector
@@ -76,30 +79,56 @@ def run_jsonl_jobs(engine: Engine, lines: Iterable[bytes], out: IO[str], *, jobs
         return errors + workers.run(tasks, out, start=WARM + 1)
 
 
-def _tasks(
-    head: list[bytes], rest: Iterator[bytes] | io.BufferedIOBase
-) -> Iterator[tuple[int, bytes, bool]]:
+def _tasks(units: Iterator[list[bytes] | bytes], jobs: int) -> Iterator[tuple[int, bytes, bool]]:
     """The tasks: each one's number of lines, its bytes, and whether it is a block of the
-    stream's text (else a pickled list of lines)."""
+    stream's text (else a pickled list of lines). `LOOK` units per worker are read ahead: at
+    the input's end they are cut into `PIECES` each, so that the workers end together."""
+    ahead = deque(islice(units, LOOK * jobs))
+    for unit in units:
+        yield _task(ahead.popleft())
+        ahead.append(unit)
+    for unit in ahead:
+        if isinstance(unit, list):
+            step = -(-len(unit) // PIECES)
+            for start in range(0, len(unit), step):
+                yield _task(unit[start : start + step])
+            continue
+        start = 0
+        for k in range(1, PIECES + 1):
+            end = len(unit) if k == PIECES else unit.find(b"\n", len(unit) * k // PIECES) + 1
+            if end > start:
+                yield _task(unit[start:end])
+                start = end
+
+
+def _task(unit: list[bytes] | bytes) -> tuple[int, bytes, bool]:
+    if isinstance(unit, list):
+        return len(unit), pickle.dumps(unit, pickle.HIGHEST_PROTOCOL), False
+    return unit.count(b"\n") + (not unit.endswith(b"\n")), unit, True
+
+
+def _units(
+    head: list[bytes], rest: Iterator[bytes] | io.BufferedIOBase
+) -> Iterator[list[bytes] | bytes]:
+    """The input in `CHUNK` lines, or from a binary stream (after `head`) in blocks of about
+    `BLOCK` bytes that end at a line's end."""
     if not isinstance(rest, io.BufferedIOBase):
         lines = chain(head, rest)
         while chunk := list(islice(lines, CHUNK)):
-            yield len(chunk), pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL), False
+            yield chunk
         return
     for start in range(0, len(head), CHUNK):
-        chunk = head[start : start + CHUNK]
-        yield len(chunk), pickle.dumps(chunk, pickle.HIGHEST_PROTOCOL), False
+        yield head[start : start + CHUNK]
     part = b""  # a line begun in the last block read
     while data := rest.read(BLOCK):
         end = data.rfind(b"\n") + 1
         if end == 0:
             part += data
             continue
-        block = part + data[:end] if part else data[:end]
+        yield part + data[:end] if part else data[:end]
         part = data[end:]
-        yield block.count(b"\n"), block, True
     if part:
-        yield 1, part, True
+        yield part
 
 
 def _split(block: bytes) -> list[bytes]:
