@@ -2,17 +2,17 @@
 
 This process answers the first `WARM` lines itself (the tables built on first use), then forks
 the workers: each inherits that engine as it stands (copy-on-write; its objects frozen out of
-the collector's walks, so the pages stay shared). The rest of the input is cut into tasks of
-consecutive lines (consecutive records of a game share their orders' texts, and so a worker's
-caches): `CHUNK` lines of an iterable, or a block of about `BLOCK` bytes cut at a line's end from
-a binary stream (the worker splits it: this process does not touch each line). A worker answers
-one task at a time; it holds `AHEAD` tasks, so the next one is already in its pipe when it
-sends an answer. This process only reads, hands out tasks (to the worker holding fewest) and
-writes the answers in the input's order, its pipes non-blocking, so that it never waits on one
-worker while another has an answer. Plain pipes, not `multiprocessing.Pool`: the pool's queue
-threads cost this process ~2x the CPU per line (bench figures in the commit). At most `HELD`
-tasks per worker are sent or held, so a corpus of any size streams through in bounded memory.
-An input of fewer than `ALONE` lines, or a system without fork, is answered in this process.
+the collector's walks, so the pages stay shared). The rest of the input goes out in tasks of
+consecutive lines: `CHUNK` lines of an iterable, or a block of about `BLOCK` bytes cut at a
+line's end from a binary stream (the worker splits it: this process does not touch each line).
+A worker holds `AHEAD` tasks, so the next one is already in its pipe when it sends an answer;
+the last tasks are smaller (`PIECES`), so that the workers end together. This process only
+reads, hands out tasks (to the worker holding fewest) and writes the answers in the input's
+order; its pipes are non-blocking, so it never waits on one worker while another has an answer.
+Plain pipes, not `multiprocessing.Pool`: the pool's queue threads cost this process ~2x the CPU
+per line. At most `HELD` tasks per worker are out or held, so a corpus of any size streams
+through in bounded memory. An input of fewer than `ALONE` lines, or a system without fork, is
+answered in this process.
 """
 
 from __future__ import annotations
@@ -34,12 +34,13 @@ from typing import IO, NoReturn
 
 from bot.cli.adjudicate import Engine, run_jsonl
 
-# Lines per task from an iterable: ~50 ms of work, small enough that the workers end within a
-# few lines' time of each other; the pipes' cost is ~1% of the work (bench figures in the commit).
+# Lines per task from an iterable (~50 ms of bench work). The workers' caches fill alike with
+# 64- and 250-line tasks (corpus, 20,000 records: 4,287 and 4,319 parse plans made twice).
 CHUNK = 64
 BLOCK = 1 << 17  # bytes per task from a binary stream: ~65 corpus lines
-# Lines answered here before forking: the first builds the tables made on first use (~10 ms);
-# the next ones each worker answers as fast, while here they would keep the other CPUs waiting.
+# Lines answered here before forking: the first builds the tables made on first use (~10 ms).
+# More would keep the other CPUs waiting (50 were ~60 ms of bench/batch.py's 2,000 phases),
+# and each worker still fills its caches with what its own lines need.
 WARM = 1
 ALONE = 300  # fewer lines: one process (forking and warming the workers cost more)
 LOOK = 4  # units read ahead per worker, so that the last ones are known as the last
