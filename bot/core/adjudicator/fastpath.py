@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.adjudicator.legality import CONVOY, MOVE, SUPH
+from bot.core.adjudicator.legality import MOVE, SUPH
 from bot.core.adjudicator.movement import BY_CONVOY, GUESSING, RESOLVED, Resolver
 from bot.core.rules import ConvoyParadox
 
@@ -69,11 +69,9 @@ def settle(r: Resolver) -> bool:
     # the states are written once every support is known (a bail-out leaves them untouched).
     attacked: list[int] = []
     threatened: list[tuple[int, int]] = []  # (support, the attacker from where it supports into)
-    for s in range(n):
-        if kind[s] < SUPH or state[s] == RESOLVED or s in voids:  # a hold, a move, a decided
+    for s in r.supports:
+        if state[s] == RESOLVED or s in voids:  # decided at matching (not attacked), void
             continue
-        if kind[s] == CONVOY:  # an attacked convoy that is not void: not here (see above)
-            return False
         ps, into = power[s], sup_into[s]
         threat = -1
         for k in moves_into[prov[s]]:
@@ -172,8 +170,8 @@ def settle(r: Resolver) -> bool:
         return _beats_prevents(i, atk, r, dead, conv, any_swap)
 
     # Moves; the state is the walk's mark: GUESSING on the current chain, RESOLVED settled.
-    for i0 in range(n):
-        if kind[i0] != MOVE or state[i0]:
+    for i0 in r.moves:
+        if state[i0]:
             continue
         chain = [i0]
         i = i0
