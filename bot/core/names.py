@@ -126,7 +126,7 @@ class NameTable:
             if e.is_name and _key(e.words):
                 self._by_initial.setdefault(_key(e.words)[0], []).append((e, _key(e.words)))
         # suggest()'s candidates per language (key -> province) and their letter counts
-        self._choices: dict[str, tuple[dict[str, str], _Letters]] = {}
+        self._choices: dict[str, tuple[dict[str, str], CloseMatches]] = {}
 
     def joins(self, left: str, right: str) -> bool:
         """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
@@ -201,8 +201,15 @@ class NameTable:
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
+            # A one-word prefix of a name's first word is one of its key too: `_is_prefix` is
+            # tried only for several words, and only where the first words agree (issue 18:
+            # it was a call and a generator for every name of the bucket, ~8% of a first read
+            # of the golden mix).
+            first, several = words[0], len(words) > 1
             for e, name in self._by_initial.get(key[0], ()):
-                if name.startswith(key) or _is_prefix(words, e.words):
+                if name.startswith(key) or (
+                    several and e.words[0].startswith(first) and _is_prefix(words, e.words)
+                ):
                     every.add(e.pid)
                     if e.lang == lang:
                         mine.add(e.pid)
@@ -232,9 +239,9 @@ class NameTable:
                 for k, pids in self._exact[look].items():
                     if len(pids) == 1:
                         choices.setdefault(k, next(iter(pids)))
-            held = self._choices[self.own(lang)] = (choices, _Letters(list(choices)))
+            held = self._choices[self.own(lang)] = (choices, CloseMatches(list(choices)))
         choices, letters = held
-        best = _closest(key, letters.near(key))
+        best = letters.closest(key)
         if not best and len(key) <= _SHORT:
             # A short code is too short for a ratio: "PRA" is 0.67 from "PAR". Two swapped
             # letters are the usual typo there; suggest only when one code fits.
@@ -256,8 +263,10 @@ class NameTable:
         return {k: frozenset(v) for k, v in self._exact[lang].items()}
 
 
-class _Letters:
-    """Candidate keys by their letter counts, as bit sets over the keys (bit i: keys[i]).
+class CloseMatches:
+    """`difflib.get_close_matches(word, keys, n=1, cutoff=0.75)` for a fixed list of keys.
+
+    The keys by their letter counts, as bit sets over the keys (bit i: keys[i]).
 
     difflib's `get_close_matches` keeps a candidate only if its `quick_ratio` passes: the
     letters it shares with the word, counted with repeats, are enough for the cutoff at its
@@ -299,6 +308,10 @@ class _Letters:
                 self.needs[size] = held
         return held
 
+    def closest(self, word: str) -> list[str]:
+        """difflib's closest key to `word`, in a list; [] if none is close enough."""
+        return _closest(word, self.near(word))
+
     def near(self, word: str) -> list[str]:
         """The keys whose letters shared with `word` pass difflib's quick checks."""
         planes: list[int] = []  # the count of shared letters per key, bit-sliced, low first
@@ -335,7 +348,7 @@ class _Letters:
 
 def _closest(word: str, near: list[str]) -> list[str]:
     """`difflib.get_close_matches(word, near, n=1, cutoff=_CUTOFF)` for candidates that pass
-    its quick checks (`_Letters.near`): its ratio alone decides, the greatest (ratio, key)."""
+    its quick checks (`CloseMatches.near`): its ratio alone decides, the greatest (ratio, key)."""
     if not near:
         return []
     matcher = difflib.SequenceMatcher()
