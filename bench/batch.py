@@ -12,7 +12,8 @@ Parley: the lines through `run_jsonl_jobs`, the function behind `parley adjudica
 alone) and --jobs N (default one per CPU), three runs of each taken in turn, each with a fresh
 engine (its caches start empty, as a new CLI run's do): per phase, the WALL time (what a user
 waits for) and the CPU time (this process's and its workers'), best and median of the three,
-with the load average, since other processes take cores. The --jobs 1 table also gives the
+with the load average, since other processes take cores; and this process's own CPU (with
+--jobs N: reading, handing out, writing, the first line). The --jobs 1 table also gives the
 median of one line's CPU time in its best run.
 MILA: `diplomacy` 1.1.2 from the package index, installed on first run in its own environment
 (bench/.venv-mila, ignored by git); each phase's game is set up untimed and only `process()` is
@@ -125,6 +126,7 @@ class Runs:
 
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)  # this process's and its workers'
+    here: list[float] = field(default_factory=list)  # this process's alone
     line_median: float = float("inf")  # --jobs 1: one line's median CPU time, best run
     size: int = 0  # the output's characters
 
@@ -151,6 +153,7 @@ def parley_runs(lines: list[str], jobs: int, rounds: int = 3) -> dict[int, Runs]
             cpu = sum(after[:4]) - sum(before[:4])  # user, system, children's user and system
             got.wall.append(wall / len(data))
             got.cpu.append(cpu / len(data))
+            got.here.append((sum(after[:2]) - sum(before[:2])) / len(data))
             got.size = len(out.getvalue())
             if n == 1 and cpu / len(data) <= min(got.cpu):
                 got.line_median = statistics.median(b - a for a, b in itertools.pairwise(stamps))
@@ -224,12 +227,16 @@ def main() -> None:
         f"ratio MILA / parley --jobs 1 (CPU): {mila_mean / min(one.cpu):.1f}x"
         f" (medians {statistics.median(mila_times) / one.line_median:.1f}x; target >= 8x)"
     )
-    print("per phase, best / median of 3 runs        WALL              CPU (here + workers)")
+    print(
+        "per phase, best / median of 3 runs        WALL              CPU (here + workers)"
+        "   CPU here (median)"
+    )
     for n, got in runs.items():
         print(
             f"  parley --jobs {n:<3d}                {min(got.wall) * 1e6:7,.0f} /"
             f" {statistics.median(got.wall) * 1e6:5,.0f} us"
             f"   {min(got.cpu) * 1e6:7,.0f} / {statistics.median(got.cpu) * 1e6:5,.0f} us"
+            f"   {statistics.median(got.here) * 1e6:7,.1f} us"
         )
     print(
         f"--jobs {jobs} against --jobs 1 (best wall): {min(one.wall) / min(many.wall):.2f}x;"

@@ -10,8 +10,9 @@ the output is compared as games/README.md says: `phase`; `units` and `centers` a
 the (power, unit) pairs awaiting retreat, then their `attacker_from` and `retreats` sets; for M
 records, the top-level `dislodged` against `expected.dislodged`. Mismatches are classified by
 the record's flags; the unflagged ones are printed as examples. Prints records per second.
---replay-only: the whole file through `parley adjudicate --jsonl --jobs N`'s own function (the
-gzip read in this process as bytes, the answers written to a null sink): wall and CPU seconds
+--replay-only: the whole file through `parley adjudicate --jsonl --jobs N`'s own function, given
+the gzip stream as the CLI gives its input (with --limit, a gzip stream of the first N records,
+made beforehand in memory; the answers written to a null sink): wall and CPU seconds
 (this process's and the workers'), records/s, the load average before and after, for --jobs 1
 and then one per CPU (at least 2); `--jobs N` (repeatable) chooses; `--rounds R` takes them in
 turn R times (a change of load then falls on each). First, one pass that only reads the file
@@ -31,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code first
 from bot.cli.adjudicate import make_engine
@@ -139,9 +140,12 @@ def main(argv: list[str] | None = None) -> int:
         n = sum(1 for _ in byte_lines(args.file, args.limit))
         read = time.process_time() - t0
         print(f"reading {n} records (gzip, lines): {read:.2f} s CPU, {read / n * 1e6:.1f} us each")
+        head = None if args.limit is None else b"".join(byte_lines(args.file, args.limit))
+        if head is not None and args.file.suffix == ".gz":
+            head = gzip.compress(head)
         for _ in range(args.rounds):
             for jobs in args.jobs or sorted({1, max(default_jobs(), 2)}):
-                replay(args.file, args.limit, args.rules, jobs)
+                replay(args.file, head, n, args.rules, jobs)
         return 0
 
     engine = make_engine(args.rules)
@@ -199,22 +203,18 @@ def byte_lines(path: Path, limit: int | None) -> Iterator[bytes]:
         yield from islice(fh, limit)
 
 
-def replay(path: Path, limit: int | None, rules: str, jobs: int) -> None:
-    """The file through `--jsonl --jobs N`'s function: wall and CPU seconds (this process's
-    and its workers'), records per second."""
+def replay(path: Path, head: bytes | None, total: int, rules: str, jobs: int) -> None:
+    """The file (or `head`, its first records as stored) through `--jsonl --jobs N`'s
+    function, as a binary stream: wall and CPU seconds (this process's and its workers'),
+    records per second."""
     load = os.getloadavg()[0]
     engine = make_engine(rules)
+    raw: IO[bytes] = open(path, "rb") if head is None else io.BytesIO(head)  # noqa: SIM115
+    stream: IO[bytes] = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
     before = os.times()
     wall = time.perf_counter()
-    total = 0
-
-    def counted() -> Iterator[bytes]:
-        nonlocal total
-        for line in byte_lines(path, limit):
-            total += 1
-            yield line
-
-    errors = run_jsonl_jobs(engine, counted(), _Null(), jobs=jobs)
+    with raw, stream:
+        errors = run_jsonl_jobs(engine, stream, _Null(), jobs=jobs)
     wall = time.perf_counter() - wall
     after = os.times()
     here = after.user + after.system - before.user - before.system

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import TypeVar
 
 from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule
@@ -10,9 +12,9 @@ from bot.core.adjudicator.legality import Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
 from bot.core.messages import Message, Prov, msg
-from bot.core.model import Location, Position, Power, Unit, UnitType
+from bot.core.model import Coast, Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
-from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result
 from bot.core.rules import Choice, RuleSet
 
 _T = TypeVar("_T", tuple[Entry, Unit], tuple[Entry, Unit | None])
@@ -51,26 +53,41 @@ def _build_unit(
     if utype is UnitType.ARMY:
         if loc.coast is not None and not rules.irrelevant_coast_ignored:
             raise Illegal(msg("build.army_coast"))
-        return Unit(power, utype, Location(pid))
+        return _unit(idx, power, utype, pid, None)
     if pid in idx.split:
         if loc.coast is None:  # 4.B.7, DATC 6.B.14
             raise Illegal(msg("build.which_coast", province=Prov(pid)))
         if loc not in idx.fleet_adj:
             raise Illegal(msg("illegal.no_coast", province=Prov(pid), coast=loc.coast))
-        return Unit(power, utype, loc)
+        return _unit(idx, power, utype, pid, loc.coast)
     if loc.coast is not None and not rules.irrelevant_coast_ignored:
         raise Illegal(msg("illegal.no_coast", province=Prov(pid), coast=loc.coast))
-    return Unit(power, utype, Location(pid))
+    return _unit(idx, power, utype, pid, None)
+
+
+def _unit(idx: MapIndex, power: Power, utype: UnitType, pid: str, coast: Coast | None) -> Unit:
+    """The unit the map knows (built once per map, see MapIndex), or a new one."""
+    try:
+        return idx.units[pid][power, utype, coast]
+    except KeyError:  # a power the map does not know (only in a hand-made position)
+        return Unit(power, utype, Location(pid, coast))
+
+
+_power_of = attrgetter("power")
+_NONE_ORDERED = msg("build.none_ordered")
+_CD_REMOVAL = msg("build.civil_disorder_removal")
 
 
 def adjudicate_adjustments(
     position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
 ) -> Outcome:
-    balance: dict[Power, int] = {}
-    for owner in position.centers.values():
-        balance[owner] = balance.get(owner, 0) + 1
-    for u in position.units.values():
-        balance[u.power] = balance.get(u.power, 0) - 1
+    centers, board = position.centers, position.units
+    # Centres less units per power, in the order the powers are first met (centres, then
+    # units): the implied waives come in that order. Counted in C (Counter), not per item.
+    have = Counter(map(_power_of, board.values()))
+    balance: dict[Power, int] = Counter(centers.values())
+    for power, k in have.items():
+        balance[power] = balance.get(power, 0) - k
     entries = [Entry(o, o.power) for o in orders]
     reading = list(reversed(entries)) if rules.builds_read_bottom_to_top else entries
     builds: dict[Power, list[tuple[Entry, Unit | None]]] = {}
@@ -81,7 +98,7 @@ def adjudicate_adjustments(
             if isinstance(order, Build | Waive):
                 power = order.power
                 if power is None and isinstance(order, Build):
-                    power = position.centers.get(order.unit.province)
+                    power = centers.get(order.unit.province)
                 if power is None:
                     raise Illegal(msg("build.no_power"))
                 e.power = power
@@ -109,41 +126,38 @@ def adjudicate_adjustments(
                 raise Illegal(msg("illegal.not_in_adjustment", order=order))
         except Illegal as exc:
             e.fail(Reason.ILLEGAL, exc.message)
-    units = dict(position.units)
+    units = dict(board)
     removed: list[Unit] = []
     implied: list[OrderResult] = []
     for power, asked in builds.items():
         allowed = balance[power]
         legal = _one_per_province(asked, rules)
-        why_b = msg("build.only", power=power, n=allowed)
-        legal = _limit(legal, allowed, rules.too_many_builds, why_b)
+        if len(legal) > allowed:  # (the message only then)
+            why_b = msg("build.only", power=power, n=allowed)
+            legal = _limit(legal, allowed, rules.too_many_builds, why_b)
         for _, built in legal:
             if built is not None:
-                units[built.province] = built
+                units[built.location.province] = built
     if position.phase.year == idx.game_map.start.phase.year:
         implied += _impose_builds(position, units, balance, builds, rules, idx)
+    made: Counter[Power] | None = None  # units per power after the builds
+    homes = idx.homes
     for power, bal in balance.items():
         if bal > 0:
-            made = sum(1 for u in units.values() if u.power is power) - sum(
-                1 for u in position.units.values() if u.power is power
-            )
-            free = [
-                h
-                for h in sorted(idx.homes.get(power, ()))
-                if position.centers.get(h) is power and h not in position.units
-            ]
-            waived = sum(
-                1 for e, u in builds.get(power, []) if u is None and e.verdict is Verdict.SUCCEEDS
-            )
-            for _ in range(min(bal, len(free)) - made - waived):
+            if made is None:
+                made = Counter(map(_power_of, units.values()))
+            waived = 0
+            for e, u in builds.get(power, ()):
+                if u is None and e.verdict is Verdict.SUCCEEDS:
+                    waived += 1
+            free = 0
+            for h in homes.get(power, ()):
+                if centers.get(h) is power and h not in board:
+                    free += 1
+            for _ in range(min(bal, free) - (made[power] - have[power]) - waived):
                 implied.append(
-                    OrderResult(
-                        power,
-                        Waive(power),
-                        Verdict.SUCCEEDS,
-                        Reason.NONE,
-                        implied=True,
-                        message=msg("build.none_ordered"),
+                    order_result(
+                        power, Waive(power), Verdict.SUCCEEDS, Reason.NONE, "", True, _NONE_ORDERED
                     )
                 )
     for power, bal in sorted(balance.items()):
@@ -152,36 +166,41 @@ def adjudicate_adjustments(
         need = -bal
         seen: set[str] = set()
         legal_r: list[tuple[Entry, Unit]] = []
-        for e, unit in removes.get(power, []):
+        for e, unit in removes.get(power, ()):
             if unit.province in seen:  # DATC 6.J.2
                 e.fail(Reason.ILLEGAL, msg("build.already_removed", unit=unit))
                 continue
             seen.add(unit.province)
             legal_r.append((e, unit))
-        why = msg("build.remove_only", power=power, n=need)
-        legal_r = _limit(legal_r, need, rules.too_many_disbands, why)
+        if len(legal_r) > need:
+            why = msg("build.remove_only", power=power, n=need)
+            legal_r = _limit(legal_r, need, rules.too_many_disbands, why)
         for _, gone in legal_r:
-            del units[gone.province]
+            del units[gone.location.province]
             removed.append(gone)
         missing = need - len(legal_r)
         if missing > 0:
-            rest = Position(position.phase, units, position.centers)
+            rest = Position(position.phase, units, centers)
             for gone in civil_disorder_rule(rules)(rest, power, missing, idx.game_map):
-                del units[gone.province]
+                del units[gone.location.province]
                 removed.append(gone)
                 implied.append(
-                    OrderResult(
+                    order_result(
                         power,
                         Disband(power, UnitRef.of(gone)),
                         Verdict.SUCCEEDS,
                         Reason.CIVIL_DISORDER,
-                        implied=True,
-                        message=msg("build.civil_disorder_removal"),
+                        "",
+                        True,
+                        _CD_REMOVAL,
                     )
                 )
-    results = tuple([e.result() for e in entries] + implied)
-    nxt = next_position(position.phase, units, position.centers, idx)
-    return Outcome(position.phase, results, (), tuple(removed), nxt)
+    results = [
+        order_result(e.power, e.order, e.verdict, e.reason, "", False, e.message) for e in entries
+    ]
+    results += implied
+    nxt = next_position(position.phase, units, centers, idx)
+    return Outcome(position.phase, tuple(results), (), tuple(removed), nxt)
 
 
 def _impose_builds(  # noqa: PLR0917 - the adjustment's working state
@@ -253,6 +272,10 @@ def _one_per_province(
     cands: list[tuple[Entry, Unit | None]], rules: RuleSet
 ) -> list[tuple[Entry, Unit | None]]:
     """Two builds in one province (4.D.5): both fail (a), the first (b) or the last (c)."""
+    # The common case first: no two in one province (each candidate has not failed yet).
+    places = [c[1].location.province for c in cands if c[1] is not None]
+    if len(set(places)) == len(places):
+        return cands
     by_prov: dict[str, list[tuple[Entry, Unit | None]]] = {}
     for c in cands:
         if c[1] is not None and c[0].verdict is Verdict.SUCCEEDS:

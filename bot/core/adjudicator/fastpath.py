@@ -1,13 +1,19 @@
-"""The fast path of movement resolution: a phase with no convoy, settled by direct strengths.
+"""The fast path of movement resolution: a phase whose convoys cannot fail, settled by direct
+strengths.
 
 `settle(r)` takes a `Resolver` after its matching (voids, supports, modes are the general
-resolver's own) and, when every move goes over land and no convoy is matched, decides every
-order without Kruijswijk's guesses: it fills `r.state`/`r.result` exactly as `Resolver.run`
-would, so the results, dislodgements and retreats built from them are the same. It returns
-False, having changed nothing, for any phase it cannot settle with certainty (a convoy, a move
-by convoy, a support whose fate it cannot see at once): the caller then runs the resolver.
+resolver's own) and, when no convoying fleet is attacked (so every convoy route is fixed at
+matching and no paradox can arise; the older paradox rules aside), decides every order without
+Kruijswijk's guesses: it fills `r.state`/`r.result` exactly as `Resolver.run` would, so the
+results, dislodgements and retreats built from them are the same. It returns False, having
+changed nothing, for any phase it cannot settle with certainty (an attacked convoy, a support
+whose fate it cannot see at once): the caller then runs the resolver.
 
-Why strengths can be computed once without convoys (DATC 5 and the cases cited below):
+A move by convoy with its route is a move like another, but no head-to-head battle (DATC
+6.G.*; two units may swap by convoy, 6.C.6) and, under 4.A.4 b, it cuts the support against it;
+a move by convoy without a route neither cuts, dislodges nor prevents (it fails).
+
+Why strengths can be computed once (DATC 5 and the cases cited below):
 - an attack on a supporter from anywhere but the province the support goes into cuts it
   (6.D.1, 6.D.15); an attack by the supporter's own power never cuts nor dislodges (6.D.20,
   6.D.10); so a support is cut, given, or - when attacked from the province it supports into
@@ -26,32 +32,54 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.adjudicator.legality import CONVOY, MOVE, SUPH
-from bot.core.adjudicator.movement import GUESSING, RESOLVED, Resolver
+from bot.core.adjudicator.legality import MOVE, SUPH
+from bot.core.adjudicator.movement import BY_CONVOY, GUESSING, RESOLVED, Resolver
+from bot.core.rules import ConvoyParadox
 
 
 def settle(r: Resolver) -> bool:
-    """Decide every order of a convoy-free phase in `r`, or return False untouched."""
-    if r.cfleets:  # a move by convoy (or a matched convoy): the general resolver
-        return False
+    """Decide every order of a phase in `r` whose convoys cannot fail, or return False
+    untouched."""
     n, kind, prov, power, dest = r.n, r.kind, r.prov, r.power, r.dest
     unit_at, moves_into, sups, hsups = r.unit_at, r.moves_into, r.sups, r.hsups
     sup_into, voids, state, result = r.sup_into, r.voids, r.state, r.result
+    no_route = r.no_route
+    conv: set[int] = set()  # moves that go by convoy (`Resolver.is_convoyed`)
+    dead: set[int] = set()  # moves by convoy without a route (not `Resolver.has_path`)
+    cuts_self = False
+    if r.cfleets:
+        # A convoying fleet nobody attacks is never dislodged (it was decided at matching):
+        # each route is then fixed, found at matching, and no paradox can arise. The older
+        # paradox rules (4.A.2 a-c) spare some convoyed attacks' cuts: the general resolver.
+        if r.rules.convoy_paradox not in (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD):
+            return False
+        for f in r.convoyed_by:
+            if state[f] != RESOLVED:  # attacked: the general resolver
+                return False
+        mode = r.mode
+        for i in r.cfleets:
+            if mode[i] == BY_CONVOY:
+                conv.add(i)
+                if i in no_route:
+                    dead.add(i)
+            elif i not in no_route:  # 4.A.3: by convoy if it can be (else over land)
+                conv.add(i)
+        cuts_self = r.rules.convoyed_attack_cuts_support_on_itself  # 4.A.4 b
     # Supports: `result` holds "given" (True already for those not attacked, set at matching);
     # the states are written once every support is known (a bail-out leaves them untouched).
     attacked: list[int] = []
     threatened: list[tuple[int, int]] = []  # (support, the attacker from where it supports into)
-    for s in range(n):
-        if kind[s] < SUPH or state[s] == RESOLVED or s in voids:  # a hold, a move, a decided
+    for s in r.supports:
+        if state[s] == RESOLVED or s in voids:  # decided at matching (not attacked), void
             continue
-        if kind[s] == CONVOY:  # a convoy that is not void: never here (cfleets is empty)
-            return False
         ps, into = power[s], sup_into[s]
         threat = -1
         for k in moves_into[prov[s]]:
             if power[k] is ps:  # 6.D.20: no cut (and no dislodgement, 6.D.10)
                 continue
-            if prov[k] != into:  # 6.D.1: cut
+            if k in dead:  # no route: no cut, no dislodgement
+                continue
+            if prov[k] != into or (cuts_self and k in conv):  # 6.D.1 (4.A.4 b): cut
                 break
             threat = k  # 6.D.15: not cut by the unit it supports against
         else:
@@ -79,7 +107,7 @@ def settle(r: Resolver) -> bool:
         ok = atk > held
         if ok:
             for k in moves_into[prov[s]]:
-                if k != x and atk <= _plain_prevent(k, sups, result):
+                if k != x and k not in dead and atk <= _plain_prevent(k, sups, result):
                     ok = False
                     break
         result[x] = ok  # the attacker's move is decided too
@@ -87,6 +115,15 @@ def settle(r: Resolver) -> bool:
         result[s] = not ok  # 6.D.17: cut by its dislodgement only
     for s in attacked:
         state[s] = RESOLVED
+    if r.cfleets:  # the convoy paths as `Resolver.run` decides them, and the moves without one
+        for i in r.cfleets:
+            result[n + i] = i not in no_route
+            state[n + i] = RESOLVED
+        for i in dead:
+            state[i] = RESOLVED  # result stays False
+    # 4.A.7 a: a move whose target moved into its origin prevents nothing, head to head or
+    # not (b: only head to head, between two moves over land; DATC 6.G.*)
+    any_swap = not r.rules.dislodged_bounces_convoyed_attacker_origin
 
     def decide(i: int) -> bool:
         """Move i, the unit at its destination settled if it moves away (not head to head)."""
@@ -94,7 +131,7 @@ def settle(r: Resolver) -> bool:
         j = unit_at.get(d)
         pj = None
         if j is not None:
-            if kind[j] == MOVE and dest[j] != prov[i]:
+            if kind[j] == MOVE and (dest[j] != prov[i] or (conv and (i in conv or j in conv))):
                 if not result[j]:  # its move failed: it holds with strength 1 (6.D.7)
                     pj = power[j]
                     if pj is power[i]:  # 6.D.10: no self-dislodgement
@@ -105,7 +142,7 @@ def settle(r: Resolver) -> bool:
                             atk += 1
                     if atk <= 1:
                         return False
-                    return _beats_prevents(i, atk, r)
+                    return _beats_prevents(i, atk, r, dead, conv, any_swap)
                 # it left (6.C.1): as into an empty province
             else:
                 pj = power[j]
@@ -125,27 +162,32 @@ def settle(r: Resolver) -> bool:
                             held += 1
                     if atk <= held:
                         return False
-                return _beats_prevents(i, atk, r)
+                return _beats_prevents(i, atk, r, dead, conv, any_swap)
         atk = 1
         for t in sups.get(i, ()):
             if result[t]:
                 atk += 1
-        return _beats_prevents(i, atk, r)
+        return _beats_prevents(i, atk, r, dead, conv, any_swap)
 
     # Moves; the state is the walk's mark: GUESSING on the current chain, RESOLVED settled.
-    for i0 in range(n):
-        if kind[i0] != MOVE or state[i0]:
+    for i0 in r.moves:
+        if state[i0]:
             continue
         chain = [i0]
         i = i0
         while True:  # follow moves into provinces whose unit moves away (not head to head)
             state[i] = GUESSING
             j = unit_at.get(dest[i])
-            if j is None or kind[j] != MOVE or dest[j] == prov[i] or state[j] == RESOLVED:
+            if (
+                j is None
+                or kind[j] != MOVE
+                or state[j] == RESOLVED
+                or (dest[j] == prov[i] and not (conv and (i in conv or j in conv)))
+            ):
                 break
             if state[j] == GUESSING:  # a circle of moves: 6.C.1-6.C.3
                 start = chain.index(j)
-                _circle(chain[start:], r, decide)
+                _circle(chain[start:], r, decide, dead, conv, any_swap)
                 del chain[start:]
                 break
             chain.append(j)
@@ -165,25 +207,41 @@ def _plain_prevent(k: int, sups: dict[int, list[int]], given: list[bool]) -> int
     return st
 
 
-def _beats_prevents(i: int, atk: int, r: Resolver) -> bool:
+def _beats_prevents(  # noqa: PLR0917 - the hot path: no keyword arguments
+    i: int, atk: int, r: Resolver, dead: set[int], conv: set[int], any_swap: bool
+) -> bool:
     """Does attack `atk` of move i beat the prevent strength of every other move into its
-    destination? A move that lost a head-to-head battle prevents nothing (4.A.7, 6.E.9)."""
+    destination? A move that lost a head-to-head battle prevents nothing (4.A.7 b, 6.E.9;
+    under 4.A.7 a nor does one whose target moved into its origin), nor one without a route."""
     movers = r.moves_into[r.dest[i]]
     if len(movers) == 1:
         return True
     kind, dest, prov, result = r.kind, r.dest, r.prov, r.result
     here = r.unit_at.get(dest[i])
     for k in movers:
-        if k == i:
+        if k == i or k in dead:
             continue
-        if here is not None and kind[here] == MOVE and dest[here] == prov[k] and result[here]:
+        if (
+            here is not None
+            and kind[here] == MOVE
+            and dest[here] == prov[k]
+            and result[here]
+            and (any_swap or not (conv and (k in conv or here in conv)))
+        ):
             continue  # k lost its head-to-head battle with the unit that moved out
         if atk <= _plain_prevent(k, r.sups, result):
             return False
     return True
 
 
-def _circle(circle: list[int], r: Resolver, decide: Callable[[int], bool]) -> None:
+def _circle(  # noqa: PLR0917 - the walk's state
+    circle: list[int],
+    r: Resolver,
+    decide: Callable[[int], bool],
+    dead: set[int],
+    conv: set[int],
+    any_swap: bool,
+) -> None:
     """A circle of moves, each into the next one's province (none head to head)."""
     result, state = r.result, r.state
     # Each move as if its destination were vacated (the prevent strengths do not depend on the
@@ -194,7 +252,7 @@ def _circle(circle: list[int], r: Resolver, decide: Callable[[int], bool]) -> No
         for t in r.sups.get(i, ()):
             if result[t]:
                 atk += 1
-        vacated.append(_beats_prevents(i, atk, r))
+        vacated.append(_beats_prevents(i, atk, r, dead, conv, any_swap))
     if all(vacated):  # 6.C.1, 6.C.2: the circle moves
         for i in circle:
             result[i] = True

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -57,6 +57,9 @@ class MapIndex:
     eff_memo: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False)
     # The same for the result of an order that succeeds (movement_phase.py).
     succeeded: dict[int, OrderResult] = field(default_factory=dict, compare=False)
+    # `distances` by target set (civil-disorder removals: half the corpus sample's calls ask
+    # a set asked before, a power keeping its centres from one year to the next).
+    dist_memo: dict[frozenset[str], dict[str, int]] = field(default_factory=dict, compare=False)
 
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
@@ -172,9 +175,17 @@ def _index(key: _Identity) -> MapIndex:
     )
 
 
-def distances(index: MapIndex, targets: Iterable[str]) -> dict[str, int]:
-    """Moves from every province to the nearest of `targets`, crossing land and sea alike."""
-    dist = dict.fromkeys(targets, 0)
+def distances(index: MapIndex, targets: Iterable[str]) -> Mapping[str, int]:
+    """Moves from every province to the nearest of `targets`, crossing land and sea alike
+    (shared between calls: read it, do not change it)."""
+    key = frozenset(targets)
+    memo = index.dist_memo
+    known = memo.get(key)
+    if known is not None:
+        return known
+    if len(memo) > _DIST_MEMO_SIZE:
+        memo.clear()
+    dist = dict.fromkeys(key, 0)
     todo = deque(dist)
     while todo:
         p = todo.popleft()
@@ -182,4 +193,8 @@ def distances(index: MapIndex, targets: Iterable[str]) -> dict[str, int]:
             if n not in dist:
                 dist[n] = dist[p] + 1
                 todo.append(n)
+    memo[key] = dist
     return dist
+
+
+_DIST_MEMO_SIZE = 512

@@ -8,6 +8,8 @@ Reference: DATC section 5 and L. B. Kruijswijk, "The Math of Adjudication".
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.messages import Message, Prov, msg
@@ -18,6 +20,8 @@ from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 # How a move travels (4.A.3).
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+_prov_of = attrgetter("location.province")
+_power_of = attrgetter("power")
 
 
 def _used(e: Eff) -> Order | str:
@@ -40,6 +44,7 @@ class Resolver:
         "idx",
         "kind",
         "mode",
+        "moves",
         "moves_into",
         "n",
         "no_route",
@@ -50,6 +55,7 @@ class Resolver:
         "rules",
         "state",
         "sup_into",
+        "supports",
         "sups",
         "unit_at",
         "units",
@@ -98,8 +104,10 @@ class Resolver:
         effs, kind, prov, unit_at, dest = self.effs, self.kind, self.prov, self.unit_at, self.dest
         units, power, n = self.units, self.power, self.n
         convoys: dict[tuple[str, str], list[int]] = {}
+        # the moves and the supports, in board order (the fast path walks these alone)
         moves: list[int] = []
         supports: list[int] = []
+        self.moves, self.supports = moves, supports
         moves_into = self.moves_into
         for i, k in enumerate(kind):
             if k == MOVE:

@@ -90,24 +90,23 @@ def adjudicate_movement(
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
-    prov, board, dest_loc = r.prov, r.units, r.dest_loc
     map_units, held = idx.units, idx.held
     # results of the holds the engine supplies, in board order (after the orders' results)
     implied: list[OrderResult] = []
-    for i, u in enumerate(board):
-        if kind[i] == MOVE and result[i]:
-            loc = dest_loc[i]
+    # one zip instead of an index per column (~4 subscripts a unit)
+    for i, (u, k, ok, p, loc, e) in enumerate(
+        zip(r.units, kind, result, r.prov, r.dest_loc, effs, strict=False)
+    ):
+        if ok and k == MOVE:
             assert loc is not None
             try:
                 units[loc.province] = map_units[loc.province][u.power, u.type, loc.coast]
             except KeyError:  # not a unit the map knows (only in a hand-made position)
                 units[loc.province] = Unit(u.power, u.type, loc)
             continue
-        p = prov[i]
-        movers = moves_into.get(p)
         by = None
-        if movers:
-            for m in movers:
+        if p in moves_into:  # most units are not attacked: `in` is cheaper than .get
+            for m in moves_into[p]:
                 if result[m]:  # unit i is dislodged by move m
                     hit.append((i, m))
                     beaten[i] = by = m
@@ -116,7 +115,7 @@ def adjudicate_movement(
                 units[p] = u
         else:
             units[p] = u
-        if effs[i][2] is None:  # no order used: the unit holds
+        if e[2] is None:  # no order used: the unit holds
             if by is not None:
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 why = _by(r, by, "result.dislodged_by")
@@ -151,9 +150,10 @@ def adjudicate_movement(
         if (result[i] and k != CONVOY) or (k == HOLD and i not in beaten):
             # the common cases first: a move that succeeds, a support given, a hold; the
             # result of an order object met again is the one made before (see MapIndex)
-            ok = succeeded.get(id(order))
+            oid = id(order)
+            ok = succeeded.get(oid)
             if ok is None or ok.order is not order:
-                ok = succeeded[id(order)] = order_result(order.power, order, S, NONE, "", False)
+                ok = succeeded[oid] = order_result(order.power, order, S, NONE, "", False)
             results.append(ok)
         elif k == MOVE and mode[i] == LAND and i not in beaten:
             # then the commonest failure (see _result): a move over land that bounced

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 from types import MappingProxyType
 
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import DislodgedUnit, Phase, PhaseKind, Position, Power, Season, Unit
+
+_power_of = attrgetter("power")
 
 
 def update_centers(
@@ -14,9 +18,8 @@ def update_centers(
 ) -> dict[str, Power]:
     """After the Fall turn (and its retreats) an occupied centre belongs to the occupier."""
     out = dict(centers)
-    for pid, unit in units.items():
-        if pid in idx.supply_centers:
-            out[pid] = unit.power
+    sc = idx.supply_centers
+    out.update({pid: unit.power for pid, unit in units.items() if pid in sc})
     return out
 
 
@@ -24,18 +27,16 @@ def adjustment_needed(
     units: Mapping[str, Unit], centers: Mapping[str, Power], idx: MapIndex
 ) -> bool:
     """Does any power have to remove, or have a build it can make? (else the phase is skipped)"""
-    n_units: dict[Power, int] = {}
-    for u in units.values():
-        n_units[u.power] = n_units.get(u.power, 0) + 1
-    n_centers: dict[Power, int] = {}
-    for owner in centers.values():
-        n_centers[owner] = n_centers.get(owner, 0) + 1
-    for power in set(n_units) | set(n_centers):
-        have, own = n_units.get(power, 0), n_centers.get(power, 0)
-        if have > own:
+    # counted in C (Counter over a map), not item by item: once per Fall phase
+    n_units = Counter(map(_power_of, units.values()))
+    n_centers = Counter(centers.values())
+    for power, have in n_units.items():
+        if have > n_centers[power]:
             return True
-        if own > have and any(
-            centers.get(h) is power and h not in units for h in idx.homes.get(power, ())
+    homes = idx.homes
+    for power, own in n_centers.items():
+        if own > n_units[power] and any(
+            centers.get(h) is power and h not in units for h in homes.get(power, ())
         ):
             return True
     return False

@@ -11,7 +11,7 @@ from bot.core.adjudicator.phases import next_position
 from bot.core.messages import Items, Prov, msg
 from bot.core.model import DislodgedUnit, Location, Position, Unit, UnitType
 from bot.core.orders import Disband, Move, Order, Retreat, UnitOrder, UnitRef
-from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
+from bot.core.outcome import Outcome, Reason, Verdict, order_result
 from bot.core.rules import Choice, DuplicateOrders, RuleSet
 
 
@@ -46,14 +46,18 @@ def _check(order: Order, d: DislodgedUnit | None, idx: MapIndex, rules: RuleSet)
     return Location(pid)
 
 
+_GONE = msg("retreat.none_ordered")
+NONE = Reason.NONE
+
+
 def adjudicate_retreats(
     position: Position, orders: Sequence[Order], rules: RuleSet, idx: MapIndex
 ) -> Outcome:
-    dislodged = {d.unit.province: d for d in position.dislodged}
+    dislodged = {d.unit.location.province: d for d in position.dislodged}
     entries: list[Entry] = []
     chosen: dict[str, list[tuple[int, Location | None]]] = {}
     for order in orders:
-        d = dislodged.get(order.unit.province) if isinstance(order, UnitOrder) else None
+        d = dislodged.get(order.unit.location.province) if isinstance(order, UnitOrder) else None
         try:
             dest = _check(order, d, idx, rules)
         except Illegal as exc:
@@ -62,7 +66,7 @@ def adjudicate_retreats(
             entries.append(entry)
             continue
         assert d is not None
-        chosen.setdefault(d.unit.province, []).append((len(entries), dest))
+        chosen.setdefault(d.unit.location.province, []).append((len(entries), dest))
         entries.append(Entry(order, order.power))
     plan: dict[str, tuple[int, Location | None]] = {}
     for prov, cands in chosen.items():
@@ -85,33 +89,33 @@ def adjudicate_retreats(
             targets[dest.province] = targets.get(dest.province, 0) + 1
     units = dict(position.units)
     removed: list[Unit] = []
+    map_units = idx.units
     for d in position.dislodged:
-        prov = d.unit.province
-        step = plan.get(prov)
+        unit = d.unit
+        step = plan.get(unit.location.province)
         if step is None:
-            removed.append(d.unit)
+            removed.append(unit)
             continue
         i, dest = step
         if dest is None:
-            removed.append(d.unit)
+            removed.append(unit)
         elif targets[dest.province] > 1:  # DATC 6.H.7, 6.H.8
             entries[i].fail(Reason.BOUNCED, msg("retreat.clash"))
-            removed.append(d.unit)
+            removed.append(unit)
         else:
-            units[dest.province] = Unit(d.unit.power, d.unit.type, dest)
-    results = [e.result() for e in entries]
-    gone = msg("retreat.none_ordered")
+            try:  # the unit the map knows there: built once per map (see MapIndex)
+                units[dest.province] = map_units[dest.province][unit.power, unit.type, dest.coast]
+            except KeyError:  # not a unit the map knows (only in a hand-made position)
+                units[dest.province] = Unit(unit.power, unit.type, dest)
+    results = [
+        order_result(e.power, e.order, e.verdict, e.reason, "", False, e.message) for e in entries
+    ]
     for d in position.dislodged:
-        if d.unit.province not in plan:
+        unit = d.unit
+        if unit.location.province not in plan:
+            disband = Disband(unit.power, UnitRef.of(unit))
             results.append(
-                OrderResult(
-                    d.unit.power,
-                    Disband(d.unit.power, UnitRef.of(d.unit)),
-                    Verdict.SUCCEEDS,
-                    Reason.NONE,
-                    implied=True,
-                    message=gone,
-                )
+                order_result(unit.power, disband, Verdict.SUCCEEDS, NONE, "", True, _GONE)
             )
     nxt = next_position(position.phase, units, position.centers, idx)
     return Outcome(position.phase, tuple(results), (), tuple(removed), nxt)

@@ -22,7 +22,7 @@ from bot.core.adjudicator.mapindex import map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement, prepare
 from bot.core.adjudicator.random_phases import random_orders, random_position
 from bot.core.interpret import interpret
-from bot.core.model import PhaseKind, Position
+from bot.core.model import PhaseKind, Position, Power
 from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.presets import list_presets, load_rules
@@ -34,6 +34,7 @@ from tests.bot.core.adjudicator.datc_harness import (
     prestate,
     rulesets_for,
 )
+from tests.bot.core.adjudicator.helpers import board, orders
 from tests.shared import CORPUS
 
 IDX = map_index(GAME_MAP)
@@ -173,3 +174,71 @@ def test_dense_boards_with_circles_and_threatened_supports() -> None:
         orders = random_orders(rng, position, IDX, move_rate=0.8, convoys=False, wild=0.3)
         for rules in (DATC, RULES[-1]):
             assert both(position, orders, rules)[1]
+
+
+def test_dense_boards_with_convoys_nobody_attacks() -> None:
+    """Seeded dense boards with convoys, under the rules that change what a convoyed move does:
+    the phases whose convoying fleets nobody attacks go the fast way (routes fixed, no
+    paradox), swaps by convoy and moves whose route is broken included."""
+    rng = random.Random(1806)
+    rules = [DATC, *(r for r in RULES if r.name in ("4.A.3a", "4.A.3b", "4.A.4b", "4.A.7a"))]
+    assert len(rules) == 5
+    taken = 0
+    for _ in range(400):
+        position = random_position(rng, GAME_MAP, 34)
+        orders = random_orders(rng, position, IDX, move_rate=0.7, convoys=True, wild=0.2)
+        for r in rules:
+            taken += both(position, orders, r)[1]
+    assert taken > 400
+
+
+EN, FR, DE = Power.ENGLAND, Power.FRANCE, Power.GERMANY
+
+
+@pytest.mark.parametrize(
+    "rules", [DATC, *(r for r in RULES if r.name == "4.A.7a")], ids=lambda r: r.name
+)
+def test_swap_by_convoy_where_the_land_move_fails_even_vacated(rules: RuleSet) -> None:
+    """A HOL - BEL by convoy and A BEL - HOL over land are no head-to-head battle: BEL's move
+    bounces with RUH's even into a vacated HOL, so A BEL stays with strength 1 (its defend
+    strength, 2, does not count) and is dislodged; under 4.A.7 a its move prevents nothing."""
+    pos = board(
+        "S1901M",
+        {EN: ["A HOL", "F NTH", "F ENG"], FR: ["A BEL", "F HEL"], DE: ["A RUH", "A KIE"]},
+    )
+    os = orders(
+        pos,
+        {
+            EN: ["A HOL - BEL via convoy", "F NTH C A HOL - BEL", "F ENG S A HOL - BEL"],
+            FR: ["A BEL - HOL", "F HEL S A BEL - HOL"],
+            DE: ["A RUH - HOL", "A KIE S A RUH - HOL"],
+        },
+    )
+    outcome, taken = both(pos, os, rules)
+    assert taken
+    assert [d.unit.province for d in outcome.dislodged] == ["BEL"]
+
+
+def test_threatened_support_with_an_own_move_that_has_no_route() -> None:
+    """A BEL S A PAR - PIC, attacked from PIC: A PIC dislodges it, as A HOL - BEL by a convoy
+    that F NTH does not give prevents nothing (though supported)."""
+    pos = board(
+        "S1901M",
+        {FR: ["A BEL", "A PAR", "A HOL", "A RUH", "F NTH"], EN: ["A PIC", "F ENG"]},
+    )
+    os = orders(
+        pos,
+        {
+            FR: [
+                "A BEL S A PAR - PIC",
+                "A PAR - PIC",
+                "A HOL - BEL via convoy",
+                "A RUH S A HOL - BEL",
+                "F NTH H",
+            ],
+            EN: ["A PIC - BEL", "F ENG S A PIC - BEL"],
+        },
+    )
+    outcome, taken = both(pos, os, DATC)
+    assert taken
+    assert [d.unit.province for d in outcome.dislodged] == ["BEL"]

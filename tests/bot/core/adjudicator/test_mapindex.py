@@ -52,3 +52,13 @@ def test_unit_and_implied_hold_tables() -> None:
     hold = Hold(Power.FRANCE, UnitRef(UnitType.ARMY, Location("PAR"), Power.FRANCE))
     expected = OrderResult(Power.FRANCE, hold, Verdict.SUCCEEDS, implied=True)
     assert IDX.held["PAR"][Power.FRANCE, UnitType.ARMY, None] == expected
+
+
+def test_distances_memo_by_target_set() -> None:
+    first = distances(IDX, ["MOS", "WAR"])
+    assert distances(IDX, ("WAR", "MOS")) is first  # the same set, in any order
+    IDX.dist_memo.clear()
+    again = distances(IDX, ["WAR", "MOS"])
+    assert again is not first
+    assert again == first
+    assert again["PRU"] == 1
