@@ -382,70 +382,94 @@ def _canonical_locations(ctx: _Ctx) -> dict[str, Location | None]:
 
 
 def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location:
+    found = _canonical_place(ctx, text, seen)
+    if found is None:
+        raise _NotFastError
+    return found
+
+
+def _canonical_place(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location | None:
+    """A canonical location text as the reader reads it; None if it does not read it so."""
     if text in seen:
         found = seen[text]
         if found is not None and text.partition("/")[2] and found.coast is None:
             pid = found.province  # held: the reader noted the dropped coast the first time
             if pid not in ctx.dropped:
                 ctx.dropped.append(pid)  # DATC 4.B.6, as `_location` notes it
-    else:
-        found = None
-        pid_text, _, coast_text = text.partition("/")
-        if (
-            len(pid_text) == 3
-            and pid_text.isalpha()
-            and pid_text.isupper()
-            and coast_text in ("", "NC", "SC", "EC", "WC")
-            and fold_word(pid_text) not in _WORD_KINDS  # e.g. a retreat's "R TO": the reader
-            and ctx.game_map.power_word(fold_word(pid_text)) is None
-        ):
-            reader = _Reader(ctx, [("w", pid_text)])
-            try:
-                found = reader.location([pid_text], [coast_text] if coast_text else None)
-            except (_NotFastError, OrderSyntaxError):
-                found = None
-            if reader.error is not None:
-                found = None
-        seen[text] = found
-    if found is None:
-        raise _NotFastError
+        return found
+    found = None
+    pid_text, _, coast_text = text.partition("/")
+    if (
+        len(pid_text) == 3
+        and pid_text.isalpha()
+        and pid_text.isupper()
+        and coast_text in ("", "NC", "SC", "EC", "WC")
+        and fold_word(pid_text) not in _WORD_KINDS  # e.g. a retreat's "R TO": the reader
+        and ctx.game_map.power_word(fold_word(pid_text)) is None
+    ):
+        reader = _Reader(ctx, [("w", pid_text)])
+        try:
+            found = reader.location([pid_text], [coast_text] if coast_text else None)
+        except (_NotFastError, OrderSyntaxError):
+            found = None
+        if reader.error is not None:
+            found = None
+    seen[text] = found
     return found
 
 
-def _canonical(ctx: _Ctx, parts: list[str]) -> tuple[Order, bool]:
-    """The order of a canonical text split at its spaces, as the reader builds it."""
+def _canonical(ctx: _Ctx, parts: list[str]) -> tuple[Order, bool] | None:
+    """The order of a canonical text split at its spaces, as the reader builds it; None if
+    not canonical. The places are read in the text's order (a dropped coast is noted as
+    read), and nothing is built or raised before the whole text is known to be canonical:
+    most texts of a first read are not (issue 18)."""
     n = len(parts)
     utype = _UTYPES.get(parts[0])
     if utype is None or n < 3:
-        raise _NotFastError
+        return None
     seen = _canonical_locations(ctx)
-    unit = UnitRef(utype, _canonical_location(ctx, parts[1], seen), None)
+    loc = _canonical_place(ctx, parts[1], seen)
+    if loc is None:
+        return None
     verb = parts[2]
     if n == 3:
         if verb == "H":
-            return Hold(None, unit=unit), False
+            return Hold(None, unit=UnitRef(utype, loc, None)), False
         if verb == "D":
-            return Disband(None, unit=unit), False
+            return Disband(None, unit=UnitRef(utype, loc, None)), False
         if verb == "B":
-            return Build(None, unit=unit), False
+            return Build(None, unit=UnitRef(utype, loc, None)), False
     elif verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
-        dest = _canonical_location(ctx, parts[3], seen)
-        return Move(None, unit=unit, dest=dest, via_convoy=n == 5), False
+        dest = _canonical_place(ctx, parts[3], seen)
+        if dest is None:
+            return None
+        return Move(None, unit=UnitRef(utype, loc, None), dest=dest, via_convoy=n == 5), False
     elif verb == "R" and n == 4:
-        return Retreat(None, unit=unit, dest=_canonical_location(ctx, parts[3], seen)), False
+        dest = _canonical_place(ctx, parts[3], seen)
+        if dest is None:
+            return None
+        return Retreat(None, unit=UnitRef(utype, loc, None), dest=dest), False
     elif verb in ("S", "C") and n in (5, 7) and parts[3] in _UTYPES:
         if verb == "C" and (n != 7 or parts[3] != "A"):
-            raise _NotFastError
-        target = UnitRef(_UTYPES[parts[3]], _canonical_location(ctx, parts[4], seen), None)
+            return None
+        tloc = _canonical_place(ctx, parts[4], seen)
+        if tloc is None:
+            return None
+        unit = UnitRef(utype, loc, None)
         if n == 5:
-            return SupportHold(None, unit=unit, target=target), False
+            return SupportHold(
+                None, unit=unit, target=UnitRef(_UTYPES[parts[3]], tloc, None)
+            ), False
         if parts[5] != "-":
-            raise _NotFastError
-        dest = _canonical_location(ctx, parts[6], seen)
+            return None
+        dest = _canonical_place(ctx, parts[6], seen)
+        if dest is None:
+            return None
+        target = UnitRef(_UTYPES[parts[3]], tloc, None)
         if verb == "S":
             return SupportMove(None, unit=unit, target=target, dest=dest), False
         return Convoy(None, unit=unit, target=target, dest=dest), False
-    raise _NotFastError
+    return None
 
 
 def _lexed(ctx: _Ctx) -> list[tuple[str, str]]:
@@ -453,8 +477,10 @@ def _lexed(ctx: _Ctx) -> list[tuple[str, str]]:
     punctuation, arrows, list markers, bracketed phrases), whose tokens are then read here."""
     text = ctx.text
     if text[0] not in _MARKER_START:
-        with contextlib.suppress(_NotFastError):
+        try:  # not contextlib.suppress: a context manager's three calls per text (issue 18)
             return _tokens(text, ctx.names, ctx.game_map.power_bigrams)
+        except _NotFastError:
+            pass
     source = _LIST_MARKER_RE.sub("", text)
     raws = _grammar_phrases(_lex(source, ctx.names, ctx.msgs, ctx.game_map.power_bigrams))
     return [("w" if r.kind == "word" else r.kind, r.text) for r in raws]
@@ -484,11 +510,9 @@ def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | _Twice | None:
     if not ctx.text:
         return None
     parts = ctx.text.split(" ")
-    try:
-        order, convoy_word = _canonical(ctx, parts)
-        return order, convoy_word, None, "S" not in parts  # no other part folds to "s"
-    except _NotFastError:
-        pass
+    canonical = _canonical(ctx, parts)
+    if canonical is not None:
+        return canonical[0], canonical[1], None, "S" not in parts  # no other part folds to "s"
     try:
         toks = _lexed(ctx)
     except (_NotFastError, OrderSyntaxError):
@@ -496,17 +520,19 @@ def _skeleton(ctx: _Ctx) -> Skeleton | _Refusal | _Twice | None:
     if not toks:
         return None  # the grammar's "empty" error names the text as sent
     first = _reading(ctx, toks, frozenset())
+    if first is None:
+        return None
     # The grammar reads a text again, each bare "s" as a place word ("F SPA S - MAO": a
     # coast), when its first reading fails; if that fails too, the first error stands.
-    coast_s = frozenset(i for i, (k, t) in enumerate(toks) if k == "w" and fold_word(t) == "s")
-    if not coast_s or first is None:
+    coast_s = [i for i, (k, t) in enumerate(toks) if k == "w" and fold_word(t) == "s"]
+    if not coast_s:
         return first
     if not isinstance(first, _Refusal):
         order, convoy_word, text_power, _ = first
         return order, convoy_word, text_power, False  # a completion error: the grammar's
     if ctx.dropped:
         return None  # coasts dropped (DATC 4.B.6) after where the grammar's reading stops
-    again = _reading(ctx, toks, coast_s)
+    again = _reading(ctx, toks, frozenset(coast_s))
     return None if again is None else _Twice(first, again)
 
 

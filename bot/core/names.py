@@ -125,9 +125,8 @@ class NameTable:
         for e in self._entries:
             if e.is_name and _key(e.words):
                 self._by_initial.setdefault(_key(e.words)[0], []).append((e, _key(e.words)))
-        # suggest()'s candidates per language: key -> province; the keys of each length, and
-        # joined by newlines
-        self._choices: dict[str, tuple[dict[str, str], dict[int, tuple[list[str], str]]]] = {}
+        # suggest()'s candidates per language (key -> province) and their letter counts
+        self._choices: dict[str, tuple[dict[str, str], CloseMatches]] = {}
 
     def joins(self, left: str, right: str) -> bool:
         """Do these folded words follow each other in a name (`mid`, `atl`...antic)?"""
@@ -202,8 +201,15 @@ class NameTable:
         if len(key) >= _MIN_PREFIX:
             mine: set[str] = set()
             every: set[str] = set()
+            # A one-word prefix of a name's first word is one of its key too: `_is_prefix` is
+            # tried only for several words, and only where the first words agree (issue 18:
+            # it was a call and a generator for every name of the bucket, ~8% of a first read
+            # of the golden mix).
+            first, several = words[0], len(words) > 1
             for e, name in self._by_initial.get(key[0], ()):
-                if name.startswith(key) or _is_prefix(words, e.words):
+                if name.startswith(key) or (
+                    several and e.words[0].startswith(first) and _is_prefix(words, e.words)
+                ):
                     every.add(e.pid)
                     if e.lang == lang:
                         mine.add(e.pid)
@@ -233,13 +239,9 @@ class NameTable:
                 for k, pids in self._exact[look].items():
                     if len(pids) == 1:
                         choices.setdefault(k, next(iter(pids)))
-            sized: dict[int, list[str]] = {}
-            for k in choices:
-                sized.setdefault(len(k), []).append(k)
-            by_length = {n: (keys, "\n".join(keys)) for n, keys in sized.items()}
-            held = self._choices[self.own(lang)] = (choices, by_length)
-        choices, by_length = held
-        best = difflib.get_close_matches(key, _near(key, by_length), n=1, cutoff=_CUTOFF)
+            held = self._choices[self.own(lang)] = (choices, CloseMatches(list(choices)))
+        choices, letters = held
+        best = letters.closest(key)
         if not best and len(key) <= _SHORT:
             # A short code is too short for a ratio: "PRA" is 0.67 from "PAR". Two swapped
             # letters are the usual typo there; suggest only when one code fits.
@@ -261,24 +263,103 @@ class NameTable:
         return {k: frozenset(v) for k, v in self._exact[lang].items()}
 
 
-def _near(key: str, by_length: Mapping[int, tuple[list[str], str]]) -> list[str]:
-    """The candidates difflib's quick checks may let through for `key`: the letters one
-    shares with `key` (`quick_ratio`) are at most its letters found in `key` at all, counted
-    in C for each length at once; difflib would skip every other one, so its best match is
-    the same (issue 18: ~400 candidates through its checks were ~0.5 ms an unknown place)."""
-    size = len(key)
-    drop = str.maketrans("", "", key)  # folded keys: letters and digits, never a newline
-    near: list[str] = []
-    for length, (keys, joined) in by_length.items():
-        total = length + size
-        # the fewest letters shared that pass: difflib's 2.0 * matches / total >= cutoff
-        need = next((m for m in range(min(length, size) + 1) if 2.0 * m / total >= _CUTOFF), None)
-        if need is None:
-            continue
-        spare = length - need  # letters of a candidate that `key` may lack
-        rest = joined.translate(drop).split("\n")
-        near.extend(k for k, r in zip(keys, rest, strict=True) if len(r) <= spare)
-    return near
+class CloseMatches:
+    """`difflib.get_close_matches(word, keys, n=1, cutoff=0.75)` for a fixed list of keys.
+
+    The keys by their letter counts, as bit sets over the keys (bit i: keys[i]).
+
+    difflib's `get_close_matches` keeps a candidate only if its `quick_ratio` passes: the
+    letters it shares with the word, counted with repeats, are enough for the cutoff at its
+    length. `near` counts those shared letters for every key at once, bit-sliced (a handful of
+    big-int operations per letter of the word), and returns only the keys that pass: difflib's
+    best match among them is its best among all (issue 18: a `str.translate` pre-filter and
+    difflib over what it left took 150-390 us per unknown place; ~1-3 keys pass)."""
+
+    __slots__ = ("by_length", "has", "keys", "needs")
+
+    def __init__(self, keys: list[str]) -> None:
+        self.keys = keys
+        # (letter, n) -> the keys with at least n of that letter
+        self.has: dict[tuple[str, int], int] = {}
+        self.by_length: dict[int, int] = {}  # length -> the keys of that length
+        self.needs: dict[int, list[tuple[int, int]]] = {}  # `_needs`, per word length
+        for i, k in enumerate(keys):
+            bit = 1 << i
+            self.by_length[len(k)] = self.by_length.get(len(k), 0) | bit
+            seen: dict[str, int] = {}
+            for c in k:
+                n = seen[c] = seen.get(c, 0) + 1
+                self.has[c, n] = self.has.get((c, n), 0) | bit
+
+    def _needs(self, size: int) -> list[tuple[int, int]]:
+        """For a word of `size` letters: each length's keys and the fewest letters they must
+        share with it to pass, difflib's 2.0 * matches / total >= cutoff (lengths where none
+        can pass are left out: its `real_quick_ratio`)."""
+        held = self.needs.get(size)
+        if held is None:
+            held = []
+            for length, group in self.by_length.items():
+                total = length + size
+                for m in range(1, min(length, size) + 1):
+                    if 2.0 * m / total >= _CUTOFF:
+                        held.append((group, m))
+                        break
+            if len(self.needs) < 512:  # words are at most an order's length
+                self.needs[size] = held
+        return held
+
+    def closest(self, word: str) -> list[str]:
+        """difflib's closest key to `word`, in a list; [] if none is close enough."""
+        return _closest(word, self.near(word))
+
+    def near(self, word: str) -> list[str]:
+        """The keys whose letters shared with `word` pass difflib's quick checks."""
+        planes: list[int] = []  # the count of shared letters per key, bit-sliced, low first
+        seen: dict[str, int] = {}
+        for c in word:
+            n = seen[c] = seen.get(c, 0) + 1
+            carry = self.has.get((c, n), 0)
+            for i, plane in enumerate(planes):  # add `carry` (0/1 per key) to the count
+                planes[i] = plane ^ carry
+                carry &= plane
+                if not carry:
+                    break
+            if carry:
+                planes.append(carry)
+        found = 0
+        for group, need in self._needs(len(word)):
+            above = 0  # the keys of `group` whose count is > need, then >= need
+            equal = group
+            for i in range(max(len(planes), need.bit_length()) - 1, -1, -1):
+                plane = planes[i] if i < len(planes) else 0
+                if need >> i & 1:
+                    equal &= plane
+                else:
+                    above |= equal & plane
+                    equal &= ~plane
+            found |= above | equal
+        near: list[str] = []
+        while found:
+            low = found & -found
+            near.append(self.keys[low.bit_length() - 1])
+            found ^= low
+        return near
+
+
+def _closest(word: str, near: list[str]) -> list[str]:
+    """`difflib.get_close_matches(word, near, n=1, cutoff=_CUTOFF)` for candidates that pass
+    its quick checks (`CloseMatches.near`): its ratio alone decides, the greatest (ratio, key)."""
+    if not near:
+        return []
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)  # difflib caches this side: the word, as get_close_matches does
+    best: tuple[float, str] | None = None
+    for key in near:
+        matcher.set_seq1(key)
+        score = matcher.ratio()
+        if score >= _CUTOFF and (best is None or (score, key) > best):
+            best = (score, key)
+    return [] if best is None else [best[1]]
 
 
 def _is_prefix(words: Sequence[str], name: Sequence[str]) -> bool:

@@ -4,7 +4,6 @@ the player-facing syntax errors. Split from `bot.core.parser` (its public API li
 
 from __future__ import annotations
 
-import difflib
 import functools
 import re
 import unicodedata
@@ -22,7 +21,7 @@ from bot.core.map import GameMap
 from bot.core.model import (
     Coast,
 )
-from bot.core.names import NameLookupError, NameTable, fold_word, split_words
+from bot.core.names import CloseMatches, NameLookupError, NameTable, fold_word, split_words
 from bot.core.orders import (
     Order,
 )
@@ -116,6 +115,8 @@ _INVISIBLE_RE = re.compile("[\u200b-\u200f\u2060\ufeff\u061c\u202a-\u202e\u2066-
 def _clean(text: str) -> str:
     """Without invisible characters, full-width and other compatibility forms folded (NFKC:
     'Ａ ＰＡＲ － ＢＵＲ' is 'A PAR - BUR'), stripped."""
+    if text.isascii():  # NFKC keeps ASCII as it is, and no invisible character is ASCII
+        return text.strip()
     return unicodedata.normalize("NFKC", _INVISIBLE_RE.sub("", text)).strip()
 
 
@@ -321,13 +322,20 @@ def _hint_words(lang: str) -> frozenset[str]:
     return frozenset(own)
 
 
+@functools.cache
+def _hint_vocab(lang: str) -> tuple[list[str], CloseMatches]:
+    """The keywords a hint may suggest in `lang`, longer than two letters, and their matcher."""
+    own = _hint_words(lang)
+    vocab = [w for w in _WORD_KINDS if len(w) > 2 and w in own]
+    return vocab, CloseMatches(vocab)
+
+
 def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
     key = fold_word(word)
     if len(key) < 3:
         return ""
-    own = _hint_words(msgs["lang"])
-    vocab = [w for w in _WORD_KINDS if len(w) > 2 and w in own]
-    best = difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
+    vocab, matcher = _hint_vocab(msgs["lang"])
+    best = matcher.closest(key)  # difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
     if not best:
         # A cut-short word ("sup", "supp"): the shortest word it starts, if of one kind only.
         starts = sorted((w for w in vocab if w.startswith(key)), key=len)

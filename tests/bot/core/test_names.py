@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.core.map import load_map
 from bot.core.model import Coast
-from bot.core.names import NameLookupError, load_names, split_words
+from bot.core.names import CloseMatches, NameLookupError, _is_prefix, load_names, split_words
 
 NAMES = load_names()
 GAME_MAP = load_map("standard")
@@ -203,3 +203,60 @@ def _typo(draw: st.DrawFn) -> str:
 @given(_typo(), st.sampled_from(["en", "fr", "de"]))
 def test_the_suggestion_is_difflibs_closest_match(key: str, lang: str) -> None:
     assert NAMES.suggest(key, lang) == _difflib_suggestion(key, lang)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.lists(st.text("abcdeilmnorsu", min_size=1, max_size=12), min_size=1, max_size=40),
+    st.text("abcdeilmnorsu", max_size=14),
+)
+def test_close_matches_are_difflibs(keys: list[str], word: str) -> None:
+    """The bit-sliced quick check lets through every key difflib's quick checks pass, and
+    the ratio then picks what difflib picks (the keyword hints use it too)."""
+    keys = list(dict.fromkeys(keys))
+    matcher = CloseMatches(keys)
+    passing = difflib.SequenceMatcher()
+    passing.set_seq2(word)
+    quick = set()
+    for k in keys:
+        passing.set_seq1(k)
+        if passing.real_quick_ratio() >= 0.75 and passing.quick_ratio() >= 0.75:
+            quick.add(k)
+    assert set(matcher.near(word)) == quick
+    assert matcher.closest(word) == difflib.get_close_matches(word, keys, n=1, cutoff=0.75)
+
+
+def _plain_search(words: list[str], lang: str) -> object:
+    """`NameTable._search` with the prefix test on every name of the bucket, as first written."""
+    key = "".join(words)
+    for look in NAMES._looks(lang):
+        found = NAMES._exact[look].get(key, set())
+        if len(found) == 1:
+            return next(iter(found))
+    if len(key) >= 3:
+        mine: set[str] = set()
+        every: set[str] = set()
+        for e, name in NAMES._by_initial.get(key[0], ()):
+            if name.startswith(key) or _is_prefix(words, e.words):
+                every.add(e.pid)
+                if e.lang == lang:
+                    mine.add(e.pid)
+        if len(every) == 1:
+            return next(iter(every))
+        if len(mine) == 1:
+            return next(iter(mine))
+        if every:
+            return mine or every
+    return None
+
+
+def test_the_prefix_search_is_the_plain_one() -> None:
+    """Every word-wise prefix of every name, alone and with a word after it."""
+    for e in NAMES._entries:
+        for k in range(1, len(e.words) + 1):
+            for cut in range(1, len(e.words[k - 1]) + 1):
+                words = [*e.words[: k - 1], e.words[k - 1][:cut]]
+                for extra in ([], ["zz"], ["a"]):
+                    for lang in ("en", "fr"):
+                        got = NAMES._search([*words, *extra], lang)
+                        assert got == _plain_search([*words, *extra], lang), (words, extra)
