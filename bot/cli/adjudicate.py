@@ -213,26 +213,17 @@ class Engine:
             seen.add(power)
             if not isinstance(texts, list):
                 raise InputError(f"orders.{pname}: expected a list of order strings")
-            if moves is not None and _distinct(texts):
-                # The order handed out last time for this text while the board's unit it
-                # read is the same object: `canonical`'s answer in one look-up (issue 18). No
-                # text repeats in the list and no order object serves two (text, power)
-                # pairs, so none is handed out twice in the phase without `given`.
-                done = moves(power).get
-                for text in texts:
+            # The order handed out last time for this text while the board's unit it read
+            # is the same object: `canonical`'s answer in one look-up (issue 18). Only when no
+            # text repeats in the list: no order object serves two (text, power) pairs, so
+            # none is handed out twice in the phase without `given`.
+            done = moves(power).get if moves is not None and _distinct(texts) else None
+            for text in texts:
+                if done is not None:
                     hit = done(text)
                     if hit is not None and board(hit[0]) is hit[1]:
                         orders.append(hit[2])
                         continue
-                    if not isinstance(text, str):
-                        raise InputError(f"orders.{pname}: expected a list of order strings")
-                    order = canonical(text, power, position, given)
-                    if order is None:
-                        self._parse_into(text, power, position, orders, unparsed)
-                    else:
-                        orders.append(order)
-                continue
-            for text in texts:
                 if not isinstance(text, str):
                     raise InputError(f"orders.{pname}: expected a list of order strings")
                 order = canonical(text, power, position, given)
