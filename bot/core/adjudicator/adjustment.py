@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from operator import attrgetter
 from typing import TypeVar
 
 from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule
 from bot.core.adjudicator.legality import Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
-from bot.core.adjudicator.phases import next_position
+from bot.core.adjudicator.phases import next_position, power_of
 from bot.core.messages import Message, Prov, msg
-from bot.core.model import Coast, Location, Position, Power, Unit, UnitType
+from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result
 from bot.core.rules import Choice, RuleSet
@@ -53,27 +52,18 @@ def _build_unit(
     if utype is UnitType.ARMY:
         if loc.coast is not None and not rules.irrelevant_coast_ignored:
             raise Illegal(msg("build.army_coast"))
-        return _unit(idx, power, utype, pid, None)
+        return idx.unit(power, utype, Location(pid))
     if pid in idx.split:
         if loc.coast is None:  # 4.B.7, DATC 6.B.14
             raise Illegal(msg("build.which_coast", province=Prov(pid)))
         if loc not in idx.fleet_adj:
             raise Illegal(msg("illegal.no_coast", province=Prov(pid), coast=loc.coast))
-        return _unit(idx, power, utype, pid, loc.coast)
+        return idx.unit(power, utype, loc)
     if loc.coast is not None and not rules.irrelevant_coast_ignored:
         raise Illegal(msg("illegal.no_coast", province=Prov(pid), coast=loc.coast))
-    return _unit(idx, power, utype, pid, None)
+    return idx.unit(power, utype, Location(pid))
 
 
-def _unit(idx: MapIndex, power: Power, utype: UnitType, pid: str, coast: Coast | None) -> Unit:
-    """The unit the map knows (built once per map, see MapIndex), or a new one."""
-    try:
-        return idx.units[pid][power, utype, coast]
-    except KeyError:  # a power the map does not know (only in a hand-made position)
-        return Unit(power, utype, Location(pid, coast))
-
-
-_power_of = attrgetter("power")
 _NONE_ORDERED = msg("build.none_ordered")
 _CD_REMOVAL = msg("build.civil_disorder_removal")
 
@@ -84,7 +74,7 @@ def adjudicate_adjustments(
     centers, board = position.centers, position.units
     # Centres less units per power, in the order the powers are first met (centres, then
     # units): the implied waives come in that order. Counted in C (Counter), not per item.
-    have = Counter(map(_power_of, board.values()))
+    have = Counter(map(power_of, board.values()))
     balance: dict[Power, int] = Counter(centers.values())
     for power, k in have.items():
         balance[power] = balance.get(power, 0) - k
@@ -145,7 +135,7 @@ def adjudicate_adjustments(
     for power, bal in balance.items():
         if bal > 0:
             if made is None:
-                made = Counter(map(_power_of, units.values()))
+                made = Counter(map(power_of, units.values()))
             waived = 0
             for e, u in builds.get(power, ()):
                 if u is None and e.verdict is Verdict.SUCCEEDS:
@@ -195,9 +185,7 @@ def adjudicate_adjustments(
                         _CD_REMOVAL,
                     )
                 )
-    results = [
-        order_result(e.power, e.order, e.verdict, e.reason, "", False, e.message) for e in entries
-    ]
+    results = [e.result() for e in entries]
     results += implied
     nxt = next_position(position.phase, units, centers, idx)
     return Outcome(position.phase, tuple(results), (), tuple(removed), nxt)

@@ -24,7 +24,7 @@ from bot.core.orders import (
     UnitOrder,
     UnitRef,
 )
-from bot.core.outcome import OrderResult, Reason, Verdict
+from bot.core.outcome import OrderResult, Reason, Verdict, order_result
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
@@ -65,9 +65,11 @@ def as_given(order: Order, units: Mapping[str, Unit]) -> bool:
 
 def _target_as_given(order: Order, units: Mapping[str, Unit]) -> bool:
     """`as_given` for the target of a support or convoy (True for another order)."""
-    if not isinstance(order, _TARGETED):
-        return True
-    tref = order.target
+    return not isinstance(order, _TARGETED) or _ref_as_given(order.target, units)
+
+
+def _ref_as_given(tref: UnitRef, units: Mapping[str, Unit]) -> bool:
+    """Does `tref` name the unit standing where it points (an empty place: nothing to fix)?"""
     target = units.get(tref.location.province)
     return target is None or (
         (tref.type is None or tref.type is target.type)
@@ -93,7 +95,8 @@ class Entry:
         self.message = message
 
     def result(self) -> OrderResult:
-        return OrderResult(self.power, self.order, self.verdict, self.reason, message=self.message)
+        o = self.order
+        return order_result(self.power, o, self.verdict, self.reason, "", False, self.message)
 
 
 class Illegal(Exception):  # noqa: N818 - a verdict, not a crash
@@ -358,15 +361,10 @@ class MovementCheck:
                 ):
                     given = as_given(order, units)
                     unit = check_unit(order, self.position, self.rules)
-                elif kind >= SUPH:  # _target_as_given, inline
+                elif kind >= SUPH:  # _target_as_given without its isinstance: `kind` says
                     if TYPE_CHECKING:
                         assert isinstance(order, SupportHold | SupportMove | Convoy)
-                    tref = order.target
-                    target = units.get(tref.location.province)
-                    given = target is None or (
-                        (tref.type is None or tref.type is target.type)
-                        and (tref.power is None or tref.power is target.power)
-                    )
+                    given = _ref_as_given(order.target, units)
                 # The commonest orders are checked inline (the same tests as _move and
                 # _support_hold make first); anything else goes to its method.
                 if kind == MOVE:

@@ -61,6 +61,14 @@ class MapIndex:
     # a set asked before, a power keeping its centres from one year to the next).
     dist_memo: dict[frozenset[str], dict[str, int]] = field(default_factory=dict, compare=False)
 
+    def unit(self, power: Power, utype: UnitType, location: Location) -> Unit:
+        """The unit the map knows at `location` (built once, see `units`), or a new one for a
+        power the map does not know (only in a hand-made position)."""
+        try:
+            return self.units[location.province][power, utype, location.coast]
+        except KeyError:
+            return Unit(power, utype, location)
+
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
         # Only membership is asked of `fleets`: a set or a dict (sea -> fleet) is used as it is.

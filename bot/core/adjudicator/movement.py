@@ -8,8 +8,6 @@ Reference: DATC section 5 and L. B. Kruijswijk, "The Math of Adjudication".
 
 from __future__ import annotations
 
-from operator import attrgetter
-
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.messages import Message, Prov, msg
@@ -20,8 +18,6 @@ from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 # How a move travels (4.A.3).
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
-_prov_of = attrgetter("location.province")
-_power_of = attrgetter("power")
 
 
 def _used(e: Eff) -> Order | str:

@@ -90,7 +90,7 @@ def adjudicate_movement(
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
-    map_units, held = idx.units, idx.held
+    held = idx.held
     # results of the holds the engine supplies, in board order (after the orders' results)
     implied: list[OrderResult] = []
     # one zip instead of an index per column (~4 subscripts a unit)
@@ -99,10 +99,7 @@ def adjudicate_movement(
     ):
         if ok and k == MOVE:
             assert loc is not None
-            try:
-                units[loc.province] = map_units[loc.province][u.power, u.type, loc.coast]
-            except KeyError:  # not a unit the map knows (only in a hand-made position)
-                units[loc.province] = Unit(u.power, u.type, loc)
+            units[loc.province] = idx.unit(u.power, u.type, loc)
             continue
         by = None
         if p in moves_into:  # most units are not attacked: `in` is cheaper than .get

@@ -10,7 +10,7 @@ from types import MappingProxyType
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import DislodgedUnit, Phase, PhaseKind, Position, Power, Season, Unit
 
-_power_of = attrgetter("power")
+power_of = attrgetter("power")  # a unit's power, for Counter(map(...)) in C
 
 
 def update_centers(
@@ -28,7 +28,7 @@ def adjustment_needed(
 ) -> bool:
     """Does any power have to remove, or have a build it can make? (else the phase is skipped)"""
     # counted in C (Counter over a map), not item by item: once per Fall phase
-    n_units = Counter(map(_power_of, units.values()))
+    n_units = Counter(map(power_of, units.values()))
     n_centers = Counter(centers.values())
     for power, have in n_units.items():
         if have > n_centers[power]:

@@ -47,7 +47,6 @@ def _check(order: Order, d: DislodgedUnit | None, idx: MapIndex, rules: RuleSet)
 
 
 _GONE = msg("retreat.none_ordered")
-NONE = Reason.NONE
 
 
 def adjudicate_retreats(
@@ -89,7 +88,6 @@ def adjudicate_retreats(
             targets[dest.province] = targets.get(dest.province, 0) + 1
     units = dict(position.units)
     removed: list[Unit] = []
-    map_units = idx.units
     for d in position.dislodged:
         unit = d.unit
         step = plan.get(unit.location.province)
@@ -103,19 +101,14 @@ def adjudicate_retreats(
             entries[i].fail(Reason.BOUNCED, msg("retreat.clash"))
             removed.append(unit)
         else:
-            try:  # the unit the map knows there: built once per map (see MapIndex)
-                units[dest.province] = map_units[dest.province][unit.power, unit.type, dest.coast]
-            except KeyError:  # not a unit the map knows (only in a hand-made position)
-                units[dest.province] = Unit(unit.power, unit.type, dest)
-    results = [
-        order_result(e.power, e.order, e.verdict, e.reason, "", False, e.message) for e in entries
-    ]
+            units[dest.province] = idx.unit(unit.power, unit.type, dest)
+    results = [e.result() for e in entries]
     for d in position.dislodged:
         unit = d.unit
         if unit.location.province not in plan:
             disband = Disband(unit.power, UnitRef.of(unit))
             results.append(
-                order_result(unit.power, disband, Verdict.SUCCEEDS, NONE, "", True, _GONE)
+                order_result(unit.power, disband, Verdict.SUCCEEDS, Reason.NONE, "", True, _GONE)
             )
     nxt = next_position(position.phase, units, position.centers, idx)
     return Outcome(position.phase, tuple(results), (), tuple(removed), nxt)
