@@ -323,18 +323,18 @@ def _hint_words(lang: str) -> frozenset[str]:
 
 
 @functools.cache
-def _hint_vocab(lang: str) -> tuple[list[str], CloseMatches]:
-    """The keywords a hint may suggest in `lang`, longer than two letters, and their matcher."""
+def _hint_vocab(lang: str) -> CloseMatches:
+    """The keywords a hint may suggest in `lang`, longer than two letters (its `keys`)."""
     own = _hint_words(lang)
-    vocab = [w for w in _WORD_KINDS if len(w) > 2 and w in own]
-    return vocab, CloseMatches(vocab)
+    return CloseMatches([w for w in _WORD_KINDS if len(w) > 2 and w in own])
 
 
 def _keyword_hint(word: str, msgs: dict[str, str]) -> str:
     key = fold_word(word)
     if len(key) < 3:
         return ""
-    vocab, matcher = _hint_vocab(msgs["lang"])
+    matcher = _hint_vocab(msgs["lang"])
+    vocab = matcher.keys
     best = matcher.closest(key)  # difflib.get_close_matches(key, vocab, n=1, cutoff=0.75)
     if not best:
         # A cut-short word ("sup", "supp"): the shortest word it starts, if of one kind only.
