@@ -227,24 +227,14 @@ class Engine:
                 if not isinstance(text, str):
                     raise InputError(f"orders.{pname}: expected a list of order strings")
                 order = canonical(text, power, position, given)
-                if order is None:
-                    self._parse_into(text, power, position, orders, unparsed)
-                else:
+                if order is not None:
                     orders.append(order)
+                    continue
+                try:
+                    orders.append(self.parse(text, power, position))
+                except self._syntax_error as exc:
+                    unparsed.append((power, text, str(getattr(exc, "message", exc))))
         return position, orders, unparsed
-
-    def _parse_into(
-        self,
-        text: str,
-        power: Power,
-        position: Position,
-        orders: list[Order],
-        unparsed: list[tuple[Power, str, str]],
-    ) -> None:
-        try:
-            orders.append(self.parse(text, power, position))
-        except self._syntax_error as exc:
-            unparsed.append((power, text, str(getattr(exc, "message", exc))))
 
     def _check_position(self, position: Position) -> None:
         """jsonio's map check, with the map's sets computed once (bulk runs call it per line)."""
