@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.core.adjudicator.legality import as_given
 from bot.core.model import Location, Power, UnitType
 from bot.core.orders import Hold, Move, Retreat, SupportHold, UnitRef
 from bot.core.outcome import Reason, Verdict
@@ -145,3 +146,21 @@ def test_missing_nationality_of_foreign_unit_under_4c5a() -> None:
     out = adjudicate(pos, [support, own], strict, GM)
     assert out.results[0].reason is Reason.ILLEGAL
     assert out.results[1].verdict is Verdict.SUCCEEDS  # own unit: no nationality needed
+
+
+def test_as_given_reads_a_supports_target_as_it_stands() -> None:
+    # A support naming its target's type or power otherwise than the board has it is not "as
+    # given": interpretation may correct it (the batch path's shortcut must not take it).
+    fr, de = Power("FRANCE"), Power("GERMANY")
+    pos = board("S1901M", {fr: ["A BUR"], de: ["A MUN"]})
+    bur = UnitRef(UnitType.ARMY, Location("BUR"), fr)
+
+    def support(utype: UnitType | None, power: Power | None, where: str = "MUN") -> bool:
+        target = UnitRef(utype, Location(where), power)
+        return as_given(SupportHold(fr, unit=bur, target=target), pos.units)
+
+    assert support(UnitType.ARMY, de)
+    assert support(None, None)
+    assert not support(UnitType.ARMY, fr)  # the wrong power
+    assert not support(UnitType.FLEET, de)  # the wrong type
+    assert support(UnitType.FLEET, fr, "RUH")  # no unit there: nothing to correct
