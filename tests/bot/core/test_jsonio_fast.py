@@ -18,7 +18,19 @@ from bot.core.jsonio import outcome_to_json, position_from_json, position_to_jso
 from bot.core.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.map import load_map
 from bot.core.messages import Message, Prov, render
-from bot.core.model import Location, Power, Unit, UnitType
+from bot.core.model import Coast, Location, Power, Unit, UnitType
+from bot.core.orders import (
+    Build,
+    Convoy,
+    Disband,
+    Hold,
+    Move,
+    Retreat,
+    SupportHold,
+    SupportMove,
+    UnitRef,
+    Waive,
+)
 from bot.core.parser import OrderSyntaxError, parse_order
 from bot.core.presets import load_rules
 from tests.shared import CORPUS
@@ -193,3 +205,39 @@ def test_writer_keeps_details_only_for_parameters_that_render_as_they_compare() 
     cut = Message("result.cut_by_from", (("unit", unit), ("origin", Prov("BUR"))))
     assert writer._detail(cut) == render(cut, "en")
     assert writer._details == {cut: render(cut, "en")}  # kept: Units and Provs only
+
+
+def test_writer_writes_each_order_as_its_canonical_text() -> None:
+    """`_quoted` builds an order's text from its parts' kept texts: equal to the encoded
+    `canonical()` for every kind, with or without a type, a coast or characters to escape,
+    while the parts are new objects whose ids recur (a wrong hit would show)."""
+    writer = OutcomeWriter(GM)
+    rng = random.Random(18)
+    names = [*list(GM.provinces)[:20], 'P"R', "L\\N", "T\tX"]
+    types = [UnitType.ARMY, UnitType.FLEET, None]
+
+    def loc() -> Location:
+        return Location(rng.choice(names), rng.choice([None, *Coast]))
+
+    def ref() -> UnitRef:
+        return UnitRef(rng.choice(types), loc(), rng.choice([None, Power.FRANCE]))
+
+    kinds: set[type] = set()
+    for _ in range(3000):
+        power = rng.choice([None, Power.ITALY])
+        order = rng.choice(
+            [
+                Hold(power, ref()),
+                Move(power, ref(), loc(), rng.random() < 0.5),
+                SupportHold(power, ref(), ref()),
+                SupportMove(power, ref(), ref(), loc()),
+                Convoy(power, ref(), ref(), loc()),
+                Retreat(power, ref(), loc()),
+                Disband(power, ref()),
+                Build(power, ref()),
+                Waive(power),
+            ]
+        )
+        kinds.add(type(order))
+        assert writer._quoted(order) == DUMPS(order.canonical())
+    assert len(kinds) == 9
