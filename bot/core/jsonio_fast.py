@@ -295,14 +295,19 @@ class OutcomeWriter:
         self._heads: dict[int, _Head] = {}
         self._whole: dict[int, tuple[OrderResult, str]] = {}  # implied results: shared
         self._details: dict[Message, str] = {}
-        self._units: dict[int, tuple[Power, str, Unit]] = {}  # id -> power, text, unit
+        self._units: dict[int, tuple[int, str, Unit]] = {}  # id -> its power's rank, text, unit
         # id -> loc, its army's text, its fleet's, its own escaped for JSON
         self._locations: dict[int, tuple[Location, str, str, str]] = {}
         self._refs: dict[int, tuple[UnitRef, str]] = {}  # id -> a UnitRef, its escaped text
         self._center_texts: dict[int, tuple[Mapping[str, Power], str]] = {}
         self._phases: dict[tuple[int, int, int], str] = {}
         self._waiting: dict[tuple[str, str, str, frozenset[str]], str] = {}
-        self._keys: dict[str, str] = {}  # power id -> `"FRANCE":["`
+        # The powers seen, by rank (the order seen); the ranks in their names' order; the
+        # powers' keys by rank (`"FRANCE":["`, or `"FRANCE":[` when items need escaping).
+        self._ranks: dict[Power, int] = {}
+        self._names: list[Power] = []
+        self._order: list[int] = []
+        self._keys: list[str] = []
         self._powers: dict[Power | None, str] = {None: '{"power":null,"order":'}
         # Power ids are [A-Z][A-Z0-9_]*; a unit's text and a centre are made of the map's
         # province ids and coasts: when none has a character JSON escapes, none is escaped.
@@ -440,18 +445,17 @@ class OutcomeWriter:
         return text
 
     def _position(self, position: Position) -> str:
-        # grouped by the Power itself (a str: its id), its `.value` property costs a call
-        units: dict[str, list[str]] = {}
+        # Grouped in one list per power, by its rank (an index: cheaper than a look-up by
+        # the Power and a test for a new group, issue 18); a unit's entry keeps its rank.
+        units: list[list[str]] = [[] for _ in self._names]
         cache = self._units
         for u in position.units.values():
             hit = cache.get(id(u))
             if hit is None:
                 hit = self._unit_entry(u)
-            group = units.get(hit[0])
-            if group is None:
-                units[hit[0]] = [hit[1]]
-            else:
-                group.append(hit[1])
+                if len(units) < len(self._names):  # a new power
+                    units += [[] for _ in range(len(units), len(self._names))]
+            units[hit[0]].append(hit[1])
         text = (
             f'{{"phase":{self._phase(position.phase)},"units":{{{self._lists(units)}}},'
             f'"centers":{{{self._centers(position.centers)}}}'
@@ -460,13 +464,27 @@ class OutcomeWriter:
             text += f',"dislodged":{self._dislodged(position.dislodged)}'
         return text + "}"
 
-    def _unit_entry(self, unit: Unit) -> tuple[Power, str, Unit]:
+    def _unit_entry(self, unit: Unit) -> tuple[int, str, Unit]:
         hit = self._units.get(id(unit))
         if hit is None:
             if len(self._units) >= _SIZE:
                 self._units.clear()
-            hit = self._units[id(unit)] = (unit.power, self._unit_text(unit), unit)
+            power = unit.power
+            rank = self._ranks.get(power)
+            if rank is None:
+                rank = self._rank(power)
+            hit = self._units[id(unit)] = (rank, self._unit_text(unit), unit)
         return hit
+
+    def _rank(self, power: Power) -> int:
+        """A new power's rank: the next (ranks never change; `_order` sorts them by name)."""
+        rank = self._ranks[power] = len(self._names)
+        self._names.append(power)
+        self._order = sorted(self._ranks.values(), key=self._names.__getitem__)
+        # `"FRANCE":["`: Power ids are [A-Z][A-Z0-9_]* (no escape), and a Power's `.value`
+        # property costs a call
+        self._keys.append(f'"{str.__str__(power)}":["' if self._plain else _q(power) + ":[")
+        return rank
 
     def _unit_text(self, unit: Unit) -> str:
         """`str(unit)`, by its location object: a moved unit is a new object at a location
@@ -501,33 +519,30 @@ class OutcomeWriter:
         hit = self._center_texts.get(id(centers))
         if hit is not None:
             return hit[1]
-        by_owner: dict[str, list[str]] = {}
+        owners: list[list[str]] = [[] for _ in self._names]
+        ranks = self._ranks
         for pid, owner in centers.items():
-            group = by_owner.get(owner)
-            if group is None:
-                by_owner[owner] = [pid]
-            else:
-                group.append(pid)
-        text = self._lists(by_owner)
+            rank = ranks.get(owner)
+            if rank is None:
+                rank = self._rank(owner)
+                owners.append([])
+            owners[rank].append(pid)
+        text = self._lists(owners)
         if len(self._center_texts) >= 64:  # a few live at a time: the last phases'
             self._center_texts.clear()
         self._center_texts[id(centers)] = (centers, text)
         return text
 
-    def _lists(self, by_key: dict[str, list[str]]) -> str:
-        """`"A":["x","y"],"B":[...]`: keys sorted, each list sorted (as position_to_json)."""
+    def _lists(self, by_rank: list[list[str]]) -> str:
+        """`"A":["x","y"],"B":[...]` of the powers' lists: keys sorted, each list sorted (as
+        position_to_json), empty lists left out."""
+        keys = self._keys
         if self._plain:  # nothing to escape: the items are joined between quotes
-            keys = self._keys
             return ",".join(
-                [
-                    (keys.get(k) or self._key(k)) + _SEP.join(sorted(v)) + '"]'
-                    for k, v in sorted(by_key.items())
-                ]
+                [keys[i] + _SEP.join(sorted(by_rank[i])) + '"]' for i in self._order if by_rank[i]]
             )
         return ",".join(
-            f"{_q(k)}:[{','.join(_q(x) for x in sorted(v))}]" for k, v in sorted(by_key.items())
+            f"{keys[i]}{','.join(_q(x) for x in sorted(by_rank[i]))}]"
+            for i in self._order
+            if by_rank[i]
         )
-
-    def _key(self, key: str) -> str:
-        text = self._keys[key] = f'"{str.__str__(key)}":["'
-        return text

@@ -18,7 +18,7 @@ from bot.core.jsonio import outcome_to_json, position_from_json, position_to_jso
 from bot.core.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.map import load_map
 from bot.core.messages import Message, Prov, render
-from bot.core.model import Coast, Location, Power, Unit, UnitType
+from bot.core.model import Coast, Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Build,
     Convoy,
@@ -241,3 +241,29 @@ def test_writer_writes_each_order_as_its_canonical_text() -> None:
         kinds.add(type(order))
         assert writer._quoted(order) == DUMPS(order.canonical())
     assert len(kinds) == 9
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_writer_groups_by_power_whatever_order_it_meets_the_powers_in(plain: bool) -> None:
+    """The writer numbers powers as it meets them and its unit entries keep the number: on
+    boards whose powers come in any order, one first met among the units after others were
+    grouped, or only as a centre's owner, it groups and sorts as position_to_json does."""
+    writer = OutcomeWriter(GM)
+    writer._plain = plain
+    rng = random.Random(18)
+    names = ["ZED", "FRANCE", "AAA", "ITALY", "FRANCEX", "B_1", "FRANCE_", "Q"]
+    provinces = sorted(GM.provinces)
+    phase = Phase.parse("S1901M")
+    kept: list[Unit] = [Unit(Power("ZED"), UnitType.ARMY, Location("PAR"))]
+    for i in range(300):
+        powers = [Power(n) for n in names[: 2 + i // 40]]  # a new power every 40 boards
+        rng.shuffle(powers)
+        units = [*kept] if i % 2 else []  # unit objects met before (their entries kept)
+        for pid in rng.sample(provinces, rng.randrange(0, 12)):
+            if all(u.province != pid for u in units):
+                units.append(Unit(rng.choice(powers), rng.choice([*UnitType]), Location(pid)))
+        rng.shuffle(units)
+        centers = {pid: rng.choice(powers) for pid in rng.sample(provinces, rng.randrange(8))}
+        position = Position.build(phase, units, centers)
+        assert writer._position(position) == DUMPS(position_to_json(position))
+        kept = units[:3]
