@@ -268,7 +268,7 @@ def _merged(
 
 
 # The result line of an order by (verdict, reason, implied) when it has no detail.
-_Ends = dict[tuple[int, int, bool], str]
+_Ends = dict[tuple[Verdict, Reason, bool], str]
 # (order, its power, `{"power":...,"order":...`, its usual line, the other lines)
 _Head = tuple[Order, Power | None, str, str, _Ends]
 # A message's parameters of these types render alike exactly when they are equal (a str or
@@ -300,7 +300,7 @@ class OutcomeWriter:
         self._locations: dict[int, tuple[Location, str, str, str]] = {}
         self._refs: dict[int, tuple[UnitRef, str]] = {}  # id -> a UnitRef, its escaped text
         self._center_texts: dict[int, tuple[Mapping[str, Power], str]] = {}
-        self._phases: dict[tuple[int, int, int], str] = {}
+        self._phases: dict[tuple[int, str, str], str] = {}
         self._waiting: dict[tuple[str, str, str, frozenset[str]], str] = {}
         # The powers seen, by rank (the order seen); the ranks in their names' order; the
         # powers' keys by rank (`"FRANCE":["`, or `"FRANCE":[` when items need escaping).
@@ -314,7 +314,7 @@ class OutcomeWriter:
         self._plain = not any(_ESCAPED.search(pid) for pid in game_map.provinces)
         self._usual = f',"outcome":{_q(_SUCCEEDS.value)},"reason":{_q(_NONE.value)}}}'
         self._tails = {
-            (id(v), id(r)): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
+            (v, r): f',"outcome":{_q(v.value)},"reason":{_q(r.value)}'
             for v in Verdict
             for r in Reason
         }
@@ -341,11 +341,12 @@ class OutcomeWriter:
                     add(self._end(head, r))
         if extra:
             parts += [self._dumps(e) for e in extra]
-        out = f'{{"results":[{",".join(parts)}],"dislodged":{self._dislodged(outcome.dislodged)}'
-        out += f',"position":{self._position(outcome.position)}'
-        if notes:
-            out += f',"notes":{self._dumps(notes)}'
-        return out + "}"
+        end = f',"notes":{self._dumps(notes)}}}' if notes else "}"
+        # one f-string: the line's ~3 KB are copied once more, not once per piece
+        return (
+            f'{{"results":[{",".join(parts)}],"dislodged":{self._dislodged(outcome.dislodged)}'
+            f',"position":{self._position(outcome.position)}{end}'
+        )
 
     def _head(self, r: OrderResult) -> _Head:
         order, power = r.order, r.power
@@ -392,7 +393,7 @@ class OutcomeWriter:
 
     def _end(self, head: _Head, r: OrderResult) -> str:
         """The line of a result without a detail."""
-        key = (id(r.verdict), id(r.reason), r.implied)
+        key = (r.verdict, r.reason, r.implied)  # StrEnums: str's hash (id() costs more)
         line = head[4].get(key)
         if line is None:
             line = head[2] + self._tails[key[:2]] + (',"implied":true}' if r.implied else "}")
@@ -407,7 +408,7 @@ class OutcomeWriter:
         return line
 
     def _detailed(self, r: OrderResult) -> str:
-        text = self._head(r)[2] + self._tails[id(r.verdict), id(r.reason)]
+        text = self._head(r)[2] + self._tails[r.verdict, r.reason]
         detail = r.note or (self._detail(r.message) if r.message is not None else "")
         if detail:
             text += f',"detail":{_q(detail)}'
@@ -456,13 +457,13 @@ class OutcomeWriter:
                 if len(units) < len(self._names):  # a new power
                     units += [[] for _ in range(len(units), len(self._names))]
             units[hit[0]].append(hit[1])
-        text = (
-            f'{{"phase":{self._phase(position.phase)},"units":{{{self._lists(units)}}},'
-            f'"centers":{{{self._centers(position.centers)}}}'
+        text = self._lists(units)  # first: a power met later has no list here
+        waiting = position.dislodged
+        end = f',"dislodged":{self._dislodged(waiting)}}}' if waiting else "}"
+        return (
+            f'{{"phase":{self._phase(position.phase)},"units":{{{text}}},'
+            f'"centers":{{{self._centers(position.centers)}}}{end}'
         )
-        if position.dislodged:
-            text += f',"dislodged":{self._dislodged(position.dislodged)}'
-        return text + "}"
 
     def _unit_entry(self, unit: Unit) -> tuple[int, str, Unit]:
         hit = self._units.get(id(unit))
@@ -503,8 +504,8 @@ class OutcomeWriter:
         return hit
 
     def _phase(self, phase: Phase) -> str:
-        # keyed by plain ints: a Phase's and an Enum's hash are Python-level calls
-        key = (phase.year, id(phase.season), id(phase.kind))
+        # keyed by its parts: a Phase's hash is a Python-level call (a StrEnum's is str's)
+        key = (phase.year, phase.season, phase.kind)
         text = self._phases.get(key)
         if text is None:
             if len(self._phases) >= _SIZE:

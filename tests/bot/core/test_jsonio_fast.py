@@ -18,7 +18,16 @@ from bot.core.jsonio import outcome_to_json, position_from_json, position_to_jso
 from bot.core.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.map import load_map
 from bot.core.messages import Message, Prov, render
-from bot.core.model import Coast, Location, Phase, Position, Power, Unit, UnitType
+from bot.core.model import (
+    Coast,
+    DislodgedUnit,
+    Location,
+    Phase,
+    Position,
+    Power,
+    Unit,
+    UnitType,
+)
 from bot.core.orders import (
     Build,
     Convoy,
@@ -247,7 +256,8 @@ def test_writer_writes_each_order_as_its_canonical_text() -> None:
 def test_writer_groups_by_power_whatever_order_it_meets_the_powers_in(plain: bool) -> None:
     """The writer numbers powers as it meets them and its unit entries keep the number: on
     boards whose powers come in any order, one first met among the units after others were
-    grouped, or only as a centre's owner, it groups and sorts as position_to_json does."""
+    grouped, only as a centre's owner or a dislodged unit's, it groups and sorts as
+    position_to_json does."""
     writer = OutcomeWriter(GM)
     writer._plain = plain
     rng = random.Random(18)
@@ -264,6 +274,10 @@ def test_writer_groups_by_power_whatever_order_it_meets_the_powers_in(plain: boo
                 units.append(Unit(rng.choice(powers), rng.choice([*UnitType]), Location(pid)))
         rng.shuffle(units)
         centers = {pid: rng.choice(powers) for pid in rng.sample(provinces, rng.randrange(8))}
-        position = Position.build(phase, units, centers)
+        # a power met only in a dislodged army (armies: its retreats are its provinces)
+        where = rng.choice([p for p in provinces if all(u.province != p for u in units)])
+        army = Unit(Power(f"GONE{i}"), UnitType.ARMY, Location(where))
+        dislodged = [DislodgedUnit(army, "BUR", frozenset(["PAR", "GAS"]))] * (i % 3 == 0)
+        position = Position.build(phase, units, centers, dislodged)
         assert writer._position(position) == DUMPS(position_to_json(position))
         kept = units[:3]
