@@ -277,6 +277,7 @@ _KEPT_PARAMS = frozenset({Unit, Prov, Location, Name})
 _SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
 # The orders `OutcomeWriter._quoted` writes from their parts (the movement phase's five).
 _FROM_PARTS = frozenset({Move, Hold, SupportHold, SupportMove, Convoy})
+_TYPES: dict[UnitType | None, str] = {None: "", **{t: f"{t.value} " for t in UnitType}}
 
 
 class OutcomeWriter:
@@ -388,7 +389,11 @@ class OutcomeWriter:
     def _ref(self, ref: UnitRef) -> tuple[UnitRef, str]:
         if len(self._refs) >= _SIZE:
             self._refs.clear()
-        hit = self._refs[id(ref)] = (ref, _q(ref.canonical())[1:-1])
+        # `ref.canonical()` escaped, from its location's kept text (a support's or a convoy's
+        # target is a new UnitRef at a location the orders share)
+        loc = ref.location
+        text = (self._locations.get(id(loc)) or self._location(loc))[3]
+        hit = self._refs[id(ref)] = (ref, f"{_TYPES[ref.type]}{text}")
         return hit
 
     def _end(self, head: _Head, r: OrderResult) -> str:
