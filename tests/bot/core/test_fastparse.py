@@ -4,6 +4,7 @@ explicitly (`fastparse.fast_order` and `parse_order_grammar`) and by `parse_orde
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 from typing import Any
@@ -537,6 +538,22 @@ def test_generated_canonical_orders_in_bulk(text: str, board: int, power: str) -
     expected = _outcome(parse_order, text, "en", Power(power), pos)
     for _ in range(2):
         assert _outcome(_canonical_bulk(reader, set()), text, "en", Power(power), pos) == expected
+
+
+def test_unit_refs_kept_by_location_id_are_never_another_places() -> None:
+    """The plans' UnitRefs are keyed by their location's id: with the places read again as
+    new objects and the old ones unreferenced elsewhere (collected), every order still
+    names its own place and owner."""
+    reader = BulkReader(STANDARD)
+    for _ in range(3):
+        for board in _OWNERS:
+            for text in _CANONICAL_TEXTS:
+                reader.forget()
+                reader._locs.clear()  # the places as new objects: ids a dead one may have had
+                gc.collect()
+                got = _outcome(_canonical_bulk(reader, set()), text, "en", None, board)
+                assert got == _outcome(parse_order, text, "en", None, board), (text, board)
+    assert len(reader._refs) >= 10  # the shortcut built units
 
 
 def test_a_canonical_order_is_a_new_object_when_its_phase_has_it_already() -> None:
