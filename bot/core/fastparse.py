@@ -7,6 +7,7 @@ reading itself, without a parse tree, is `bot.core.fastread`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bot.core import catalogue
 from bot.core.fastread import (
@@ -35,6 +36,7 @@ from bot.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    UnitOrder,
     UnitRef,
 )
 from bot.core.parser import parse_order
@@ -62,7 +64,6 @@ class _Plan:
     walk per text read: issue 18)."""
 
     __slots__ = (
-        "cls",
         "coastless_fleet",
         "dest",
         "done",
@@ -97,9 +98,50 @@ class _Plan:
         self.coastless_fleet = utype is UnitType.FLEET and loc.coast is None
         self.done: dict[tuple[Power | None, Power | None], Order] = {}
         self.dest: Location = loc
-        self.target: UnitRef | None = None
+        self.target = _NO_TARGET  # a support's or convoy's target; a build's unit
         self.via = False
-        self.cls: type[SupportMove] | type[Convoy] = SupportMove
+
+
+# The orders a plan makes are built slot by slot (`object.__new__`, then each slot's own
+# setter): a frozen dataclass's __init__ sets each field through `object.__setattr__`, twice
+# the instructions (a Move: ~13k -> ~6.5k; issue 18). tests/bot/core/test_fastparse.py checks
+# each equals its class's own construction, every field set.
+_new = object.__new__
+
+
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The setter of the slot `name` of `cls` (declared by it or a base)."""
+    slot = next(k.__dict__[name] for k in cls.__mro__ if name in k.__dict__)
+    setter: Callable[[Any, Any], None] = slot.__set__
+    return setter
+
+
+_POWER, _SOURCE, _COASTS = (_setter(Order, f) for f in ("power", "source", "irrelevant_coasts"))
+_UNIT = _setter(UnitOrder, "unit")
+_REF_TYPE, _REF_LOC, _REF_POWER = (_setter(UnitRef, f) for f in ("type", "location", "power"))
+_MOVE_DEST, _MOVE_VIA = _setter(Move, "dest"), _setter(Move, "via_convoy")
+_RETREAT_DEST = _setter(Retreat, "dest")
+_SH_TARGET = _setter(SupportHold, "target")
+_SM_TARGET, _SM_DEST = _setter(SupportMove, "target"), _setter(SupportMove, "dest")
+_CONVOY_TARGET, _CONVOY_DEST = _setter(Convoy, "target"), _setter(Convoy, "dest")
+
+
+def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
+    """`UnitRef(utype, loc, owner)`."""
+    ref = _new(UnitRef)
+    _REF_TYPE(ref, utype)
+    _REF_LOC(ref, loc)
+    _REF_POWER(ref, owner)
+    return ref
+
+
+def _as_written(refs: _Refs, utype: UnitType, loc: Location) -> UnitRef:
+    """`UnitRef(utype, loc)`, shared as `_ref`'s."""
+    key = (utype, id(loc), None)
+    ref = refs.get(key)
+    if ref is None:
+        ref = refs[key] = _unit_ref(utype, loc, None)
+    return ref
 
 
 def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
@@ -109,48 +151,95 @@ def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
     key = (plan.utype, id(loc), owner)
     ref = plan.refs.get(key)
     if ref is None:
-        ref = plan.refs[key] = UnitRef(plan.utype, loc, owner)
+        ref = plan.refs[key] = _unit_ref(plan.utype, loc, owner)
     return ref
 
 
 def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    assert plan.target is not None  # a build's unit is as written
-    return Build(power or owner, unit=plan.target, source=plan.text)
+    order = _new(Build)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, plan.target)  # a build's unit is as written
+    return order
 
 
 def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    return Disband(power or owner, unit=_ref(plan, owner), source=plan.text)
+    order = _new(Disband)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    return order
 
 
 def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    return Retreat(power or owner, unit=_ref(plan, owner), dest=plan.dest, source=plan.text)
+    order = _new(Retreat)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _RETREAT_DEST(order, plan.dest)
+    return order
 
 
 def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    return Hold(power or owner, unit=_ref(plan, owner), source=plan.text)
+    order = _new(Hold)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    return order
 
 
 def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    unit = _ref(plan, owner)
-    return Move(power or owner, unit=unit, dest=plan.dest, via_convoy=plan.via, source=plan.text)
+    order = _new(Move)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _MOVE_DEST(order, plan.dest)
+    _MOVE_VIA(order, plan.via)
+    return order
 
 
 def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    assert plan.target is not None
-    unit = _ref(plan, owner)
-    return SupportHold(power or owner, unit=unit, target=plan.target, source=plan.text)
+    order = _new(SupportHold)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _SH_TARGET(order, plan.target)
+    return order
 
 
 def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    assert plan.target is not None
-    unit = _ref(plan, owner)
-    return plan.cls(power or owner, unit=unit, target=plan.target, dest=plan.dest, source=plan.text)
+    order = _new(SupportMove)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _SM_TARGET(order, plan.target)
+    _SM_DEST(order, plan.dest)
+    return order
+
+
+def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Convoy)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _CONVOY_TARGET(order, plan.target)
+    _CONVOY_DEST(order, plan.dest)
+    return order
 
 
 def _unseen(*_: object) -> Order:
     raise AssertionError("a text not read yet")
 
 
+_NO_TARGET = UnitRef(UnitType.ARMY, Location("?"))
 _UNSEEN = _Plan(_unseen, "", UnitType.ARMY, Location("?"), {})  # `_plans.get`'s default
 
 
@@ -295,7 +384,7 @@ class BulkReader:
         verb = parts[2]
         if kind is PhaseKind.ADJUSTMENT and n == 3 and verb == "B":
             plan = _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
-            plan.target = UnitRef(utype, loc, None)  # a build's unit is as written
+            plan.target = _ref(plan, None)  # a build's unit is as written
             return plan
         if kind is not PhaseKind.MOVEMENT and n == 3 and verb == "D":
             reads = _RETREATING if kind is PhaseKind.RETREAT else _UNITS
@@ -323,16 +412,17 @@ class BulkReader:
             tloc = self._loc(parts[4])
             if tloc is None or (verb == "C" and (n != 7 or parts[3] != "A")):
                 return None
-            target = UnitRef(_UTYPES[parts[3]], tloc, None)  # as written (DATC 4.B.4)
+            target = _as_written(self._refs, _UTYPES[parts[3]], tloc)  # DATC 4.B.4
             if n == 5:
                 plan = _Plan(_support_hold, text, utype, loc, self._refs)
             else:
                 tdest = self._loc(parts[6])
                 if parts[5] != "-" or tdest is None:
                     return None
-                plan = _Plan(_support_move, text, utype, loc, self._refs)
+                plan = _Plan(
+                    _support_move if verb == "S" else _convoy, text, utype, loc, self._refs
+                )
                 plan.dest = tdest
-                plan.cls = SupportMove if verb == "S" else Convoy
             plan.target = target
             return plan
         return None
