@@ -53,6 +53,7 @@ __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 
 _UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
 _MOVEMENT, _RETREAT = PhaseKind.MOVEMENT, PhaseKind.RETREAT
+_Pair = Power | None | tuple[Power | None, Power | None]
 _Refs = dict[tuple[UnitType, int, Power | None], UnitRef]
 
 
@@ -96,7 +97,7 @@ class _Plan:
         self.pid = loc.province
         self.reads = reads
         self.coastless_fleet = utype is UnitType.FLEET and loc.coast is None
-        self.done: dict[tuple[Power | None, Power | None], Order] = {}
+        self.done: dict[_Pair, Order] = {}  # by owner, or (power, owner) if they differ
         self.dest: Location = loc
         self.target = _NO_TARGET  # a support's or convoy's target; a build's unit
         self.via = False
@@ -239,6 +240,7 @@ def _unseen(*_: object) -> Order:
     raise AssertionError("a text not read yet")
 
 
+_UNSEEN_LOC = Location("?")  # `_locs.get`'s default: not read yet
 _NO_TARGET = UnitRef(UnitType.ARMY, Location("?"))
 _UNSEEN = _Plan(_unseen, "", UnitType.ARMY, Location("?"), {})  # `_plans.get`'s default
 
@@ -335,7 +337,9 @@ class BulkReader:
                     return None  # "F SPA - MAO" takes the board's coast: the general path
         if given is None:
             return plan.make(plan, power, owner)
-        pair = (power, owner)
+        # an own unit's order (the usual) by its owner alone: no pair (a tuple of Powers stays
+        # tracked by the collector, issue 18); a pair is never equal to a Power or None
+        pair = owner if power is owner else (power, owner)
         done = plan.done
         order = done.get(pair)
         if order is None:
@@ -355,8 +359,9 @@ class BulkReader:
     def _loc(self, text: str) -> Location | None:
         """A canonical place as `_canonical` reads it; None if it does not, or if it drops a
         coast (DATC 4.B.6, noted on the order: the general path)."""
-        if text in self._locs:
-            return self._locs[text]
+        held = self._locs.get(text, _UNSEEN_LOC)
+        if held is not _UNSEEN_LOC:
+            return held
         gm = self.game_map
         ctx = _Ctx(text, self.lang, gm.names(), gm, _messages(self.lang))
         try:
