@@ -28,7 +28,7 @@ from bot.core.outcome import OrderResult, Reason, Verdict, order_result
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
-MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded), then cleared
+MEMO_SIZE = 50_000  # results remembered per map (MapIndex.succeeded), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
@@ -318,31 +318,9 @@ class MovementCheck:
         )
         split = idx.split
         strict = self.strict_refs
-        rules = self.rules
-        memo = idx.eff_memo
-        if len(memo) > MEMO_SIZE:
-            memo.clear()
         eff: Eff
         for order in orders:
-            # The same order object for the same board units (the batch path reuses them):
-            # the effective order the branches below made for it before.
-            m = memo.get(id(order))
-            if (
-                m is not None
-                and m[0] is order
-                and m[1] is rules
-                and units.get(m[2]) is m[5][1]
-                and (not m[3] or units.get(m[3]) is m[4])
-                and m[2] not in effective  # a second order for the unit: judged below
-            ):
-                eff = m[5]
-                effective[m[2]] = eff
-                entries.append((order, eff[1], None))
-                if not m[6]:
-                    self.as_given = False
-                continue
             kind = _KIND.get(type(order))
-            dep = None  # the province of the other unit the effective order depends on
             given = True  # as_given(order, units), worked out with the unit's check below
             try:
                 if kind is None:
@@ -377,7 +355,6 @@ class MovementCheck:
                     elif unit.type is army:  # a move to a neighbour
                         if dst in army_adj[prov]:
                             eff = (MOVE, unit, order, dst, dest, "", None, False)
-                            dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                     else:
@@ -385,12 +362,10 @@ class MovementCheck:
                         reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                         if reach is not None and len(reach) == 1 and dst not in split:
                             eff = (MOVE, unit, order, dst, reach[0], "", None, False)
-                            dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
                     eff = (HOLD, unit, order, "", None, "", None, False)
-                    dep = ""
                 elif kind != CONVOY and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
                     if unit.type is army:
@@ -407,7 +382,6 @@ class MovementCheck:
                         tgt = order.target.location.province
                         if tgt in near:
                             eff = (SUPH, unit, order, tgt, None, tgt, None, False)
-                            dep = tgt  # for `as_given`
                         else:
                             eff = self._support_hold(order, unit)
                     else:
@@ -433,7 +407,6 @@ class MovementCheck:
                             )
                         ):
                             eff = (SUPM, unit, order, dst, None, tgt, None, False)
-                            dep = tgt  # the mover there was read
                         else:
                             eff = self._support_move(order, unit)
                 elif kind == CONVOY:
@@ -452,16 +425,6 @@ class MovementCheck:
                 continue
             if not given:
                 self.as_given = False
-            if dep is not None:
-                memo[id(order)] = (
-                    order,
-                    rules,
-                    prov,
-                    dep,
-                    units.get(dep) if dep else None,
-                    eff,
-                    given,
-                )
             if prov not in effective:
                 effective[prov] = eff
             else:  # several orders for one unit (rare)
