@@ -5,7 +5,7 @@ import pytest
 from bot.core.messages import msg
 from bot.core.model import Location, Power, UnitType
 from bot.core.orders import Hold, UnitRef
-from bot.core.outcome import OrderResult, Reason, Verdict, order_result
+from bot.core.outcome import OrderResult, Reason, Verdict, _check_twin, order_result
 
 HOLD = Hold(Power.FRANCE, UnitRef(UnitType.ARMY, Location("PAR"), Power.FRANCE))
 
@@ -34,3 +34,23 @@ def test_detail_is_the_note_or_the_message_in_english() -> None:
     )
     assert coded.detail == "not used"
     assert OrderResult(Power.FRANCE, HOLD, Verdict.SUCCEEDS).detail == ""
+
+
+def test_every_field_lands_in_its_own_slot() -> None:
+    why = msg("result.not_used")
+    fast = order_result(Power.ITALY, HOLD, Verdict.FAILS, Reason.CUT, "a note", True, why)
+    assert (fast.power, fast.order, fast.verdict, fast.reason) == (
+        Power.ITALY,
+        HOLD,
+        Verdict.FAILS,
+        Reason.CUT,
+    )
+    assert (fast.note, fast.implied, fast.message) == ("a note", True, why)
+
+
+def test_a_twin_without_the_same_slots_is_refused() -> None:
+    class Short:
+        __slots__ = ("implied", "message", "note", "order", "power", "reason")
+
+    with pytest.raises(TypeError, match="fields changed"):
+        _check_twin(OrderResult, Short)
