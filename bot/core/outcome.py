@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.core.messages import Message, render
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
@@ -73,31 +73,20 @@ def describe(result: OrderResult, lang: str = "en", game_map: GameMap | None = N
     return result.detail
 
 
-def _check_twin(cls: type, twin: type) -> None:
-    """`twin` has the slots of the frozen dataclass `cls` (CPython lays slots out by sorted name,
-    and refuses a __class__ assignment between different ones)."""
-    names = sorted(f.name for f in fields(cls))
-    if [sorted(getattr(c, "__slots__", ())) for c in (cls, twin)] != [names, names]:
-        raise TypeError(f"{cls.__name__} fields changed: update its fast constructor")
+def _twin(cls: type) -> Any:
+    """A plain class with the slots of the frozen dataclass `cls`, for its fast constructor: an
+    instance filled by plain stores (the dataclass's __init__ goes through object.__setattr__,
+    ~700 instructions a field) and then given `cls` as its __class__ is the object `cls(...)`
+    makes. CPython lays slots out by sorted name and refuses a __class__ assignment between
+    classes whose slots differ."""
+    names = tuple(f.name for f in fields(cls))
+    if sorted(getattr(cls, "__slots__", ())) != sorted(names):
+        raise TypeError(f"{cls.__name__}: its slots are not its fields")
+    return type(f"_{cls.__name__}Filling", (), {"__slots__": names})
 
 
-class _Filling:
-    """OrderResult's slots in a plain class, for `order_result`: filled by plain stores (a frozen
-    dataclass goes through object.__setattr__, ~700 instructions a field), then made an
-    OrderResult by assigning __class__ (the same slots, so the same layout: checked below)."""
-
-    __slots__ = ("implied", "message", "note", "order", "power", "reason", "verdict")
-    power: Power | None
-    order: Order
-    verdict: Verdict
-    reason: Reason
-    note: str
-    implied: bool
-    message: Message | None
-
-
-_check_twin(OrderResult, _Filling)
 _new = object.__new__
+_OrderResultFilling = _twin(OrderResult)
 
 
 def order_result(  # noqa: PLR0917 - the dataclass's own signature
@@ -111,7 +100,7 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
 ) -> OrderResult:
     """`OrderResult(...)` for the adjudicator's hot path, ~20 times per phase: the same object
     (same fields, equality and hash) for about a quarter of the dataclass's cost (issue 18)."""
-    r = _new(_Filling)
+    r = _new(_OrderResultFilling)
     r.power = power
     r.order = order
     r.verdict = verdict
@@ -119,8 +108,8 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
     r.note = note
     r.implied = implied
     r.message = message
-    r.__class__ = OrderResult  # type: ignore[assignment]
-    return r  # type: ignore[return-value]
+    r.__class__ = OrderResult
+    return r  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +123,24 @@ class Outcome:
     removed: tuple[Unit, ...]
     # The position the next phase starts from, after skipping empty retreat/adjustment phases.
     position: Position
+
+
+_OutcomeFilling = _twin(Outcome)
+
+
+def outcome(
+    phase: Phase,
+    results: tuple[OrderResult, ...],
+    dislodged: tuple[DislodgedUnit, ...],
+    removed: tuple[Unit, ...],
+    position: Position,
+) -> Outcome:
+    """`Outcome(...)` for the adjudicator's hot path (once per phase; see `order_result`)."""
+    o = _new(_OutcomeFilling)
+    o.phase = phase
+    o.results = results
+    o.dislodged = dislodged
+    o.removed = removed
+    o.position = position
+    o.__class__ = Outcome
+    return o  # type: ignore[no-any-return]

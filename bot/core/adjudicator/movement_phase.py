@@ -12,7 +12,7 @@ from bot.core.adjudicator.phases import next_position
 from bot.core.messages import Message, Prov, msg
 from bot.core.model import DislodgedUnit, Position, Power, Unit
 from bot.core.orders import Hold, Order, UnitRef
-from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
 from bot.core.rules import RuleSet
 
 S, F = Verdict.SUCCEEDS, Verdict.FAILS
@@ -163,7 +163,7 @@ def adjudicate_movement(
     waiting = [d for d in dislodged if d.retreats]
     removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
-    return Outcome(position.phase, tuple(results), dislodged, removed, nxt)
+    return outcome(position.phase, tuple(results), dislodged, removed, nxt)
 
 
 def _by(r: Resolver, k: int, key: str) -> Message:
