@@ -7,6 +7,7 @@ reading itself, without a parse tree, is `bot.core.fastread`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bot.core import catalogue
 from bot.core.fastread import (
@@ -35,6 +36,7 @@ from bot.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
+    UnitOrder,
     UnitRef,
 )
 from bot.core.parser import parse_order
@@ -49,30 +51,198 @@ __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 # general path when the board has one). So its result is a function of (ordering power, that
 # owner), made once per pair and phase kind.
 
-_Make = Callable[[Power | None, Power | None], Order]
 _UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
 _MOVEMENT, _RETREAT = PhaseKind.MOVEMENT, PhaseKind.RETREAT
+_Pair = Power | None | tuple[Power | None, Power | None]
+_Refs = dict[tuple[UnitType, int, Power | None], UnitRef]
 
 
 class _Plan:
     """A canonical order in one kind of phase: the province it reads, what it reads there,
-    whether the board may fill a coast, and the orders made so far by (power, owner)."""
+    whether the board may fill a coast, and the orders made so far by (power, owner).
+    `make(plan, power, owner)` builds the order from the plan's fields: a plan is data, not
+    a closure (a closure's cells and bound method were ~10 more objects for the collector to
+    walk per text read: issue 18)."""
 
-    __slots__ = ("coastless_fleet", "done", "make", "pid", "reads")
+    __slots__ = (
+        "coastless_fleet",
+        "dest",
+        "done",
+        "loc",
+        "make",
+        "pid",
+        "reads",
+        "refs",
+        "target",
+        "text",
+        "utype",
+        "via",
+    )
 
-    def __init__(self, pid: str, reads: int, coastless_fleet: bool, make: _Make) -> None:
-        self.pid = pid
-        self.reads = reads
-        self.coastless_fleet = coastless_fleet
+    def __init__(
+        self,
+        make: Callable[[_Plan, Power | None, Power | None], Order],
+        text: str,
+        utype: UnitType,
+        loc: Location,
+        refs: _Refs,
+        *,
+        reads: int = _UNITS,
+    ) -> None:
         self.make = make
-        self.done: dict[tuple[Power | None, Power | None], Order] = {}
+        self.text = text
+        self.utype = utype
+        self.loc = loc
+        self.refs = refs
+        self.pid = loc.province
+        self.reads = reads
+        self.coastless_fleet = utype is UnitType.FLEET and loc.coast is None
+        self.done: dict[_Pair, Order] = {}  # by owner, or (power, owner) if they differ
+        self.dest: Location = loc
+        self.target = _NO_TARGET  # a support's or convoy's target; a build's unit
+        self.via = False
 
 
-def _unseen(*_: Power | None) -> Order:
+# The orders a plan makes are built slot by slot (`object.__new__`, then each slot's own
+# setter): a frozen dataclass's __init__ sets each field through `object.__setattr__`, twice
+# the instructions (a Move: ~13k -> ~6.5k; issue 18). tests/bot/core/test_fastparse.py checks
+# each equals its class's own construction, every field set.
+_new = object.__new__
+
+
+def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
+    """The setter of the slot `name` of `cls` (declared by it or a base)."""
+    slot = next(k.__dict__[name] for k in cls.__mro__ if name in k.__dict__)
+    setter: Callable[[Any, Any], None] = slot.__set__
+    return setter
+
+
+_POWER, _SOURCE, _COASTS = (_setter(Order, f) for f in ("power", "source", "irrelevant_coasts"))
+_UNIT = _setter(UnitOrder, "unit")
+_REF_TYPE, _REF_LOC, _REF_POWER = (_setter(UnitRef, f) for f in ("type", "location", "power"))
+_MOVE_DEST, _MOVE_VIA = _setter(Move, "dest"), _setter(Move, "via_convoy")
+_RETREAT_DEST = _setter(Retreat, "dest")
+_SH_TARGET = _setter(SupportHold, "target")
+_SM_TARGET, _SM_DEST = _setter(SupportMove, "target"), _setter(SupportMove, "dest")
+_CONVOY_TARGET, _CONVOY_DEST = _setter(Convoy, "target"), _setter(Convoy, "dest")
+
+
+def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
+    """`UnitRef(utype, loc, owner)`."""
+    ref = _new(UnitRef)
+    _REF_TYPE(ref, utype)
+    _REF_LOC(ref, loc)
+    _REF_POWER(ref, owner)
+    return ref
+
+
+def _as_written(refs: _Refs, utype: UnitType, loc: Location) -> UnitRef:
+    """`UnitRef(utype, loc)`, shared as `_ref`'s."""
+    key = (utype, id(loc), None)
+    ref = refs.get(key)
+    if ref is None:
+        ref = refs[key] = _unit_ref(utype, loc, None)
+    return ref
+
+
+def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
+    """The plan's unit as owned by `owner`, one object each: keyed by the location's id, as
+    the entry's UnitRef keeps that location (no other object can have its id meanwhile)."""
+    loc = plan.loc
+    key = (plan.utype, id(loc), owner)
+    ref = plan.refs.get(key)
+    if ref is None:
+        ref = plan.refs[key] = _unit_ref(plan.utype, loc, owner)
+    return ref
+
+
+def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Build)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, plan.target)  # a build's unit is as written
+    return order
+
+
+def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Disband)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    return order
+
+
+def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Retreat)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _RETREAT_DEST(order, plan.dest)
+    return order
+
+
+def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Hold)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    return order
+
+
+def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Move)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _MOVE_DEST(order, plan.dest)
+    _MOVE_VIA(order, plan.via)
+    return order
+
+
+def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(SupportHold)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _SH_TARGET(order, plan.target)
+    return order
+
+
+def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(SupportMove)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _SM_TARGET(order, plan.target)
+    _SM_DEST(order, plan.dest)
+    return order
+
+
+def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _new(Convoy)
+    _POWER(order, power or owner)
+    _SOURCE(order, plan.text)
+    _COASTS(order, ())
+    _UNIT(order, _ref(plan, owner))
+    _CONVOY_TARGET(order, plan.target)
+    _CONVOY_DEST(order, plan.dest)
+    return order
+
+
+def _unseen(*_: object) -> Order:
     raise AssertionError("a text not read yet")
 
 
-_UNSEEN = _Plan("", _UNITS, False, _unseen)  # `_plans.get`'s default: not read yet
+_UNSEEN_LOC = Location("?")  # `_locs.get`'s default: not read yet
+_NO_TARGET = UnitRef(UnitType.ARMY, Location("?"))
+_UNSEEN = _Plan(_unseen, "", UnitType.ARMY, Location("?"), {})  # `_plans.get`'s default
 
 
 class BulkReader:
@@ -91,7 +261,7 @@ class BulkReader:
         # text -> plan, one table per kind of phase (a kind's hash is a Python call: issue 18)
         self._plans: tuple[dict[str, _Plan | None], ...] = ({}, {}, {})
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
-        self._refs: dict[tuple[UnitType, Location, Power | None], UnitRef] = {}
+        self._refs: _Refs = {}  # (type, id(location), owner) -> the plans' UnitRef
         # Movement orders handed out, by power and text: (province read, the board's unit
         # there, the order). While that unit is the same object the order is (`moves`).
         self._moves: dict[Power | None, dict[str, tuple[str, Unit | None, Order]]] = {}
@@ -166,14 +336,16 @@ class BulkReader:
                 if plan.coastless_fleet and board.location.coast is not None:
                     return None  # "F SPA - MAO" takes the board's coast: the general path
         if given is None:
-            return plan.make(power, owner)
-        pair = (power, owner)
+            return plan.make(plan, power, owner)
+        # an own unit's order (the usual) by its owner alone: no pair (a tuple of Powers stays
+        # tracked by the collector, issue 18); a pair is never equal to a Power or None
+        pair = owner if power is owner else (power, owner)
         done = plan.done
         order = done.get(pair)
         if order is None:
-            order = done[pair] = plan.make(power, owner)
+            order = done[pair] = plan.make(plan, power, owner)
         elif id(order) in given:
-            order = plan.make(power, owner)
+            order = plan.make(plan, power, owner)
             given.add(id(order))
             return order
         given.add(id(order))
@@ -184,18 +356,12 @@ class BulkReader:
             moves[text] = (pid, board, order)
         return order
 
-    def _ref(self, utype: UnitType, location: Location, owner: Power | None) -> UnitRef:
-        key = (utype, location, owner)
-        ref = self._refs.get(key)
-        if ref is None:
-            ref = self._refs[key] = UnitRef(utype, location, owner)
-        return ref
-
     def _loc(self, text: str) -> Location | None:
         """A canonical place as `_canonical` reads it; None if it does not, or if it drops a
         coast (DATC 4.B.6, noted on the order: the general path)."""
-        if text in self._locs:
-            return self._locs[text]
+        held = self._locs.get(text, _UNSEEN_LOC)
+        if held is not _UNSEEN_LOC:
+            return held
         gm = self.game_map
         ctx = _Ctx(text, self.lang, gm.names(), gm, _messages(self.lang))
         try:
@@ -221,74 +387,50 @@ class BulkReader:
         if loc is None:
             return None
         verb = parts[2]
-        coastless = utype is UnitType.FLEET and loc.coast is None
-        ref = self._ref
-        make: _Make
-        reads = _UNITS
         if kind is PhaseKind.ADJUSTMENT and n == 3 and verb == "B":
-            unit = UnitRef(utype, loc, None)  # a build's unit is as written
-            reads = _CENTRE
-
-            def make(power: Power | None, owner: Power | None) -> Order:
-                return Build(power or owner, unit=unit, source=text)
-
-        elif kind is not PhaseKind.MOVEMENT and n == 3 and verb == "D":
+            plan = _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
+            plan.target = _ref(plan, None)  # a build's unit is as written
+            return plan
+        if kind is not PhaseKind.MOVEMENT and n == 3 and verb == "D":
             reads = _RETREATING if kind is PhaseKind.RETREAT else _UNITS
-
-            def make(power: Power | None, owner: Power | None) -> Order:
-                return Disband(power or owner, unit=ref(utype, loc, owner), source=text)
-
-        elif kind is PhaseKind.RETREAT and n == 4 and verb == "R":
+            return _Plan(_disband, text, utype, loc, self._refs, reads=reads)
+        if kind is PhaseKind.RETREAT and n == 4 and verb == "R":
             to = self._dest(text, utype, loc, parts[3])
             if to is None:
                 return None
-            reads = _RETREATING
-
-            def make(power: Power | None, owner: Power | None) -> Order:
-                unit = ref(utype, loc, owner)
-                return Retreat(power or owner, unit=unit, dest=to, source=text)
-
-        elif kind is not PhaseKind.MOVEMENT:
+            plan = _Plan(_retreat, text, utype, loc, self._refs, reads=_RETREATING)
+            plan.dest = to
+            return plan
+        if kind is not PhaseKind.MOVEMENT:
             return None
-        elif n == 3 and verb == "H":
-
-            def make(power: Power | None, owner: Power | None) -> Order:
-                return Hold(power or owner, unit=ref(utype, loc, owner), source=text)
-
-        elif verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
+        if n == 3 and verb == "H":
+            return _Plan(_hold, text, utype, loc, self._refs)
+        if verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
             dest = self._dest(text, utype, loc, parts[3])
             if dest is None:
                 return None
-            via = n == 5
-
-            def make(power: Power | None, owner: Power | None) -> Order:
-                unit = ref(utype, loc, owner)
-                return Move(power or owner, unit=unit, dest=dest, via_convoy=via, source=text)
-
-        elif verb in ("S", "C") and n in (5, 7) and parts[3] in _UTYPES:
+            plan = _Plan(_move, text, utype, loc, self._refs)
+            plan.dest = dest
+            plan.via = n == 5
+            return plan
+        if verb in ("S", "C") and n in (5, 7) and parts[3] in _UTYPES:
             tloc = self._loc(parts[4])
             if tloc is None or (verb == "C" and (n != 7 or parts[3] != "A")):
                 return None
-            target = UnitRef(_UTYPES[parts[3]], tloc, None)  # as written (DATC 4.B.4)
+            target = _as_written(self._refs, _UTYPES[parts[3]], tloc)  # DATC 4.B.4
             if n == 5:
-
-                def make(power: Power | None, owner: Power | None) -> Order:
-                    unit = ref(utype, loc, owner)
-                    return SupportHold(power or owner, unit=unit, target=target, source=text)
-
+                plan = _Plan(_support_hold, text, utype, loc, self._refs)
             else:
                 tdest = self._loc(parts[6])
                 if parts[5] != "-" or tdest is None:
                     return None
-                cls = SupportMove if verb == "S" else Convoy
-
-                def make(power: Power | None, owner: Power | None) -> Order:
-                    unit = ref(utype, loc, owner)
-                    return cls(power or owner, unit=unit, target=target, dest=tdest, source=text)
-
-        else:
-            return None
-        return _Plan(loc.province, reads, coastless, make)
+                plan = _Plan(
+                    _support_move if verb == "S" else _convoy, text, utype, loc, self._refs
+                )
+                plan.dest = tdest
+            plan.target = target
+            return plan
+        return None
 
     def _dest(self, text: str, utype: UnitType, loc: Location, part: str) -> Location | None:
         """A move's or retreat's destination with `_fill_dest`'s coast (from the written

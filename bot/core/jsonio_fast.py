@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
@@ -37,6 +37,9 @@ _ESCAPED = re.compile(r'["\\\x00-\x1f]')
 _SEP = '","'  # between the items of a list of plain strings
 _SIZE = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
 _KEYS = frozenset(POSITION_KEYS)
+# A POSITION's centres as (power name, its list as a tuple, None if not a list) pairs
+_CenterKey = tuple[tuple[str, tuple[object, ...] | None], ...]
+_Owned = tuple[tuple[str, Power], ...]  # (centre, owner) pairs
 
 
 class PositionReader:
@@ -49,8 +52,8 @@ class PositionReader:
         # per power name as written: its power and {unit text: (province, unit)}
         self._tables: dict[str, tuple[Power, dict[object, tuple[str, Unit]]]] = {}
         self._by_power: dict[Power, dict[object, tuple[str, Unit]]] = {}
-        self._centers: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, Power], ...]] = {}
-        self._center_maps: dict[tuple[object, ...], MappingProxyType[str, Power]] = {}
+        self._centers: dict[tuple[str, tuple[object, ...] | None], _Owned] = {}
+        self._center_maps: dict[_CenterKey, MappingProxyType[str, Power]] = {}
         self._owned: dict[Power, dict[object, tuple[str, Power]]] = {}  # name as written -> pair
 
     def read(self, doc: object) -> Position | None:
@@ -98,13 +101,31 @@ class PositionReader:
         key = tuple([(p, tuple(v) if type(v) is list else None) for p, v in raw.items()])
         found = self._center_maps.get(key)
         if found is None:
-            merged = _merged(raw, self._centers, self._center_list)
+            merged = self._merged(key)
             if merged is None:
                 return None
             if len(self._center_maps) >= _SIZE:
                 self._center_maps.clear()
             found = self._center_maps[key] = MappingProxyType(merged)
         return found
+
+    def _merged(self, key: _CenterKey) -> dict[str, Power] | None:
+        """{centre: owner} from the document's (power name, its list) pairs, each pair read
+        once (the pairs of `_center_map`'s key are `_centers`' keys: a document read the
+        first time makes no tuple again, issue 18); None if anything is amiss or a centre
+        comes twice."""
+        merged: dict[str, Power] = {}
+        given = 0
+        cache = self._centers
+        for pair in key:
+            pairs = cache.get(pair)
+            if pairs is None:
+                pairs = self._center_list(pair)
+                if pairs is None:
+                    return None
+            given += len(pairs)
+            merged.update(pairs)
+        return merged if given == len(merged) else None
 
     def _dislodged(self, d: object) -> DislodgedUnit | None:
         """One unit awaiting retreat, as jsonio reads it, if all is well."""
@@ -214,8 +235,11 @@ class PositionReader:
         item = table[text] = (unit.province, unit)
         return item
 
-    def _center_list(self, pname: str, provs: list[object]) -> tuple[tuple[str, Power], ...] | None:
+    def _center_list(self, pair: tuple[str, tuple[object, ...] | None]) -> _Owned | None:
         """(centre, owner) for one power's list; a centre twice is left to `_merged`'s count."""
+        pname, provs = pair
+        if provs is None:  # not a list
+            return None
         power = self._power(pname)
         if power is None:
             return None
@@ -234,37 +258,8 @@ class PositionReader:
             pairs = tuple(map(table.__getitem__, provs))
         if len(self._centers) >= _SIZE:
             self._centers.clear()
-        self._centers[pname, tuple(provs)] = pairs
+        self._centers[pair] = pairs
         return pairs
-
-
-_V = TypeVar("_V")
-_Pairs = tuple[tuple[str, _V], ...]
-
-
-def _merged(
-    raw: object,
-    cache: dict[tuple[str, tuple[object, ...]], _Pairs[_V]],
-    read: Callable[[str, list[object]], _Pairs[_V] | None],
-) -> dict[str, _V] | None:
-    """{province: value} from a POSITION's `{power: [...]}` object, each list read once
-    (`read(power name, list)`, cached by its content); None if anything is amiss or a
-    province comes twice."""
-    if type(raw) is not dict:
-        return None
-    merged: dict[str, _V] = {}
-    given = 0
-    for pname, items in raw.items():
-        if type(items) is not list:
-            return None
-        pairs = cache.get((pname, tuple(items)))
-        if pairs is None:
-            pairs = read(pname, items)
-            if pairs is None:
-                return None
-        given += len(pairs)
-        merged.update(pairs)
-    return merged if given == len(merged) else None
 
 
 # The result line of an order by (verdict, reason, implied) when it has no detail.

@@ -3,10 +3,12 @@ with the board, positions, the output's fragments) change no byte of any answer.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import json
 import random
+import weakref
 
 from bench.batch import phases
 from bot.cli.adjudicate import Engine, make_engine, run_jsonl
@@ -77,3 +79,36 @@ def test_a_cached_order_is_completed_again_when_the_board_changes() -> None:
     assert docs[1]["results"][0]["order"] == "F SPA/SC - MAO"
     assert docs[2] == docs[0]
     assert docs[1]["results"][1]["order"] == "A PAR S F BRE"
+
+
+class _CyclingEngine(Engine):
+    """An engine whose every line leaves a reference cycle behind (as an exception's
+    traceback can), each watched by a weak reference."""
+
+    def __init__(self) -> None:
+        super().__init__(load_rules("datc"), load_map("standard"))
+        self.watched: list[weakref.ref[_Node]] = []
+
+    def line_text(self, line: str) -> tuple[str, bool]:
+        node = _Node()
+        node.me = node
+        self.watched.append(weakref.ref(node))
+        return super().line_text(line)
+
+
+class _Node:
+    me: object = None
+
+
+def test_a_run_frees_the_cycles_its_lines_leave_and_gives_the_collector_back() -> None:
+    lines = phases(1100, 20, 7)[0]  # past one collection between lines
+    for enabled in (True, False):
+        (gc.enable if enabled else gc.disable)()
+        engine = _CyclingEngine()
+        try:
+            run_jsonl(engine, lines, io.StringIO())
+            assert gc.isenabled() is enabled
+        finally:
+            gc.enable()
+        # freed by the run itself: nothing collects between its return and this line
+        assert [r for r in engine.watched if r() is not None] == []

@@ -4,6 +4,8 @@ explicitly (`fastparse.fast_order` and `parse_order_grammar`) and by `parse_orde
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 import gzip
 import json
 from typing import Any
@@ -15,8 +17,8 @@ from bot.core import catalogue, fastparse
 from bot.core.fastparse import BulkReader, fast_order
 from bot.core.jsonio import position_from_json
 from bot.core.map import GameMap
-from bot.core.model import Position, Power
-from bot.core.orders import Order
+from bot.core.model import PhaseKind, Position, Power
+from bot.core.orders import Order, UnitRef
 from bot.core.parser import (
     MAX_ORDER_LENGTH,
     OrderSyntaxError,
@@ -537,6 +539,54 @@ def test_generated_canonical_orders_in_bulk(text: str, board: int, power: str) -
     expected = _outcome(parse_order, text, "en", Power(power), pos)
     for _ in range(2):
         assert _outcome(_canonical_bulk(reader, set()), text, "en", Power(power), pos) == expected
+
+
+def test_unit_refs_kept_by_location_id_are_never_another_places() -> None:
+    """The plans' UnitRefs are keyed by their location's id: with the places read again as
+    new objects and the old ones unreferenced elsewhere (collected), every order still
+    names its own place and owner."""
+    reader = BulkReader(STANDARD)
+    for _ in range(3):
+        for board in _OWNERS:
+            for text in _CANONICAL_TEXTS:
+                reader.forget()
+                reader._locs.clear()  # the places as new objects: ids a dead one may have had
+                gc.collect()
+                got = _outcome(_canonical_bulk(reader, set()), text, "en", None, board)
+                assert got == _outcome(parse_order, text, "en", None, board), (text, board)
+    assert len(reader._refs) >= 10  # the shortcut built units
+
+
+def test_plans_build_orders_as_their_classes_do() -> None:
+    """The plans build orders slot by slot: each equals its class's own construction from
+    the same fields (a field left unset raises here), and no class checks anything at
+    construction that this would skip."""
+    reader = BulkReader(STANDARD)
+    texts = [
+        (PhaseKind.MOVEMENT, "A PAR H"), (PhaseKind.MOVEMENT, "A PAR - BUR"),
+        (PhaseKind.MOVEMENT, "F BRE - MAO VIA"), (PhaseKind.MOVEMENT, "A PAR S A MAR"),
+        (PhaseKind.MOVEMENT, "A PAR S A MAR - BUR"), (PhaseKind.MOVEMENT, "F NTH C A LON - BEL"),
+        (PhaseKind.RETREAT, "A PAR R PIC"), (PhaseKind.RETREAT, "A PAR D"),
+        (PhaseKind.ADJUSTMENT, "F STP/SC B"), (PhaseKind.ADJUSTMENT, "A PAR D"),
+    ]  # fmt: skip
+    made = set()
+    for kind, text in texts:
+        plan = reader._plan(text, kind)
+        assert plan is not None, text
+        for power, owner in [(Power("FRANCE"), Power("FRANCE")), (None, Power("ITALY"))]:
+            got = plan.make(plan, power, owner)
+            cls = type(got)
+            made.add(cls)
+            same = cls(**{f.name: getattr(got, f.name) for f in dataclasses.fields(got)})
+            assert got == same
+            assert repr(got) == repr(same)
+            assert (got.source, got.irrelevant_coasts) == (text, ())
+            unit = got.unit  # type: ignore[attr-defined]
+            again = UnitRef(unit.type, unit.location, unit.power)
+            assert (unit, repr(unit)) == (again, repr(again))
+    assert len(made) == 8
+    for cls in (*made, UnitRef):
+        assert not hasattr(cls, "__post_init__"), cls
 
 
 def test_a_canonical_order_is_a_new_object_when_its_phase_has_it_already() -> None:

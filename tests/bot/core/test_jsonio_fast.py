@@ -68,6 +68,9 @@ def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
         {"phase": "S1901M", "centers": {"FRANCE": ["PAR", "PAR"]}},
         {"phase": "S1901M", "centers": {"FRANCE": ["BUR"]}},  # not a centre
         {"phase": "S1901M", "centers": {"FRANCE": ["PAR"], "GERMANY": ["PAR"]}},
+        {"phase": "S1901M", "centers": {"FRANCE": "PAR"}},  # not a list
+        {"phase": "S1901M", "centers": {"FRANCE": [["PAR"]]}},  # unhashable
+        {"phase": "S1901M", "centers": {"NARNIA": ["PAR"]}},
         {"phase": "F1901M", "dislodged": [{"power": "FRANCE", "unit": "A PAR"}]},
         {"phase": "F1901R", "dislodged": [{"power": "FRANCE", "unit": "A PAR", "retreats": 1}]},
         {"phase": "F1901R", "dislodged": [{"power": "FRANCE", "unit": "F PAR"}]},
