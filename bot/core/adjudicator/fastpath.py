@@ -36,6 +36,10 @@ from bot.core.adjudicator.legality import MOVE, SUPH
 from bot.core.adjudicator.movement import BY_CONVOY, GUESSING, RESOLVED, Resolver
 from bot.core.rules import ConvoyParadox
 
+# The paradox rules under which a convoy nobody attacks leaves nothing to the resolver (read once:
+# a class attribute of an Enum costs ~900 instructions, issue 18).
+_SETTLED_PARADOX_RULES = (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD)
+
 
 def settle(r: Resolver) -> bool:
     """Decide every order of a phase in `r` whose convoys cannot fail, or return False
@@ -51,7 +55,7 @@ def settle(r: Resolver) -> bool:
         # A convoying fleet nobody attacks is never dislodged (it was decided at matching):
         # each route is then fixed, found at matching, and no paradox can arise. The older
         # paradox rules (4.A.2 a-c) spare some convoyed attacks' cuts: the general resolver.
-        if r.rules.convoy_paradox not in (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD):
+        if r.rules.convoy_paradox not in _SETTLED_PARADOX_RULES:
             return False
         for f in r.convoyed_by:
             if state[f] != RESOLVED:  # attacked: the general resolver

@@ -28,7 +28,15 @@ from bot.core.outcome import OrderResult, Reason, Verdict, order_result
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
-MEMO_SIZE = 50_000  # orders remembered per map (MapIndex.eff_memo, .succeeded), then cleared
+# Enum members read once: `UnitType.ARMY` in a function costs ~900 instructions each time (the
+# EnumType.__getattr__ hook makes every class attribute look-up slow; issue 18).
+ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
+CHOICE_A, CHOICE_C = Choice.A, Choice.C
+DUP_FIRST, DUP_LAST = DuplicateOrders.FIRST, DuplicateOrders.LAST
+SUCCEEDS, FAILS, NO_REASON = Verdict.SUCCEEDS, Verdict.FAILS, Reason.NONE
+# the adjacent-convoy rules under which a move "via convoy" needs a route even to a neighbour
+_ROUTE_RULES = (AdjacentConvoy.RULE_2000, AdjacentConvoy.RULE_1982, AdjacentConvoy.EXPLICIT_ONLY)
+MEMO_SIZE = 50_000  # results remembered per map (MapIndex.succeeded), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
@@ -85,12 +93,12 @@ class Entry:
     def __init__(self, order: Order, power: Power | None) -> None:
         self.order = order
         self.power = power
-        self.verdict = Verdict.SUCCEEDS
-        self.reason = Reason.NONE
+        self.verdict = SUCCEEDS
+        self.reason = NO_REASON
         self.message: Message | None = None
 
     def fail(self, reason: Reason, message: Message) -> None:
-        self.verdict = Verdict.FAILS
+        self.verdict = FAILS
         self.reason = reason
         self.message = message
 
@@ -132,11 +140,11 @@ def check_unit(
 
 def _check_type(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
     if ref.type is None:
-        if rules.missing_unit_type is Choice.A:  # 4.C.1 a
+        if rules.missing_unit_type is CHOICE_A:  # 4.C.1 a
             raise Illegal(
                 msg("illegal.type_missing_there", a=_article(unit), province=Prov(unit.province))
             )
-    elif ref.type is not unit.type and rules.wrong_unit_type is Choice.A:  # 4.C.2 a
+    elif ref.type is not unit.type and rules.wrong_unit_type is CHOICE_A:  # 4.C.2 a
         raise Illegal(
             msg(
                 "illegal.wrong_type",
@@ -152,7 +160,7 @@ def _article(unit: Unit) -> Message:
 
 
 def _article_t(t: UnitType) -> Message:
-    return msg("article.army" if t is UnitType.ARMY else "article.fleet")
+    return msg("article.army" if t is ARMY else "article.fleet")
 
 
 def _check_own_coast(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
@@ -277,10 +285,10 @@ class MovementCheck:
         self._fleet_seas: frozenset[str] | None = None
         # Do supported/convoyed unit designations need checking (4.C.1/4.C.2/4.C.6 a)?
         self.strict_refs = (
-            rules.missing_unit_type is Choice.A
-            or rules.wrong_unit_type is Choice.A
-            or rules.wrong_nationality is Choice.A
-            or rules.missing_nationality is Choice.A
+            rules.missing_unit_type is CHOICE_A
+            or rules.wrong_unit_type is CHOICE_A
+            or rules.wrong_nationality is CHOICE_A
+            or rules.missing_nationality is CHOICE_A
         )
         # (order, unit or None, why it is illegal or None) in input order
         self.entries: list[tuple[Order, Unit | None, Message | None]] = []
@@ -294,7 +302,7 @@ class MovementCheck:
         """Sea provinces holding a fleet: where a convoy route could pass (4.E.1, 6.D.32)."""
         if self._fleet_seas is None:
             units = self.position.units
-            fleet = UnitType.FLEET
+            fleet = FLEET
             # the occupied seas first (in C), then their units' type (a list: no generator)
             self._fleet_seas = frozenset(
                 [p for p in self.idx.sea.intersection(units) if units[p].type is fleet]
@@ -309,7 +317,7 @@ class MovementCheck:
         entries = self.entries
         effective = self.effective
         dups: dict[str, list[tuple[int, Eff, bool]]] = {}
-        army = UnitType.ARMY
+        army = ARMY
         idx = self.idx
         army_adj, fleet_reach_s, fleet_adj_prov_s = (
             idx.army_adj,
@@ -318,31 +326,9 @@ class MovementCheck:
         )
         split = idx.split
         strict = self.strict_refs
-        rules = self.rules
-        memo = idx.eff_memo
-        if len(memo) > MEMO_SIZE:
-            memo.clear()
         eff: Eff
         for order in orders:
-            # The same order object for the same board units (the batch path reuses them):
-            # the effective order the branches below made for it before.
-            m = memo.get(id(order))
-            if (
-                m is not None
-                and m[0] is order
-                and m[1] is rules
-                and units.get(m[2]) is m[5][1]
-                and (not m[3] or units.get(m[3]) is m[4])
-                and m[2] not in effective  # a second order for the unit: judged below
-            ):
-                eff = m[5]
-                effective[m[2]] = eff
-                entries.append((order, eff[1], None))
-                if not m[6]:
-                    self.as_given = False
-                continue
             kind = _KIND.get(type(order))
-            dep = None  # the province of the other unit the effective order depends on
             given = True  # as_given(order, units), worked out with the unit's check below
             try:
                 if kind is None:
@@ -377,7 +363,6 @@ class MovementCheck:
                     elif unit.type is army:  # a move to a neighbour
                         if dst in army_adj[prov]:
                             eff = (MOVE, unit, order, dst, dest, "", None, False)
-                            dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                     else:
@@ -385,12 +370,10 @@ class MovementCheck:
                         reach = fleet_reach_s[ul.province if ul.coast is None else key(ul)].get(dst)
                         if reach is not None and len(reach) == 1 and dst not in split:
                             eff = (MOVE, unit, order, dst, reach[0], "", None, False)
-                            dep = ""
                         else:
                             eff = self._move_checked(order, unit)
                 elif kind == HOLD:
                     eff = (HOLD, unit, order, "", None, "", None, False)
-                    dep = ""
                 elif kind != CONVOY and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
                     if unit.type is army:
@@ -407,7 +390,6 @@ class MovementCheck:
                         tgt = order.target.location.province
                         if tgt in near:
                             eff = (SUPH, unit, order, tgt, None, tgt, None, False)
-                            dep = tgt  # for `as_given`
                         else:
                             eff = self._support_hold(order, unit)
                     else:
@@ -433,7 +415,6 @@ class MovementCheck:
                             )
                         ):
                             eff = (SUPM, unit, order, dst, None, tgt, None, False)
-                            dep = tgt  # the mover there was read
                         else:
                             eff = self._support_move(order, unit)
                 elif kind == CONVOY:
@@ -452,16 +433,6 @@ class MovementCheck:
                 continue
             if not given:
                 self.as_given = False
-            if dep is not None:
-                memo[id(order)] = (
-                    order,
-                    rules,
-                    prov,
-                    dep,
-                    units.get(dep) if dep else None,
-                    eff,
-                    given,
-                )
             if prov not in effective:
                 effective[prov] = eff
             else:  # several orders for one unit (rare)
@@ -484,7 +455,7 @@ class MovementCheck:
     def _pick(self, cands: list[tuple[int, Eff, bool]]) -> Eff:
         """Several legal orders for one unit (4.D.3; 4.C.1/4.C.2 choice c)."""
         if len(cands) > 1 and (
-            self.rules.missing_unit_type is Choice.C or self.rules.wrong_unit_type is Choice.C
+            self.rules.missing_unit_type is CHOICE_C or self.rules.wrong_unit_type is CHOICE_C
         ):
             exact = [c for c in cands if c[2]]
             if exact:
@@ -501,11 +472,11 @@ class MovementCheck:
                 self._drop(c[0], msg("illegal.dup_same"))
             return first[1]
         rule = self.rules.duplicate_orders
-        if rule is DuplicateOrders.FIRST:
+        if rule is DUP_FIRST:
             for c in cands[1:]:
                 self._drop(c[0], msg("illegal.dup_earlier"))
             return first[1]
-        if rule is DuplicateOrders.LAST:
+        if rule is DUP_LAST:
             for c in cands[:-1]:
                 self._drop(c[0], msg("illegal.dup_later"))
             return cands[-1][1]
@@ -521,7 +492,7 @@ class MovementCheck:
         return (HOLD, unit, order, "", None, "", None, False)
 
     def _near(self, unit: Unit) -> frozenset[str]:
-        if unit.type is UnitType.ARMY:
+        if unit.type is ARMY:
             return self.idx.army_adj.get(unit.location.province, frozenset())
         loc = unit.location
         return self.idx.fleet_adj_prov_s.get(
@@ -561,7 +532,7 @@ class MovementCheck:
             self._target_ref(order.target, unit.power)
         mover = self.position.units.get(tgt)
         if mover is not None:
-            if mover.type is UnitType.ARMY:
+            if mover.type is ARMY:
                 if dest.coast is not None or dst not in idx.army_adj.get(tgt, ()):
                     self._supported_move_possible(unit, tgt, dest)
             else:
@@ -578,25 +549,25 @@ class MovementCheck:
         if board is None:
             return  # unmatched: decided when matching (void)
         rules = self.rules
-        if ref.type is None and rules.missing_unit_type is Choice.A:
+        if ref.type is None and rules.missing_unit_type is CHOICE_A:
             raise Illegal(msg("illegal.target_type_missing", province=Prov(ref.province)))
         if (
             ref.type is not None
             and ref.type is not board.type
-            and rules.wrong_unit_type is Choice.A
+            and rules.wrong_unit_type is CHOICE_A
         ):
             raise Illegal(msg("illegal.target_is", a=_article(board), province=Prov(ref.province)))
         if ref.power is None:
-            if rules.missing_nationality is Choice.A and board.power is not me:  # 4.C.5 a
+            if rules.missing_nationality is CHOICE_A and board.power is not me:  # 4.C.5 a
                 raise Illegal(msg("illegal.target_whose", province=Prov(ref.province)))
-        elif ref.power is not board.power and rules.wrong_nationality is Choice.A:  # 4.C.6 a
+        elif ref.power is not board.power and rules.wrong_nationality is CHOICE_A:  # 4.C.6 a
             raise Illegal(
                 msg("illegal.target_power", province=Prov(ref.province), power=board.power)
             )
 
     def _reach(self, unit: Unit, pid: str, verb: str) -> None:
         idx = self.idx
-        if unit.type is UnitType.ARMY:
+        if unit.type is ARMY:
             ok = pid in idx.army_adj.get(unit.province, ())
         else:
             ok = pid in idx.fleet_adj_prov.get(unit.location, ())
@@ -612,7 +583,7 @@ class MovementCheck:
             return
         idx = self.idx
         try:
-            if mover.type is UnitType.FLEET:
+            if mover.type is FLEET:
                 pid = dest.province
                 if pid in idx.land:
                     raise Illegal(msg("illegal.fleet_inland_move", place=_name(idx, pid)))
@@ -637,7 +608,7 @@ class MovementCheck:
         dest = order.dest
         dst = dest.province
         if not order.via_convoy and dest.coast is None:
-            if unit.type is UnitType.ARMY:
+            if unit.type is ARMY:
                 if dst in idx.army_adj.get(unit.location.province, ()):
                     return (MOVE, unit, order, dst, dest, "", None, False)
             else:
@@ -653,7 +624,7 @@ class MovementCheck:
         _known(idx, dst)
         if dst == unit.province:  # DATC 6.A.4, 6.A.5
             raise Illegal(msg("illegal.move_to_own"))
-        if unit.type is UnitType.FLEET:
+        if unit.type is FLEET:
             if order.via_convoy:
                 raise Illegal(msg("illegal.only_armies_convoyed"))
             loc = fleet_dest(idx, self.rules, unit.location, order.dest)
@@ -662,9 +633,7 @@ class MovementCheck:
         here = unit.location.province
         adjacent = dst in idx.army_adj.get(here, ())
         needs_route = not adjacent or (
-            order.via_convoy
-            and self.rules.adjacent_convoy
-            in (AdjacentConvoy.RULE_2000, AdjacentConvoy.RULE_1982, AdjacentConvoy.EXPLICIT_ONLY)
+            order.via_convoy and self.rules.adjacent_convoy in _ROUTE_RULES
         )
         if needs_route and not idx.route_exists(here, dst, self.fleet_seas):
             if adjacent:
@@ -680,14 +649,14 @@ class MovementCheck:
         assert isinstance(order, Convoy)
         idx = self.idx
         here = unit.province
-        if unit.type is not UnitType.FLEET or here not in idx.sea:  # DATC 6.F.1
+        if unit.type is not FLEET or here not in idx.sea:  # DATC 6.F.1
             raise Illegal(msg("illegal.convoy_at_sea"))
         tgt = order.target.province
         dst = order.dest.province
         _known(idx, tgt)
         _known(idx, dst)
         army = self.position.units.get(tgt)
-        if army is not None and army.type is UnitType.FLEET:  # DATC 6.A.7
+        if army is not None and army.type is FLEET:  # DATC 6.A.7
             raise Illegal(msg("illegal.only_armies_convoyed"))
         if tgt in idx.sea or dst in idx.sea or tgt == dst:
             raise Illegal(msg("illegal.coast_to_coast"))

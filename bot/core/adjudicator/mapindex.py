@@ -6,7 +6,6 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power, ProvinceKind, Unit, UnitType
@@ -50,12 +49,9 @@ class MapIndex:
     # order, costs a lookup in each phase instead of the construction of frozen dataclasses.
     units: dict[str, dict[UnitKey, Unit]]
     held: dict[str, dict[UnitKey, OrderResult]]
-    # Memos of the legality step by order object (legality.py, MovementCheck.run): an order
-    # object met again with the same board units (the batch path hands out the same objects
-    # for repeated texts) gets its effective order without the checks. Keyed by id(); each
-    # entry keeps its order alive, so an id is not reused while its entry stands.
-    eff_memo: dict[int, tuple[Any, ...]] = field(default_factory=dict, compare=False)
-    # The same for the result of an order that succeeds (movement_phase.py).
+    # The result of an order that succeeds, by order object (movement_phase.py): the batch path
+    # hands out the same objects for repeated texts. Keyed by id(); each entry keeps its order
+    # alive, so an id is not reused while its entry stands.
     succeeded: dict[int, OrderResult] = field(default_factory=dict, compare=False)
     # `distances` by target set (civil-disorder removals: half the corpus sample's calls ask
     # a set asked before, a power keeping its centres from one year to the next).

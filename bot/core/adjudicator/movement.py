@@ -18,6 +18,13 @@ from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 # How a move travels (4.A.3).
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+# Enum members read once (a class attribute of an Enum costs ~900 instructions: issue 18).
+ARMY = UnitType.ARMY
+EXPLICIT_ONLY, RULE_2000_FALLBACK = AdjacentConvoy.EXPLICIT_ONLY, AdjacentConvoy.RULE_2000_FALLBACK
+ADJ_1971 = AdjacentConvoy.RULE_1971
+SZYKMAN, ALL_HOLD = ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD
+PARADOX_1982, PARADOX_1971 = ConvoyParadox.RULE_1982, ConvoyParadox.RULE_1971
+ANY_ROUTE_DISRUPTED = MultiRoute.ANY_ROUTE_DISRUPTED
 
 
 def _used(e: Eff) -> Order | str:
@@ -119,7 +126,7 @@ class Resolver:
                 supports.append(i)
         rule = self.rules.adjacent_convoy
         army_adj = self.idx.army_adj
-        army = UnitType.ARMY
+        army = ARMY
         mode, cfleets, convoyed_by = self.mode, self.cfleets, self.convoyed_by
         state, result = self.state, self.result
         for i in moves:
@@ -134,11 +141,11 @@ class Resolver:
             else:
                 via = effs[i][7]
                 own = any(power[f] is power[i] for f in cands)
-                if rule is AdjacentConvoy.EXPLICIT_ONLY:
+                if rule is EXPLICIT_ONLY:
                     m = BY_CONVOY if via else LAND
-                elif rule is AdjacentConvoy.RULE_2000_FALLBACK:
+                elif rule is RULE_2000_FALLBACK:
                     m = FALLBACK if via or own else LAND
-                elif rule is AdjacentConvoy.RULE_1971:
+                elif rule is ADJ_1971:
                     j = unit_at.get(dst)
                     opposite = j is not None and kind[j] == MOVE and dest[j] == src
                     m = OPPOSITE if cands and opposite else LAND
@@ -301,7 +308,7 @@ class Resolver:
                     result[nd] = True
                     state[nd] = RESOLVED
             return
-        if self.rules.convoy_paradox is ConvoyParadox.ALL_HOLD:
+        if self.rules.convoy_paradox is ALL_HOLD:
             for nd in cycle:
                 if nd >= n or kind[nd] == MOVE:
                     result[nd] = False
@@ -461,15 +468,15 @@ class Resolver:
     def _paradox_rule_spares(self, s: int, k: int) -> bool:
         """The 1971/1982/2000 rules (4.A.2 a-c): some convoyed attacks do not cut support."""
         rule = self.rules.convoy_paradox
-        if rule in (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD) or not self.is_convoyed(k):
+        if rule in (SZYKMAN, ALL_HOLD) or not self.is_convoyed(k):
             return False
         into = self.sup_into[s]
-        if rule is ConvoyParadox.RULE_1982:
+        if rule is PARADOX_1982:
             j = self.unit_at.get(into)
             return j is not None and self.kind[j] == CONVOY and j in self.convoyed_by
         if self.kind[s] != SUPM or into not in self.cfleets[k]:
             return False
-        if rule is ConvoyParadox.RULE_1971:
+        if rule is PARADOX_1971:
             return True
         rest = [p for p in self.cfleets[k] if p != into]  # 2000: a fleet necessary to it
         return not self.idx.route_exists(self.prov[k], self.dest[k], rest)
@@ -479,7 +486,7 @@ class Resolver:
         src, dst = self.prov[i], self.dest[i]
         shores, seas = self.idx.sea_shores, self.idx.sea_seas
         resolve = self.resolve
-        if self.rules.multi_route is MultiRoute.ANY_ROUTE_DISRUPTED:  # 4.A.1 a
+        if self.rules.multi_route is ANY_ROUTE_DISRUPTED:  # 4.A.1 a
             return all(resolve(fl[p]) for p in self._on_route(i))
         todo = [p for p in fl if src in shores[p]]
         seen = set(todo)
@@ -556,7 +563,7 @@ class Resolver:
     def retreats(self, i: int, k: int, occupied: set[str], standoffs: set[str]) -> frozenset[str]:
         unit = self.units[i]
         idx = self.idx
-        if unit.type is UnitType.ARMY:
+        if unit.type is ARMY:
             near = idx.army_adj.get(unit.province, frozenset())
         else:
             near = idx.fleet_adj_prov.get(unit.location, frozenset())

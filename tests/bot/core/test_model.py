@@ -1,10 +1,12 @@
 import pickle
+from dataclasses import fields
 from types import MappingProxyType
 
 import pytest
 
 from bot.core.map import load_map
 from bot.core.model import (
+    DislodgedUnit,
     Location,
     ModelError,
     Phase,
@@ -13,6 +15,7 @@ from bot.core.model import (
     Power,
     Season,
     Unit,
+    _PositionFilling,
 )
 from tests.standard import STANDARD
 
@@ -90,3 +93,17 @@ def test_position_adopt_wraps_without_copying():
     assert isinstance(pos.units, MappingProxyType)
     with pytest.raises(TypeError):
         pos.units["BUR"] = units["PAR"]  # type: ignore[index]
+    assert type(pos) is Position
+    with pytest.raises(AttributeError):
+        pos.phase = phase  # type: ignore[misc]
+    gone = (DislodgedUnit(units["PAR"], "BUR", frozenset({"GAS"})),)
+    full = Position.adopt(phase, units, centers, gone)
+    assert (full.phase, dict(full.units), full.centers, full.dislodged) == (
+        phase,
+        units,
+        centers,
+        gone,
+    )
+    assert hash(full.phase) == hash(phase)
+    # adopt fills a plain twin of Position's slots: they must be its fields, nothing more
+    assert sorted(_PositionFilling.__slots__) == sorted(f.name for f in fields(Position))

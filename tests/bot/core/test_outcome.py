@@ -1,11 +1,23 @@
-"""The adjudicator's fast OrderResult constructor builds the same object as the dataclass."""
+"""The adjudicator's fast OrderResult and Outcome constructors build the same objects as the
+dataclasses."""
+
+from dataclasses import dataclass
 
 import pytest
 
 from bot.core.messages import msg
-from bot.core.model import Location, Power, UnitType
+from bot.core.model import Location, Power, Unit, UnitType
 from bot.core.orders import Hold, UnitRef
-from bot.core.outcome import OrderResult, Reason, Verdict, order_result
+from bot.core.outcome import (
+    OrderResult,
+    Outcome,
+    Reason,
+    Verdict,
+    _twin,
+    order_result,
+    outcome,
+)
+from tests.bot.core.adjudicator.helpers import board
 
 HOLD = Hold(Power.FRANCE, UnitRef(UnitType.ARMY, Location("PAR"), Power.FRANCE))
 
@@ -34,3 +46,43 @@ def test_detail_is_the_note_or_the_message_in_english() -> None:
     )
     assert coded.detail == "not used"
     assert OrderResult(Power.FRANCE, HOLD, Verdict.SUCCEEDS).detail == ""
+
+
+def test_every_field_lands_in_its_own_slot() -> None:
+    why = msg("result.not_used")
+    fast = order_result(Power.ITALY, HOLD, Verdict.FAILS, Reason.CUT, "a note", True, why)
+    assert (fast.power, fast.order, fast.verdict, fast.reason) == (
+        Power.ITALY,
+        HOLD,
+        Verdict.FAILS,
+        Reason.CUT,
+    )
+    assert (fast.note, fast.implied, fast.message) == ("a note", True, why)
+
+
+def test_a_class_whose_slots_are_not_its_fields_has_no_twin() -> None:
+    @dataclass(frozen=True)
+    class Unslotted:
+        x: int
+
+    with pytest.raises(TypeError, match="not its fields"):
+        _twin(Unslotted)
+
+
+def test_outcome_equals_the_dataclass() -> None:
+    pos = board("F1901M", {Power.FRANCE: ["A PAR"]})
+    res = (order_result(Power.FRANCE, HOLD, Verdict.SUCCEEDS),)
+    gone = (Unit.parse(Power.FRANCE, "A PAR"),)
+    fast = outcome(pos.phase, res, (), gone, pos)
+    slow = Outcome(pos.phase, res, (), gone, pos)
+    assert type(fast) is Outcome
+    assert fast == slow
+    assert (fast.phase, fast.results, fast.dislodged, fast.removed, fast.position) == (
+        pos.phase,
+        res,
+        (),
+        gone,
+        pos,
+    )
+    with pytest.raises(AttributeError):
+        fast.removed = ()  # type: ignore[misc]

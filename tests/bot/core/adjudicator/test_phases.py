@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.adjudicator.phases import adjustment_needed, next_position, update_centers
-from bot.core.model import Phase, Power, Unit
+from bot.core.model import DislodgedUnit, Phase, Power, Unit
 from tests.bot.core.adjudicator.helpers import GM, board, run
 
 FR, DE = Power.FRANCE, Power.GERMANY
@@ -49,3 +49,26 @@ def test_adjustment_needed_and_update_centers() -> None:
 def test_adjustment_phase_leads_to_next_spring() -> None:
     pos = next_position(Phase.parse("W1905A"), {}, {}, IDX)
     assert str(pos.phase) == "S1906M"
+
+
+def test_each_phase_leads_to_its_successor_in_any_year() -> None:
+    # next_position takes its phases from a table made once per year: each index checked
+    # against the phase spelt out, in years met before and not.
+    waiting = board("S1901M", {FR: ["A PAR"]}).units["PAR"]
+    gone = [DislodgedUnit(waiting, "BUR", frozenset({"PIC"}))]
+    for year in (1901, 1901, 1957, 2043):
+        cases = [
+            (f"S{year}M", gone, f"S{year}R"),
+            (f"F{year}M", gone, f"F{year}R"),
+            (f"S{year}M", [], f"F{year}M"),
+            (f"S{year}R", [], f"F{year}M"),
+            (f"F{year}M", [], f"S{year + 1}M"),  # nobody builds: Winter skipped
+            (f"W{year}A", [], f"S{year + 1}M"),
+        ]
+        for done, dislodged, want in cases:
+            pos = next_position(Phase.parse(done), {}, {}, IDX, dislodged)
+            assert pos.phase == Phase.parse(want), (done, want)
+    units = {"PIC": Unit.parse(FR, "A PIC")}
+    for year in (1901, 1988):
+        pos = next_position(Phase.parse(f"F{year}R"), dict(units), {"PAR": FR, "MAR": FR}, IDX)
+        assert pos.phase == Phase.parse(f"W{year}A")  # France builds

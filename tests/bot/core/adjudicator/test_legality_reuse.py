@@ -1,5 +1,6 @@
-"""The legality step's memo (MapIndex.eff_memo): an order object met again is judged again
-whenever a board unit it depends on is not the same."""
+"""The legality step and the batch path's reused order objects: an order object met again is
+judged again with the board it meets (the step keeps no memo by order: issue 18, it cost more
+than it saved)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ IDX = map_index(GM)
 def test_the_same_order_object_twice_in_a_phase_is_a_duplicate_each_time() -> None:
     pos = board("S1901M", {FR: ["A PAR"]})
     move = Move(FR, UnitRef(UnitType.ARMY, Location("PAR"), FR), Location("BUR"))
-    for _ in range(3):  # the first run fills the memo, the others read it
+    for _ in range(3):  # the same objects in every run
         out = adjudicate(pos, [move, move])
         assert [(r.verdict, r.reason) for r in out.results] == [
             (Verdict.SUCCEEDS, Reason.NONE),
@@ -27,7 +28,7 @@ def test_the_same_order_object_twice_in_a_phase_is_a_duplicate_each_time() -> No
         ]
 
 
-def test_a_remembered_support_is_judged_again_when_the_mover_changes() -> None:
+def test_a_reused_support_is_judged_again_when_the_mover_changes() -> None:
     support = SupportMove(
         FR,
         UnitRef(UnitType.ARMY, Location("BUR"), FR),
@@ -42,7 +43,7 @@ def test_a_remembered_support_is_judged_again_when_the_mover_changes() -> None:
         assert why is not None  # a fleet cannot go from MAR to GAS (6.D.22-6.D.24)
 
 
-def test_a_remembered_move_is_judged_again_for_another_unit() -> None:
+def test_a_reused_move_is_judged_again_for_another_unit() -> None:
     move = Move(FR, UnitRef(None, Location("BRE"), FR), Location("PAR"))
     army = board("S1901M", {FR: ["A BRE"]})
     fleet = board("S1901M", {FR: ["F BRE"]})
@@ -51,7 +52,7 @@ def test_a_remembered_move_is_judged_again_for_another_unit() -> None:
         assert MovementCheck(fleet, IDX, DATC).run([move]).entries[0][2] is not None
 
 
-def test_a_remembered_order_keeps_the_board_unit_of_its_phase() -> None:
+def test_a_reused_order_keeps_the_board_unit_of_its_phase() -> None:
     move = Move(FR, UnitRef(UnitType.ARMY, Location("PAR"), FR), Location("BUR"))
     first = board("S1901M", {FR: ["A PAR"]})
     MovementCheck(first, IDX, DATC).run([move])
