@@ -111,12 +111,12 @@ def interpret(
     kind = position.phase.kind
     work: list[Order | None] = list(orders)
     decisions: list[Decision] = []
-    if kind is PhaseKind.ADJUSTMENT:
+    if kind is _ADJUSTMENT:
         if rules.army_build_with_coast_fails:
             _army_builds_with_coast(work, rules, decisions)
         decisions += _reading_notes(position, orders, rules)
         return Interpretation(tuple(o for o in work if o is not None), tuple(decisions))
-    if kind is PhaseKind.MOVEMENT:
+    if kind is _MOVEMENT:
         _correct_all(work, position, rules, idx, decisions)
         if rules.duplicates_count_illegal_orders:
             _civil_disorder_duplicates(work, position, rules, decisions)
@@ -143,9 +143,8 @@ def adjudicate_interpreted(
     """Interpretation then adjudication, the path every caller should take (the table service,
     `parley adjudicate`). The orders the interpretation set aside get a failed result whose
     detail says why, after the adjudicator's results, so that no order goes without one."""
-    if position.phase.kind is PhaseKind.MOVEMENT:  # the legality step first, if it can be
-        idx = map_index(game_map)
-        done = adjudicate_as_given(position, orders, rules, idx)
+    if position.phase.kind is _MOVEMENT:  # the legality step first, if it can be
+        done = adjudicate_as_given(position, orders, rules, idx := map_index(game_map))
         if done is not None:
             return apply_expedited(done, rules, game_map, idx), ()
     it = interpret(position, orders, rules, game_map)
@@ -264,6 +263,7 @@ def _correct_all(
 
 _TARGETED = (SupportHold, SupportMove, Convoy)
 _HOLD, _MOVE, _AIMED = 0, 1, 2
+_MOVEMENT, _ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.ADJUSTMENT  # ~900 instructions a read
 _CODE: dict[type, int] = {
     Hold: _HOLD,
     Move: _MOVE,

@@ -81,7 +81,7 @@ class PositionReader:
         raw_dislodged = doc.get("dislodged", [])
         if not raw_dislodged:
             return Position.adopt(phase, by_prov, centers)
-        if phase.kind is not PhaseKind.RETREAT or type(raw_dislodged) is not list:
+        if phase.kind is not _RETREAT or type(raw_dislodged) is not list:
             return None
         dislodged = []
         for d in raw_dislodged:
@@ -270,6 +270,8 @@ _Head = tuple[Order, Power | None, str, str, _Ends]
 # an int could equal a Power or a bool that renders otherwise): their texts are kept.
 _KEPT_PARAMS = frozenset({Unit, Prov, Location, Name})
 _SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
+# an Enum's class attribute costs ~900 instructions read in a function (issue 18)
+_RETREAT, _ARMY = PhaseKind.RETREAT, UnitType.ARMY
 # The orders `OutcomeWriter._quoted` writes from their parts (the movement phase's five).
 _FROM_PARTS = frozenset({Move, Hold, SupportHold, SupportMove, Convoy})
 _TYPES: dict[UnitType | None, str] = {None: "", **{t: f"{t.value} " for t in UnitType}}
@@ -494,7 +496,7 @@ class OutcomeWriter:
         hit = self._locations.get(id(loc))
         if hit is None:
             hit = self._location(loc)
-        return hit[1] if unit.type is UnitType.ARMY else hit[2]
+        return hit[1] if unit.type is _ARMY else hit[2]
 
     def _location(self, loc: Location) -> tuple[Location, str, str, str]:
         if len(self._locations) >= _SIZE:
