@@ -7,7 +7,6 @@ reading itself, without a parse tree, is `bot.core.fastread`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from bot.core import catalogue
 from bot.core.fastread import (
@@ -36,10 +35,10 @@ from bot.core.orders import (
     Retreat,
     SupportHold,
     SupportMove,
-    UnitOrder,
     UnitRef,
 )
 from bot.core.parser import parse_order
+from bot.core.twin import twin
 
 __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 
@@ -104,37 +103,24 @@ class _Plan:
         self.via = False
 
 
-# The orders a plan makes are built slot by slot (`object.__new__`, then each slot's own
-# setter): a frozen dataclass's __init__ sets each field through `object.__setattr__`, twice
-# the instructions (a Move: ~13k -> ~6.5k; issue 18). tests/bot/core/test_fastparse.py checks
-# each equals its class's own construction, every field set.
+# The orders a plan makes, and their units, are built through their classes' twins (plain
+# stores, then `__class__`: bot.core.twin): a frozen dataclass's __init__ sets each field
+# through `object.__setattr__` (a Move: ~13k instructions; slot setters called: ~6.5k; issue
+# 18). tests/bot/core/test_fastparse.py checks each equals its class's own construction.
 _new = object.__new__
-
-
-def _setter(cls: type, name: str) -> Callable[[Any, Any], None]:
-    """The setter of the slot `name` of `cls` (declared by it or a base)."""
-    slot = next(k.__dict__[name] for k in cls.__mro__ if name in k.__dict__)
-    setter: Callable[[Any, Any], None] = slot.__set__
-    return setter
-
-
-_POWER, _SOURCE, _COASTS = (_setter(Order, f) for f in ("power", "source", "irrelevant_coasts"))
-_UNIT = _setter(UnitOrder, "unit")
-_REF_TYPE, _REF_LOC, _REF_POWER = (_setter(UnitRef, f) for f in ("type", "location", "power"))
-_MOVE_DEST, _MOVE_VIA = _setter(Move, "dest"), _setter(Move, "via_convoy")
-_RETREAT_DEST = _setter(Retreat, "dest")
-_SH_TARGET = _setter(SupportHold, "target")
-_SM_TARGET, _SM_DEST = _setter(SupportMove, "target"), _setter(SupportMove, "dest")
-_CONVOY_TARGET, _CONVOY_DEST = _setter(Convoy, "target"), _setter(Convoy, "dest")
+_UnitRefTwin, _MoveTwin, _HoldTwin = twin(UnitRef), twin(Move), twin(Hold)
+_SupportHoldTwin, _SupportMoveTwin, _ConvoyTwin = twin(SupportHold), twin(SupportMove), twin(Convoy)
+_RetreatTwin, _DisbandTwin, _BuildTwin = twin(Retreat), twin(Disband), twin(Build)
 
 
 def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
     """`UnitRef(utype, loc, owner)`."""
-    ref = _new(UnitRef)
-    _REF_TYPE(ref, utype)
-    _REF_LOC(ref, loc)
-    _REF_POWER(ref, owner)
-    return ref
+    ref = _new(_UnitRefTwin)
+    ref.type = utype
+    ref.location = loc
+    ref.power = owner
+    ref.__class__ = UnitRef
+    return ref  # type: ignore[no-any-return]
 
 
 def _as_written(refs: _Refs, utype: UnitType, loc: Location) -> UnitRef:
@@ -158,83 +144,91 @@ def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
 
 
 def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(Build)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, plan.target)  # a build's unit is as written
-    return order
+    order = _new(_BuildTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = plan.target  # a build's unit is as written
+    order.__class__ = Build
+    return order  # type: ignore[no-any-return]
 
 
 def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(Disband)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    return order
+    order = _new(_DisbandTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.__class__ = Disband
+    return order  # type: ignore[no-any-return]
 
 
 def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(Retreat)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    _RETREAT_DEST(order, plan.dest)
-    return order
+    order = _new(_RetreatTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.dest = plan.dest
+    order.__class__ = Retreat
+    return order  # type: ignore[no-any-return]
 
 
 def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(Hold)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    return order
+    order = _new(_HoldTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.__class__ = Hold
+    return order  # type: ignore[no-any-return]
 
 
 def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(Move)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    _MOVE_DEST(order, plan.dest)
-    _MOVE_VIA(order, plan.via)
-    return order
+    order = _new(_MoveTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.dest = plan.dest
+    order.via_convoy = plan.via
+    order.__class__ = Move
+    return order  # type: ignore[no-any-return]
 
 
 def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(SupportHold)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    _SH_TARGET(order, plan.target)
-    return order
+    order = _new(_SupportHoldTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.target = plan.target
+    order.__class__ = SupportHold
+    return order  # type: ignore[no-any-return]
 
 
 def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(SupportMove)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    _SM_TARGET(order, plan.target)
-    _SM_DEST(order, plan.dest)
-    return order
+    order = _new(_SupportMoveTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.target = plan.target
+    order.dest = plan.dest
+    order.__class__ = SupportMove
+    return order  # type: ignore[no-any-return]
 
 
 def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(Convoy)
-    _POWER(order, power or owner)
-    _SOURCE(order, plan.text)
-    _COASTS(order, ())
-    _UNIT(order, _ref(plan, owner))
-    _CONVOY_TARGET(order, plan.target)
-    _CONVOY_DEST(order, plan.dest)
-    return order
+    order = _new(_ConvoyTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = _ref(plan, owner)
+    order.target = plan.target
+    order.dest = plan.dest
+    order.__class__ = Convoy
+    return order  # type: ignore[no-any-return]
 
 
 def _unseen(*_: object) -> Order:

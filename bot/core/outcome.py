@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from bot.core.messages import Message, render
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.orders import Order
+from bot.core.twin import twin
 
 if TYPE_CHECKING:
     from bot.core.map import GameMap
@@ -73,20 +74,8 @@ def describe(result: OrderResult, lang: str = "en", game_map: GameMap | None = N
     return result.detail
 
 
-def _twin(cls: type) -> Any:
-    """A plain class with the slots of the frozen dataclass `cls`, for its fast constructor: an
-    instance filled by plain stores (the dataclass's __init__ goes through object.__setattr__,
-    ~700 instructions a field) and then given `cls` as its __class__ is the object `cls(...)`
-    makes. CPython lays slots out by sorted name and refuses a __class__ assignment between
-    classes whose slots differ."""
-    names = tuple(f.name for f in fields(cls))
-    if sorted(getattr(cls, "__slots__", ())) != sorted(names):
-        raise TypeError(f"{cls.__name__}: its slots are not its fields")
-    return type(f"_{cls.__name__}Filling", (), {"__slots__": names})
-
-
 _new = object.__new__
-_OrderResultFilling = _twin(OrderResult)
+_OrderResultFilling = twin(OrderResult)
 
 
 def order_result(  # noqa: PLR0917 - the dataclass's own signature
@@ -125,7 +114,7 @@ class Outcome:
     position: Position
 
 
-_OutcomeFilling = _twin(Outcome)
+_OutcomeFilling = twin(Outcome)
 
 
 def outcome(

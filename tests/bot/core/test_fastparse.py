@@ -558,7 +558,7 @@ def test_unit_refs_kept_by_location_id_are_never_another_places() -> None:
 
 
 def test_plans_build_orders_as_their_classes_do() -> None:
-    """The plans build orders slot by slot: each equals its class's own construction from
+    """The plans build orders through their twins: each equals its class's own construction from
     the same fields (a field left unset raises here), and no class checks anything at
     construction that this would skip."""
     reader = BulkReader(STANDARD)
@@ -578,12 +578,11 @@ def test_plans_build_orders_as_their_classes_do() -> None:
             cls = type(got)
             made.add(cls)
             same = cls(**{f.name: getattr(got, f.name) for f in dataclasses.fields(got)})
-            assert got == same
-            assert repr(got) == repr(same)
+            assert (got, hash(got), repr(got)) == (same, hash(same), repr(same))
             assert (got.source, got.irrelevant_coasts) == (text, ())
             unit = got.unit  # type: ignore[attr-defined]
             again = UnitRef(unit.type, unit.location, unit.power)
-            assert (unit, repr(unit)) == (again, repr(again))
+            assert (unit, hash(unit), repr(unit)) == (again, hash(again), repr(again))
     assert len(made) == 8
     for cls in (*made, UnitRef):
         assert not hasattr(cls, "__post_init__"), cls

@@ -1,8 +1,6 @@
 """The adjudicator's fast OrderResult and Outcome constructors build the same objects as the
 dataclasses."""
 
-from dataclasses import dataclass
-
 import pytest
 
 from bot.core.messages import msg
@@ -13,7 +11,6 @@ from bot.core.outcome import (
     Outcome,
     Reason,
     Verdict,
-    _twin,
     order_result,
     outcome,
 )
@@ -58,15 +55,6 @@ def test_every_field_lands_in_its_own_slot() -> None:
         Reason.CUT,
     )
     assert (fast.note, fast.implied, fast.message) == ("a note", True, why)
-
-
-def test_a_class_whose_slots_are_not_its_fields_has_no_twin() -> None:
-    @dataclass(frozen=True)
-    class Unslotted:
-        x: int
-
-    with pytest.raises(TypeError, match="not its fields"):
-        _twin(Unslotted)
 
 
 def test_outcome_equals_the_dataclass() -> None:
