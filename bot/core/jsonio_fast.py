@@ -29,6 +29,7 @@ from bot.core.model import (
     Power,
     Unit,
     UnitType,
+    dislodged_unit,
 )
 from bot.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
@@ -149,7 +150,7 @@ class PositionReader:
         provinces = self.game_map.provinces
         if not all(r in provinces for r in places) or (attacker and attacker not in provinces):
             return None
-        return DislodgedUnit(item[1], attacker, places)
+        return dislodged_unit(item[1], attacker, places)
 
     def _phase(self, text: object) -> Phase | None:
         if type(text) is not str:

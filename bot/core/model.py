@@ -14,6 +14,8 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import ClassVar
 
+from bot.core.twin import twin
+
 
 class ModelError(ValueError):
     """A value that does not describe a legal model object (bad phase text, bad unit text)."""
@@ -303,14 +305,18 @@ class DislodgedUnit:
     retreats: frozenset[str]
 
 
-class _PositionFilling:
-    """Position's slots in a plain class, for `Position.adopt` (checked by its tests)."""
+_DislodgedUnitTwin = twin(DislodgedUnit)
 
-    __slots__ = ("centers", "dislodged", "phase", "units")
-    phase: Phase
-    units: Mapping[str, Unit]
-    centers: Mapping[str, Power]
-    dislodged: tuple[DislodgedUnit, ...]
+
+def dislodged_unit(unit: Unit, attacker_from: str, retreats: frozenset[str]) -> DislodgedUnit:
+    """`DislodgedUnit(...)` through its twin (bot.core.twin), for the batch path's dislodged
+    units (made per phase by the adjudicator, read per retreat record): issue 18."""
+    d = object.__new__(_DislodgedUnitTwin)
+    d.unit = unit
+    d.attacker_from = attacker_from
+    d.retreats = retreats
+    d.__class__ = DislodgedUnit
+    return d  # type: ignore[no-any-return]
 
 
 def _frozen_map(m: Mapping[str, object] | None) -> Mapping[str, object]:
@@ -361,15 +367,15 @@ class Position:
         """A position over mappings the caller hands over: fresh dicts that nobody changes
         afterwards, or another position's read-only views. Unlike the constructor it makes no
         defensive copies (the adjudicator builds one position per phase, in its hot path)."""
-        # Filled as a plain object with the same slots, then made a Position (the same object
-        # as through object.__setattr__, at about half the cost; see bot.core.outcome._twin).
-        pos = object.__new__(_PositionFilling)
+        # Filled through its twin, then made a Position (the same object as through
+        # object.__setattr__, at about half the cost; see bot.core.twin).
+        pos = object.__new__(_PositionTwin)
         pos.phase = phase
         pos.units = units if type(units) is MappingProxyType else MappingProxyType(units)
         pos.centers = centers if type(centers) is MappingProxyType else MappingProxyType(centers)
         pos.dislodged = dislodged
-        pos.__class__ = cls  # type: ignore[assignment]
-        return pos  # type: ignore[return-value]
+        pos.__class__ = cls
+        return pos  # type: ignore[no-any-return]
 
     def unit_in(self, province: str) -> Unit | None:
         return self.units.get(province)
@@ -392,3 +398,6 @@ class Position:
         present = {u.power for u in self.units.values()} | set(self.centers.values())
         present |= {d.unit.power for d in self.dislodged}
         return sorted(present)
+
+
+_PositionTwin = twin(Position)

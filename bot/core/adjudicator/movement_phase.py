@@ -10,7 +10,7 @@ from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
 from bot.core.messages import Message, Prov, msg
-from bot.core.model import DislodgedUnit, Position, Power, Unit
+from bot.core.model import Position, Power, Unit, dislodged_unit
 from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
 from bot.core.rules import RuleSet
@@ -130,7 +130,7 @@ def adjudicate_movement(
     occupied = set(units)
     standoffs = r.standoffs(occupied) if hit else set()
     dislodged = tuple(
-        DislodgedUnit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
+        dislodged_unit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
     )
     results: list[OrderResult] = []
     at, mode = r.unit_at, r.mode

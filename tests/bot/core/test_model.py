@@ -6,6 +6,7 @@ import pytest
 
 from bot.core.map import load_map
 from bot.core.model import (
+    Coast,
     DislodgedUnit,
     Location,
     ModelError,
@@ -15,7 +16,9 @@ from bot.core.model import (
     Power,
     Season,
     Unit,
-    _PositionFilling,
+    UnitType,
+    _PositionTwin,
+    dislodged_unit,
 )
 from tests.standard import STANDARD
 
@@ -105,5 +108,14 @@ def test_position_adopt_wraps_without_copying():
         gone,
     )
     assert hash(full.phase) == hash(phase)
-    # adopt fills a plain twin of Position's slots: they must be its fields, nothing more
-    assert sorted(_PositionFilling.__slots__) == sorted(f.name for f in fields(Position))
+    # adopt fills a twin of Position's slots (bot.core.twin): they must be its fields
+    assert sorted(_PositionTwin.__slots__) == sorted(f.name for f in fields(Position))
+
+
+def test_dislodged_unit_is_the_dataclasss_construction() -> None:
+    unit = Unit(Power("FRANCE"), UnitType.FLEET, Location("STP", Coast.SOUTH))
+    fast = dislodged_unit(unit, "BOT", frozenset({"LVN", "FIN"}))
+    slow = DislodgedUnit(unit, "BOT", frozenset({"LVN", "FIN"}))
+    assert type(fast) is DislodgedUnit
+    assert (fast.unit, fast.attacker_from, fast.retreats) == (unit, "BOT", {"LVN", "FIN"})
+    assert (fast, hash(fast), repr(fast)) == (slow, hash(slow), repr(slow))
