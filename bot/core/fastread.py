@@ -569,7 +569,8 @@ class _Recorder(_Reader):
     def __init__(self, ctx: _Ctx, toks: list[tuple[str, str]], plain: frozenset[int]) -> None:
         super().__init__(ctx, toks, plain)
         self.fed: list[Token] = []
-        self.stop: Token | bool | None = False  # the token it stops at; None: the end
+        # the token it stops at; None: the end; True: a word the grammar may lex otherwise
+        self.stop: Token | bool | None = False
 
     def next(self, viable: frozenset[str]) -> tuple[str, str]:
         at = self.i
@@ -581,6 +582,11 @@ class _Recorder(_Reader):
             else:  # a word nothing can take here is fed as a WORD (a plain one too)
                 kind, text = self.toks[at]
                 self.stop = Token(_WORD if kind == "w" else kind, text)
+                if kind == "w" and at not in self.plain and fold_word(text) in _WORD_KINDS:
+                    # A keyword's word may reach the grammar as that keyword instead: its
+                    # contextual lexer takes what the LALR state's merged lookahead allows
+                    # ("b a a ( a ) b": the last "b" as BUILD), which the reader does not track.
+                    self.stop = True
             raise
         if kind != _END:
             self.fed.append(Token(kind, text))
@@ -595,6 +601,8 @@ def _syntax_error(ctx: _Ctx, toks: list[tuple[str, str]], plain: frozenset[int])
     with contextlib.suppress(_NotFastError):
         recorder.order()
     if recorder.stop is False:  # pragma: no cover - the reader stops only in `next`
+        return None
+    if recorder.stop is True:  # the grammar's own error: see _Recorder.next
         return None
     bad = recorder.stop if isinstance(recorder.stop, Token) else None
     try:
