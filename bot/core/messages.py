@@ -23,7 +23,6 @@ from bot.core.catalogue import (
 )
 from bot.core.model import Coast, Location, Power, Unit, UnitType
 from bot.core.orders import Order
-from bot.core.twin import twin
 
 if TYPE_CHECKING:
     from bot.core.map import GameMap
@@ -88,25 +87,17 @@ Param: TypeAlias = (
 )
 
 
-_MessageTwin, _ProvTwin = twin(Message), twin(Prov)
+_set_key = Message.__dict__["key"].__set__
+_set_params = Message.__dict__["params"].__set__
 
 
 def msg(key: str, **params: Param) -> Message:
-    """`Message(key, tuple(params.items()))` through its twin (bot.core.twin): the adjudicator
-    makes one per failed order, and a frozen dataclass's __init__ costs ~3 times as much."""
-    m = object.__new__(_MessageTwin)
-    m.key = key
-    m.params = tuple(params.items())
-    m.__class__ = Message
-    return m  # type: ignore[no-any-return]
-
-
-def prov(pid: str) -> Prov:
-    """`Prov(pid)` through its twin, for the adjudicator's messages (issue 18)."""
-    p = object.__new__(_ProvTwin)
-    p.pid = pid
-    p.__class__ = Prov
-    return p  # type: ignore[no-any-return]
+    """`Message(key, tuple(params.items()))`, filling the slots directly: the adjudicator
+    makes one per failed order, and a frozen dataclass's __init__ costs twice as much."""
+    m: Message = object.__new__(Message)
+    _set_key(m, key)
+    _set_params(m, tuple(params.items()))
+    return m
 
 
 def catalogue(lang: str) -> Mapping[str, str]:

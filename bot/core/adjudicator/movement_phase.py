@@ -9,7 +9,7 @@ from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, Movemen
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
-from bot.core.messages import Message, msg, prov
+from bot.core.messages import Message, Prov, msg
 from bot.core.model import Position, Power, Unit, dislodged_unit
 from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
@@ -170,7 +170,7 @@ def _by(r: Resolver, k: int, key: str) -> Message:
     """`dislodged by A PAR from BUR` / `cut by F NTH` (its English text is the detail)."""
     if r.kind[k] != MOVE:
         return msg(key, unit=r.units[k])
-    return msg(f"{key}_from", unit=r.units[k], origin=prov(r.prov[k]))
+    return msg(f"{key}_from", unit=r.units[k], origin=Prov(r.prov[k]))
 
 
 _NOT_USED = msg("result.not_used")

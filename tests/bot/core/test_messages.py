@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.map import load_map
-from bot.core.messages import Items, Message, Name, OneOf, Prov, catalogue, fields, msg, prov
+from bot.core.messages import Items, Name, OneOf, Prov, catalogue, fields, msg
 from bot.core.model import Coast, Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import Order
 from bot.core.outcome import OrderResult, Reason, Verdict
@@ -229,15 +229,3 @@ def test_the_end_of_the_game_is_explained_in_french():
     assert render(state.message, "fr") == (
         "France détient 18 des 34 centres (une victoire en solo en demande 18, plus de la moitié)"
     )
-
-
-def test_msg_and_prov_are_the_dataclasses_constructions() -> None:
-    """Built through their twins (bot.core.twin): each field in its slot, the same objects."""
-    unit = Unit(Power("FRANCE"), UnitType.ARMY, Location("PAR"))
-    fast = msg("result.dislodged_by_from", unit=unit, origin=prov("BUR"))
-    slow = Message("result.dislodged_by_from", (("unit", unit), ("origin", Prov("BUR"))))
-    assert (type(fast), type(fast.params[1][1])) == (Message, Prov)
-    assert (fast.key, fast.params) == ("result.dislodged_by_from", slow.params)
-    assert (fast, hash(fast), repr(fast)) == (slow, hash(slow), repr(slow))
-    assert (prov("BUR").pid, hash(prov("BUR"))) == ("BUR", hash(Prov("BUR")))
-    assert msg("result.not_used") == Message("result.not_used")
