@@ -7,6 +7,7 @@ reading itself, without a parse tree, is `bot.core.fastread`.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from bot.core import catalogue
 from bot.core.fastread import (
@@ -143,53 +144,44 @@ def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
     return ref
 
 
-def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_BuildTwin)
-    order.power = power or owner
+def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, unit: UnitRef) -> Any:
+    """A twin with the fields every order of a plan has; the caller sets its own, then its
+    class."""
+    order = _new(twin_cls)
+    order.power = power
     order.source = plan.text
     order.irrelevant_coasts = ()
-    order.unit = plan.target  # a build's unit is as written
+    order.unit = unit
+    return order
+
+
+def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_BuildTwin, plan, power or owner, plan.target)  # its unit as written
     order.__class__ = Build
     return order  # type: ignore[no-any-return]
 
 
 def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_DisbandTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_DisbandTwin, plan, power or owner, _ref(plan, owner))
     order.__class__ = Disband
     return order  # type: ignore[no-any-return]
 
 
 def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_RetreatTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_RetreatTwin, plan, power or owner, _ref(plan, owner))
     order.dest = plan.dest
     order.__class__ = Retreat
     return order  # type: ignore[no-any-return]
 
 
 def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_HoldTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_HoldTwin, plan, power or owner, _ref(plan, owner))
     order.__class__ = Hold
     return order  # type: ignore[no-any-return]
 
 
 def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_MoveTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_MoveTwin, plan, power or owner, _ref(plan, owner))
     order.dest = plan.dest
     order.via_convoy = plan.via
     order.__class__ = Move
@@ -197,22 +189,14 @@ def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
 
 
 def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_SupportHoldTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_SupportHoldTwin, plan, power or owner, _ref(plan, owner))
     order.target = plan.target
     order.__class__ = SupportHold
     return order  # type: ignore[no-any-return]
 
 
 def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_SupportMoveTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_SupportMoveTwin, plan, power or owner, _ref(plan, owner))
     order.target = plan.target
     order.dest = plan.dest
     order.__class__ = SupportMove
@@ -220,11 +204,7 @@ def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Orde
 
 
 def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_ConvoyTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = _ref(plan, owner)
+    order = _order_of(_ConvoyTwin, plan, power or owner, _ref(plan, owner))
     order.target = plan.target
     order.dest = plan.dest
     order.__class__ = Convoy
