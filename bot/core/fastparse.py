@@ -23,7 +23,18 @@ from bot.core.fastread import (
     fast_order,
 )
 from bot.core.map import GameMap
-from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
+from bot.core.model import (
+    ADJUSTMENT,
+    FLEET,
+    MOVEMENT,
+    RETREAT,
+    Location,
+    PhaseKind,
+    Position,
+    Power,
+    Unit,
+    UnitType,
+)
 from bot.core.order_lexicon import MAX_ORDER_LENGTH, OrderSyntaxError, _clean, _messages
 from bot.core.order_transform import _Ctx, _fill_dest
 from bot.core.orders import (
@@ -52,8 +63,6 @@ __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 # owner), made once per pair and phase kind.
 
 _UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
-_MOVEMENT, _RETREAT, _ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
-_FLEET = UnitType.FLEET  # an Enum's class attribute: ~900 instructions a read (issue 18)
 _Pair = Power | None | tuple[Power | None, Power | None]
 _Refs = dict[tuple[UnitType, int, Power | None], UnitRef]
 
@@ -97,7 +106,7 @@ class _Plan:
         self.refs = refs
         self.pid = loc.province
         self.reads = reads
-        self.coastless_fleet = utype is _FLEET and loc.coast is None
+        self.coastless_fleet = utype is FLEET and loc.coast is None
         self.done: dict[_Pair, Order] = {}  # by owner, or (power, owner) if they differ
         self.dest: Location = loc
         self.target = _NO_TARGET  # a support's or convoy's target; a build's unit
@@ -288,7 +297,7 @@ class BulkReader:
         same; a fresh one if `given` (the ids handed out for this phase) has it, as the
         adjudicator tells repeated orders apart by identity, or if `given` is None."""
         kind = position.phase.kind
-        plans = self._plans[0 if kind is _MOVEMENT else 1 if kind is _RETREAT else 2]
+        plans = self._plans[0 if kind is MOVEMENT else 1 if kind is RETREAT else 2]
         plan = plans.get(text, _UNSEEN)
         if plan is _UNSEEN:
             if len(plans) >= self.size:
@@ -324,7 +333,7 @@ class BulkReader:
             given.add(id(order))
             return order
         given.add(id(order))
-        if kind is _MOVEMENT:
+        if kind is MOVEMENT:
             moves = self._moves.get(power) or self.moves(power)
             if len(moves) >= self.size:
                 moves.clear()
@@ -362,21 +371,21 @@ class BulkReader:
         if loc is None:
             return None
         verb = parts[2]
-        if kind is _ADJUSTMENT and n == 3 and verb == "B":
+        if kind is ADJUSTMENT and n == 3 and verb == "B":
             plan = _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
             plan.target = _ref(plan, None)  # a build's unit is as written
             return plan
-        if kind is not _MOVEMENT and n == 3 and verb == "D":
-            reads = _RETREATING if kind is _RETREAT else _UNITS
+        if kind is not MOVEMENT and n == 3 and verb == "D":
+            reads = _RETREATING if kind is RETREAT else _UNITS
             return _Plan(_disband, text, utype, loc, self._refs, reads=reads)
-        if kind is _RETREAT and n == 4 and verb == "R":
+        if kind is RETREAT and n == 4 and verb == "R":
             to = self._dest(text, utype, loc, parts[3])
             if to is None:
                 return None
             plan = _Plan(_retreat, text, utype, loc, self._refs, reads=_RETREATING)
             plan.dest = to
             return plan
-        if kind is not _MOVEMENT:
+        if kind is not MOVEMENT:
             return None
         if n == 3 and verb == "H":
             return _Plan(_hold, text, utype, loc, self._refs)
@@ -412,7 +421,7 @@ class BulkReader:
         location); None if the general path must say which coast."""
         dest = self._loc(part)
         gm = self.game_map
-        if dest is None or utype is not _FLEET or dest.coast is not None:
+        if dest is None or utype is not FLEET or dest.coast is not None:
             return dest  # `_fill_dest` keeps it as it is
         if not gm.province(dest.province).coasts:
             return dest

@@ -37,7 +37,7 @@ from bot.core.adjudicator.movement_phase import adjudicate_as_given
 from bot.core.catalogue import DEFAULT_LANG, languages, texts
 from bot.core.map import GameMap
 from bot.core.messages import Items, Message, Prov, msg
-from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
+from bot.core.model import ADJUSTMENT, MOVEMENT, RETREAT, Location, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Build,
     Convoy,
@@ -111,12 +111,12 @@ def interpret(
     kind = position.phase.kind
     work: list[Order | None] = list(orders)
     decisions: list[Decision] = []
-    if kind is _ADJUSTMENT:
+    if kind is ADJUSTMENT:
         if rules.army_build_with_coast_fails:
             _army_builds_with_coast(work, rules, decisions)
         decisions += _reading_notes(position, orders, rules)
         return Interpretation(tuple(o for o in work if o is not None), tuple(decisions))
-    if kind is _MOVEMENT:
+    if kind is MOVEMENT:
         _correct_all(work, position, rules, idx, decisions)
         if rules.duplicates_count_illegal_orders:
             _civil_disorder_duplicates(work, position, rules, decisions)
@@ -143,7 +143,7 @@ def adjudicate_interpreted(
     """Interpretation then adjudication, the path every caller should take (the table service,
     `parley adjudicate`). The orders the interpretation set aside get a failed result whose
     detail says why, after the adjudicator's results, so that no order goes without one."""
-    if position.phase.kind is _MOVEMENT:  # the legality step first, if it can be
+    if position.phase.kind is MOVEMENT:  # the legality step first, if it can be
         done = adjudicate_as_given(position, orders, rules, idx := map_index(game_map))
         if done is not None:
             return apply_expedited(done, rules, game_map, idx), ()
@@ -263,7 +263,6 @@ def _correct_all(
 
 _TARGETED = (SupportHold, SupportMove, Convoy)
 _HOLD, _MOVE, _AIMED = 0, 1, 2
-_MOVEMENT, _ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.ADJUSTMENT  # ~900 instructions a read
 _CODE: dict[type, int] = {
     Hold: _HOLD,
     Move: _MOVE,
@@ -675,9 +674,9 @@ def submission_problems(
         return problems
     idx = map_index(game_map)
     kind = position.phase.kind
-    if rules.unit_type_required and kind is PhaseKind.MOVEMENT:
+    if rules.unit_type_required and kind is MOVEMENT:
         problems += _missing_types(orders, idx.game_map)
-    if kind is PhaseKind.MOVEMENT:
+    if kind is MOVEMENT:
         check = MovementCheck(position, idx, rules).run(orders)
         problems += [
             msg("refusal.order", order=o, why=why) for o, _, why in check.entries if why is not None
@@ -685,7 +684,7 @@ def submission_problems(
         if rules.support_requires_coast:
             refused = {id(o) for o, _, why in check.entries if why is not None}
             problems += _coastless_supports(position, orders, idx, refused)
-    elif kind is PhaseKind.RETREAT:
+    elif kind is RETREAT:
         problems += _retreat_problems(position, orders)
     else:
         problems += _adjustment_problems(position, orders, rules, idx)

@@ -20,11 +20,12 @@ from bot.core.jsonio import POSITION_KEYS, _dislodged_json, _unit
 from bot.core.map import GameMap
 from bot.core.messages import Message, Name, Prov, render
 from bot.core.model import (
+    ARMY,
+    RETREAT,
     DislodgedUnit,
     Location,
     ModelError,
     Phase,
-    PhaseKind,
     Position,
     Power,
     Unit,
@@ -82,7 +83,7 @@ class PositionReader:
         raw_dislodged = doc.get("dislodged", [])
         if not raw_dislodged:
             return Position.adopt(phase, by_prov, centers)
-        if phase.kind is not _RETREAT or type(raw_dislodged) is not list:
+        if phase.kind is not RETREAT or type(raw_dislodged) is not list:
             return None
         dislodged = []
         for d in raw_dislodged:
@@ -272,7 +273,6 @@ _Head = tuple[Order, Power | None, str, str, _Ends]
 _KEPT_PARAMS = frozenset({Unit, Prov, Location, Name})
 _SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
 # an Enum's class attribute costs ~900 instructions read in a function (issue 18)
-_RETREAT, _ARMY = PhaseKind.RETREAT, UnitType.ARMY
 # The orders `OutcomeWriter._quoted` writes from their parts (the movement phase's five).
 _FROM_PARTS = frozenset({Move, Hold, SupportHold, SupportMove, Convoy})
 _TYPES: dict[UnitType | None, str] = {None: "", **{t: f"{t.value} " for t in UnitType}}
@@ -497,7 +497,7 @@ class OutcomeWriter:
         hit = self._locations.get(id(loc))
         if hit is None:
             hit = self._location(loc)
-        return hit[1] if unit.type is _ARMY else hit[2]
+        return hit[1] if unit.type is ARMY else hit[2]
 
     def _location(self, loc: Location) -> tuple[Location, str, str, str]:
         if len(self._locations) >= _SIZE:

@@ -182,6 +182,13 @@ class PhaseKind(StrEnum):
     ADJUSTMENT = "A"
 
 
+# The members hot paths read, bound once: an Enum's class attribute read in a function costs
+# ~900 instructions (EnumType's look-up hook), a module's global a dict look-up (issue 18).
+ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
+SPRING, FALL, WINTER = Season.SPRING, Season.FALL, Season.WINTER
+MOVEMENT, RETREAT, ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
+
+
 _SEASON_WORDS: dict[str, Season] = {
     "s": Season.SPRING,
     "spring": Season.SPRING,

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.core.adjudicator.mapindex import MapIndex, key
 from bot.core.messages import Message, Name, OneOf, Prov, msg
-from bot.core.model import Location, Position, Power, Unit, UnitType
+from bot.core.model import ARMY, FLEET, Location, Position, Power, Unit, UnitType
 from bot.core.orders import (
     Convoy,
     Hold,
@@ -30,7 +30,6 @@ from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
 # Enum members read once: `UnitType.ARMY` in a function costs ~900 instructions each time (the
 # EnumType.__getattr__ hook makes every class attribute look-up slow; issue 18).
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
 CHOICE_A, CHOICE_C = Choice.A, Choice.C
 DUP_FIRST, DUP_LAST = DuplicateOrders.FIRST, DuplicateOrders.LAST
 SUCCEEDS, FAILS, NO_REASON = Verdict.SUCCEEDS, Verdict.FAILS, Reason.NONE

@@ -11,7 +11,7 @@ from __future__ import annotations
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.messages import Message, Prov, msg
-from bot.core.model import Location, Power, Unit, UnitType
+from bot.core.model import ARMY, Location, Power, Unit
 from bot.core.orders import Order
 from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 
@@ -19,7 +19,6 @@ from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
 UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
 # Enum members read once (a class attribute of an Enum costs ~900 instructions: issue 18).
-ARMY = UnitType.ARMY
 EXPLICIT_ONLY, RULE_2000_FALLBACK = AdjacentConvoy.EXPLICIT_ONLY, AdjacentConvoy.RULE_2000_FALLBACK
 ADJ_1971 = AdjacentConvoy.RULE_1971
 SZYKMAN, ALL_HOLD = ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD

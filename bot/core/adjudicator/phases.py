@@ -9,7 +9,19 @@ from operator import attrgetter
 from types import MappingProxyType
 
 from bot.core.adjudicator.mapindex import MapIndex
-from bot.core.model import DislodgedUnit, Phase, PhaseKind, Position, Power, Season, Unit
+from bot.core.model import (
+    ADJUSTMENT,
+    FALL,
+    MOVEMENT,
+    RETREAT,
+    SPRING,
+    WINTER,
+    DislodgedUnit,
+    Phase,
+    Position,
+    Power,
+    Unit,
+)
 
 power_of = attrgetter("power")  # a unit's power, for Counter(map(...)) in C
 
@@ -43,26 +55,18 @@ def adjustment_needed(
     return False
 
 
-# Enum members read once (a class attribute of an Enum costs ~900 instructions: issue 18).
-MOVEMENT, RETREAT, ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
-SPRING, FALL, WINTER = Season.SPRING, Season.FALL, Season.WINTER
-
-
 @lru_cache(maxsize=256)
-def _phases(year: int) -> tuple[Phase, Phase, Phase, Phase]:
-    """The phases of a year that follow another (a Phase is immutable: made once, shared, not
-    ~9,000 instructions per phase adjudicated): Spring retreats, Fall moves and retreats, Winter."""
+def _phases(year: int) -> tuple[Phase, Phase, Phase, Phase, Phase]:
+    """The phases that follow one of `year`'s (a Phase is immutable: made once, shared, not
+    ~9,000 instructions per phase adjudicated): Spring retreats, Fall moves and retreats,
+    Winter, and the next year's Spring moves."""
     return (
         Phase(year, SPRING, RETREAT),
         Phase(year, FALL, MOVEMENT),
         Phase(year, FALL, RETREAT),
         Phase(year, WINTER, ADJUSTMENT),
+        Phase(year + 1, SPRING, MOVEMENT),
     )
-
-
-@lru_cache(maxsize=256)
-def _spring(year: int) -> Phase:
-    return Phase(year, SPRING, MOVEMENT)
 
 
 def next_position(
@@ -91,5 +95,5 @@ def next_position(
         new_centers = update_centers(units, centers, idx)
         if adjustment_needed(units, new_centers, idx):
             return Position.adopt(_phases(year)[3], units, new_centers)
-        return Position.adopt(_spring(year + 1), units, new_centers)
-    return Position.adopt(_spring(year + 1), units, kept)
+        return Position.adopt(_phases(year)[4], units, new_centers)
+    return Position.adopt(_phases(year)[4], units, kept)
