@@ -133,24 +133,19 @@ def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
     return ref  # type: ignore[no-any-return]
 
 
-def _as_written(refs: _Refs, utype: UnitType, loc: Location) -> UnitRef:
-    """`UnitRef(utype, loc)`, shared as `_ref`'s."""
-    key = (utype, id(loc), None)
+def _shared_ref(refs: _Refs, utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
+    """`UnitRef(utype, loc, owner)`, one object each: keyed by the location's id, as the
+    entry's UnitRef keeps that location (no other object can have its id meanwhile)."""
+    key = (utype, id(loc), owner)
     ref = refs.get(key)
     if ref is None:
-        ref = refs[key] = _unit_ref(utype, loc, None)
+        ref = refs[key] = _unit_ref(utype, loc, owner)
     return ref
 
 
 def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
-    """The plan's unit as owned by `owner`, one object each: keyed by the location's id, as
-    the entry's UnitRef keeps that location (no other object can have its id meanwhile)."""
-    loc = plan.loc
-    key = (plan.utype, id(loc), owner)
-    ref = plan.refs.get(key)
-    if ref is None:
-        ref = plan.refs[key] = _unit_ref(plan.utype, loc, owner)
-    return ref
+    """The plan's unit as owned by `owner`."""
+    return _shared_ref(plan.refs, plan.utype, plan.loc, owner)
 
 
 def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, unit: UnitRef) -> Any:
@@ -401,7 +396,9 @@ class BulkReader:
             tloc = self._loc(parts[4])
             if tloc is None or (verb == "C" and (n != 7 or parts[3] != "A")):
                 return None
-            target = _as_written(self._refs, _UTYPES[parts[3]], tloc)  # DATC 4.B.4
+            target = _shared_ref(
+                self._refs, _UTYPES[parts[3]], tloc, None
+            )  # as written: DATC 4.B.4
             if n == 5:
                 plan = _Plan(_support_hold, text, utype, loc, self._refs)
             else:
