@@ -75,7 +75,7 @@ def describe(result: OrderResult, lang: str = "en", game_map: GameMap | None = N
 
 
 _new = object.__new__
-_OrderResultFilling = twin(OrderResult)
+_OrderResultTwin = twin(OrderResult)
 
 
 def order_result(  # noqa: PLR0917 - the dataclass's own signature
@@ -89,7 +89,7 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
 ) -> OrderResult:
     """`OrderResult(...)` for the adjudicator's hot path, ~20 times per phase: the same object
     (same fields, equality and hash) for about a quarter of the dataclass's cost (issue 18)."""
-    r = _new(_OrderResultFilling)
+    r = _new(_OrderResultTwin)
     r.power = power
     r.order = order
     r.verdict = verdict
@@ -114,7 +114,7 @@ class Outcome:
     position: Position
 
 
-_OutcomeFilling = twin(Outcome)
+_OutcomeTwin = twin(Outcome)
 
 
 def outcome(
@@ -125,7 +125,7 @@ def outcome(
     position: Position,
 ) -> Outcome:
     """`Outcome(...)` for the adjudicator's hot path (once per phase; see `order_result`)."""
-    o = _new(_OutcomeFilling)
+    o = _new(_OutcomeTwin)
     o.phase = phase
     o.results = results
     o.dislodged = dislodged
