@@ -13,10 +13,9 @@ from bot.core import catalogue
 from bot.core.fastread import (
     _UTYPES,
     Skeleton,
-    _canonical_location,
     _canonical_locations,
+    _canonical_place,
     _made,
-    _NotFastError,
     _Refusal,
     _skeleton,
     _Twice,
@@ -343,10 +342,7 @@ class BulkReader:
             return held
         gm = self.game_map
         ctx = _Ctx(text, self.lang, gm.names(), gm, _messages(self.lang))
-        try:
-            found: Location | None = _canonical_location(ctx, text, _canonical_locations(ctx))
-        except _NotFastError:
-            found = None
+        found = _canonical_place(ctx, text, _canonical_locations(ctx))
         if ctx.dropped:
             found = None
         if len(self._locs) >= 10_000:  # any word after "A " is looked up: keep it bounded

@@ -381,13 +381,6 @@ def _canonical_locations(ctx: _Ctx) -> dict[str, Location | None]:
     return held[1]
 
 
-def _canonical_location(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location:
-    found = _canonical_place(ctx, text, seen)
-    if found is None:
-        raise _NotFastError
-    return found
-
-
 def _canonical_place(ctx: _Ctx, text: str, seen: dict[str, Location | None]) -> Location | None:
     """A canonical location text as the reader reads it; None if it does not read it so."""
     if text in seen:
