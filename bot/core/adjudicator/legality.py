@@ -180,9 +180,11 @@ def fleet_dest(
     pid = dest.province
     if pid in idx.land:
         raise Illegal(msg(f"illegal.fleet_inland_{verb}", place=_name(idx, pid)))
-    near = idx.fleet_adj.get(src, frozenset())
-    reach = [loc for loc in idx.game_map.fleet_locations(pid) if loc in near]
+    # the map index's table, not fleet_locations' new Locations hashed one by one (issue 18)
+    reach = idx.fleet_reach_s.get(key(src), {}).get(pid, ())
     if not reach:
+        if pid not in idx.name_en:
+            idx.game_map.province(pid)  # its MapError, as fleet_locations raises it
         raise Illegal(msg("illegal.fleet_cannot_reach", at=src, place=_name(idx, pid)))
     if pid not in idx.split:
         if dest.coast is not None and not rules.irrelevant_coast_ignored:  # 4.B.6 a
@@ -586,8 +588,9 @@ class MovementCheck:
                 pid = dest.province
                 if pid in idx.land:
                     raise Illegal(msg("illegal.fleet_inland_move", place=_name(idx, pid)))
-                near = idx.fleet_adj.get(mover.location, frozenset())
-                reach = [x for x in idx.game_map.fleet_locations(pid) if x in near]
+                if pid not in idx.name_en:
+                    idx.game_map.province(pid)  # its MapError, as fleet_locations raises it
+                reach = idx.fleet_reach_s.get(key(mover.location), {}).get(pid, ())
                 if not reach or (pid in idx.split and dest.coast and dest not in reach):
                     raise Illegal(msg("illegal.fleet_cannot_reach", at=mover.location, place=dest))
             else:
@@ -620,8 +623,9 @@ class MovementCheck:
     def _move_checked(self, order: Move, unit: Unit) -> Eff:
         idx = self.idx
         dst = order.dest.province
-        _known(idx, dst)
-        if dst == unit.province:  # DATC 6.A.4, 6.A.5
+        if dst not in idx.name_en:  # _known, inline
+            raise Illegal(msg("illegal.unknown_province", province=dst))
+        if dst == unit.location.province:  # DATC 6.A.4, 6.A.5
             raise Illegal(msg("illegal.move_to_own"))
         if unit.type is FLEET:
             if order.via_convoy:

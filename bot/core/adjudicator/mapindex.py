@@ -23,7 +23,8 @@ class MapIndex:
     fleet_adj: dict[Location, frozenset[Location]]
     # Provinces a fleet at a location can move to (any coast).
     fleet_adj_prov: dict[Location, frozenset[str]]
-    # Location -> province -> the locations of that province a fleet there can move to.
+    # Location -> province -> the locations of that province a fleet there can move to (in
+    # the order of GameMap.fleet_locations).
     fleet_reach: dict[Location, dict[str, tuple[Location, ...]]]
     # The same two tables keyed by the location's text (`NTH`, `SPA/NC`): hashing a str is
     # much cheaper than hashing a Location in the hot path (see `key`).
@@ -128,10 +129,11 @@ def _index(key: _Identity) -> MapIndex:
     fleet_adj_prov = {loc: frozenset(d.province for d in ds) for loc, ds in fleet_adj.items()}
     fleet_reach: dict[Location, dict[str, tuple[Location, ...]]] = {}
     for loc, targets in fleet_adj.items():
-        by_prov: dict[str, list[Location]] = {}
-        for d in sorted(targets):
-            by_prov.setdefault(d.province, []).append(d)
-        fleet_reach[loc] = {p: tuple(v) for p, v in by_prov.items()}
+        # in the map's order of coasts: `fleet_dest` names them in that order
+        fleet_reach[loc] = {
+            p: tuple(x for x in gm.fleet_locations(p) if x in targets)
+            for p in sorted({d.province for d in targets})
+        }
     sea_seas: dict[str, tuple[str, ...]] = {}
     sea_shores: dict[str, frozenset[str]] = {}
     for s in sea:
