@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from bot.core.adjudicator.fastpath import settle
-from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, MovementCheck
+from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, Eff, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
@@ -35,11 +36,15 @@ def prepare(
     if check is None:
         check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
-    # a unit without a (legal) order holds: hold_eff(u), inline
-    effs = [
-        effective.get(p) or (HOLD, u, None, "", None, "", None, False)
-        for p, u in position.units.items()
-    ]
+    board = position.units
+    # each unit's effective order in board order, looked up in C (issue 18); a unit without
+    # a (legal) order holds: hold_eff(u), inline
+    found: list[Eff | None] = list(map(effective.get, board))
+    if len(effective) != len(board):
+        for i, u in enumerate(board.values()):
+            if found[i] is None:
+                found[i] = (HOLD, u, None, "", None, "", None, False)
+    effs = cast("list[Eff]", found)  # no None left
     idle: frozenset[Power] = frozenset()
     if not rules.hold_support_for_civil_disorder:
         ordering = {o.power for o in orders}
