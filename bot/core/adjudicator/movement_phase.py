@@ -99,7 +99,7 @@ def adjudicate_movement(
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
-    held = idx.held
+    held, known = idx.held, idx.units
     # results of the holds the engine supplies, in board order (after the orders' results)
     implied: list[OrderResult] = []
     # one zip instead of an index per column (~4 subscripts a unit)
@@ -108,7 +108,10 @@ def adjudicate_movement(
     ):
         if ok and k == MOVE:
             assert loc is not None
-            units[loc.province] = idx.unit(u.power, u.type, loc)
+            try:  # idx.unit, inline (a call per move that succeeds: issue 18)
+                units[loc.province] = known[loc.province][u.power, u.type, loc.coast]
+            except KeyError:  # a power the map does not know (only in a hand-made position)
+                units[loc.province] = idx.unit(u.power, u.type, loc)
             continue
         by = None
         if p in moves_into:  # most units are not attacked: `in` is cheaper than .get
