@@ -69,18 +69,23 @@ class MapIndex:
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
         # Only membership is asked of `fleets`: a set or a dict (sea -> fleet) is used as it is.
-        alive = fleets if isinstance(fleets, set | frozenset | dict) else set(fleets)
+        # (a tuple of types: `set | frozenset | dict` would build a union at each call)
+        alive = fleets if type(fleets) in _MEMBERSHIP else set(fleets)
         todo = [s for s in self.shore_seas.get(src, ()) if s in alive]
         seen = set(todo)
+        shores, seas = self.sea_shores, self.sea_seas
         while todo:  # depth first: only whether dst is reached matters
             s = todo.pop()
-            if dst in self.sea_shores[s]:
+            if dst in shores[s]:
                 return True
-            for n in self.sea_seas[s]:
+            for n in seas[s]:
                 if n in alive and n not in seen:
                     seen.add(n)
                     todo.append(n)
         return False
+
+
+_MEMBERSHIP = (set, frozenset, dict)  # the collections route_exists asks as they are
 
 
 def key(loc: Location) -> str:
