@@ -35,6 +35,7 @@ DUP_FIRST, DUP_LAST = DuplicateOrders.FIRST, DuplicateOrders.LAST
 SUCCEEDS, FAILS, NO_REASON = Verdict.SUCCEEDS, Verdict.FAILS, Reason.NONE
 # the adjacent-convoy rules under which a move "via convoy" needs a route even to a neighbour
 _ROUTE_RULES = (AdjacentConvoy.RULE_2000, AdjacentConvoy.RULE_1982, AdjacentConvoy.EXPLICIT_ONLY)
+_EMPTY: frozenset[str] = frozenset()  # a default made once, not a call per support
 MEMO_SIZE = 50_000  # results remembered per map (MapIndex.succeeded), then cleared
 
 
@@ -381,11 +382,11 @@ class MovementCheck:
                 elif kind != CONVOY and not strict:
                     # where the supporter could move: a support must lie within (6.A.10)
                     if unit.type is army:
-                        near = army_adj.get(prov, frozenset())
+                        near = army_adj.get(prov, _EMPTY)
                     else:
                         ul = unit.location
                         near = fleet_adj_prov_s.get(
-                            ul.province if ul.coast is None else key(ul), frozenset()
+                            ul.province if ul.coast is None else key(ul), _EMPTY
                         )
                     if kind == SUPH:
                         if TYPE_CHECKING:
