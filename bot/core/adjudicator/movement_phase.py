@@ -11,7 +11,7 @@ from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
 from bot.core.messages import Message, Prov, msg
-from bot.core.model import Position, Power, Unit, dislodged_unit
+from bot.core.model import DislodgedUnit, Position, Power, Unit, dislodged_unit
 from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
 from bot.core.rules import RuleSet
@@ -135,11 +135,18 @@ def adjudicate_movement(
             except KeyError:  # not a unit the map knows (only in a hand-made position)
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 implied.append(order_result(u.power, hold, S, NONE, "", True))
-    occupied = set(units)
-    standoffs = r.standoffs(occupied) if hit else set()
-    dislodged = tuple(
-        dislodged_unit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
-    )
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    removed: tuple[Unit, ...] = ()
+    waiting: list[DislodgedUnit] = []
+    if hit:  # (most phases dislodge nobody: no sets, no generators)
+        occupied = set(units)
+        standoffs = r.standoffs(occupied)
+        dislodged = tuple(
+            dislodged_unit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs))
+            for i, k in hit
+        )
+        waiting = [d for d in dislodged if d.retreats]
+        removed = tuple(d.unit for d in dislodged if not d.retreats)
     results: list[OrderResult] = []
     at, mode = r.unit_at, r.mode
     succeeded = idx.succeeded
@@ -168,8 +175,6 @@ def adjudicate_movement(
         else:
             results.append(_result(r, i, order, beaten.get(i)))
     results += implied
-    waiting = [d for d in dislodged if d.retreats]
-    removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
     return outcome(position.phase, tuple(results), dislodged, removed, nxt)
 
