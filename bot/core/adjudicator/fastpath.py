@@ -146,7 +146,9 @@ def settle(r: Resolver) -> bool:
                             atk += 1
                     if atk <= 1:
                         return False
-                    return _beats_prevents(i, atk, r, dead, conv, any_swap)
+                    return len(moves_into[d]) == 1 or _beats_prevents(
+                        i, atk, r, dead, conv, any_swap
+                    )
                 # it left (6.C.1): as into an empty province
             else:
                 pj = power[j]
@@ -166,12 +168,13 @@ def settle(r: Resolver) -> bool:
                             held += 1
                     if atk <= held:
                         return False
-                return _beats_prevents(i, atk, r, dead, conv, any_swap)
+                return len(moves_into[d]) == 1 or _beats_prevents(i, atk, r, dead, conv, any_swap)
         atk = 1
         for t in sups.get(i, ()):
             if result[t]:
                 atk += 1
-        return _beats_prevents(i, atk, r, dead, conv, any_swap)
+        # the only move there: no prevent strength to beat (without the call: issue 18)
+        return len(moves_into[d]) == 1 or _beats_prevents(i, atk, r, dead, conv, any_swap)
 
     # Moves; the state is the walk's mark: GUESSING on the current chain, RESOLVED settled.
     for i0 in r.moves:

@@ -23,7 +23,8 @@ class MapIndex:
     fleet_adj: dict[Location, frozenset[Location]]
     # Provinces a fleet at a location can move to (any coast).
     fleet_adj_prov: dict[Location, frozenset[str]]
-    # Location -> province -> the locations of that province a fleet there can move to.
+    # Location -> province -> the locations of that province a fleet there can move to (in
+    # the order of GameMap.fleet_locations).
     fleet_reach: dict[Location, dict[str, tuple[Location, ...]]]
     # The same two tables keyed by the location's text (`NTH`, `SPA/NC`): hashing a str is
     # much cheaper than hashing a Location in the hot path (see `key`).
@@ -68,18 +69,23 @@ class MapIndex:
     def route_exists(self, src: str, dst: str, fleets: Iterable[str]) -> bool:
         """Is there a chain of sea provinces in `fleets` leading from src to dst?"""
         # Only membership is asked of `fleets`: a set or a dict (sea -> fleet) is used as it is.
-        alive = fleets if isinstance(fleets, set | frozenset | dict) else set(fleets)
+        # (a tuple of types: `set | frozenset | dict` would build a union at each call)
+        alive = fleets if type(fleets) in _MEMBERSHIP else set(fleets)
         todo = [s for s in self.shore_seas.get(src, ()) if s in alive]
         seen = set(todo)
+        shores, seas = self.sea_shores, self.sea_seas
         while todo:  # depth first: only whether dst is reached matters
             s = todo.pop()
-            if dst in self.sea_shores[s]:
+            if dst in shores[s]:
                 return True
-            for n in self.sea_seas[s]:
+            for n in seas[s]:
                 if n in alive and n not in seen:
                     seen.add(n)
                     todo.append(n)
         return False
+
+
+_MEMBERSHIP = (set, frozenset, dict)  # the collections route_exists asks as they are
 
 
 def key(loc: Location) -> str:
@@ -128,10 +134,11 @@ def _index(key: _Identity) -> MapIndex:
     fleet_adj_prov = {loc: frozenset(d.province for d in ds) for loc, ds in fleet_adj.items()}
     fleet_reach: dict[Location, dict[str, tuple[Location, ...]]] = {}
     for loc, targets in fleet_adj.items():
-        by_prov: dict[str, list[Location]] = {}
-        for d in sorted(targets):
-            by_prov.setdefault(d.province, []).append(d)
-        fleet_reach[loc] = {p: tuple(v) for p, v in by_prov.items()}
+        # in the map's order of coasts: `fleet_dest` names them in that order
+        fleet_reach[loc] = {
+            p: tuple(x for x in gm.fleet_locations(p) if x in targets)
+            for p in sorted({d.province for d in targets})
+        }
     sea_seas: dict[str, tuple[str, ...]] = {}
     sea_shores: dict[str, frozenset[str]] = {}
     for s in sea:

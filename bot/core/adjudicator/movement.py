@@ -76,11 +76,12 @@ class Resolver:
         self.idx = idx
         self.rules = rules
         n = self.n = len(effs)
+        # the columns read, never changed: zip's own tuples, not list copies (issue 18)
         cols = list(zip(*effs, strict=True)) if effs else [()] * 8
-        self.kind: list[int] = list(cols[0])
-        self.units: list[Unit] = list(cols[1])
-        self.dest: list[str] = list(cols[3])
-        self.dest_loc: list[Location | None] = list(cols[4])
+        self.kind: tuple[int, ...] = cols[0]
+        self.units: tuple[Unit, ...] = cols[1]
+        self.dest: tuple[str, ...] = cols[3]
+        self.dest_loc: tuple[Location | None, ...] = cols[4]
         self.prov: list[str] = [u.location.province for u in self.units]
         self.power: list[Power] = [u.power for u in self.units]
         self.unit_at: dict[str, int] = {p: i for i, p in enumerate(self.prov)}

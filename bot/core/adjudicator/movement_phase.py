@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from bot.core.adjudicator.fastpath import settle
-from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, MovementCheck
+from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, Eff, MovementCheck
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.movement import LAND, Resolver
 from bot.core.adjudicator.phases import next_position
 from bot.core.messages import Message, Prov, msg
-from bot.core.model import Position, Power, Unit, dislodged_unit
+from bot.core.model import DislodgedUnit, Position, Power, Unit, dislodged_unit
 from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
 from bot.core.rules import RuleSet
@@ -35,11 +36,15 @@ def prepare(
     if check is None:
         check = MovementCheck(position, idx, rules).run(orders)
     effective = check.effective
-    # a unit without a (legal) order holds: hold_eff(u), inline
-    effs = [
-        effective.get(p) or (HOLD, u, None, "", None, "", None, False)
-        for p, u in position.units.items()
-    ]
+    board = position.units
+    # each unit's effective order in board order, looked up in C (issue 18); a unit without
+    # a (legal) order holds: hold_eff(u), inline
+    found: list[Eff | None] = list(map(effective.get, board))
+    if len(effective) != len(board):
+        for i, u in enumerate(board.values()):
+            if found[i] is None:
+                found[i] = (HOLD, u, None, "", None, "", None, False)
+    effs = cast("list[Eff]", found)  # no None left
     idle: frozenset[Power] = frozenset()
     if not rules.hold_support_for_civil_disorder:
         ordering = {o.power for o in orders}
@@ -94,7 +99,7 @@ def adjudicate_movement(
     hit: list[tuple[int, int]] = []
     beaten: dict[int, int] = {}
     kind, result, moves_into = r.kind, r.result, r.moves_into
-    held = idx.held
+    held, known = idx.held, idx.units
     # results of the holds the engine supplies, in board order (after the orders' results)
     implied: list[OrderResult] = []
     # one zip instead of an index per column (~4 subscripts a unit)
@@ -103,7 +108,10 @@ def adjudicate_movement(
     ):
         if ok and k == MOVE:
             assert loc is not None
-            units[loc.province] = idx.unit(u.power, u.type, loc)
+            try:  # idx.unit, inline (a call per move that succeeds: issue 18)
+                units[loc.province] = known[loc.province][u.power, u.type, loc.coast]
+            except KeyError:  # a power the map does not know (only in a hand-made position)
+                units[loc.province] = idx.unit(u.power, u.type, loc)
             continue
         by = None
         if p in moves_into:  # most units are not attacked: `in` is cheaper than .get
@@ -127,11 +135,18 @@ def adjudicate_movement(
             except KeyError:  # not a unit the map knows (only in a hand-made position)
                 hold = Hold(u.power, UnitRef(u.type, u.location, u.power))
                 implied.append(order_result(u.power, hold, S, NONE, "", True))
-    occupied = set(units)
-    standoffs = r.standoffs(occupied) if hit else set()
-    dislodged = tuple(
-        dislodged_unit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs)) for i, k in hit
-    )
+    dislodged: tuple[DislodgedUnit, ...] = ()
+    removed: tuple[Unit, ...] = ()
+    waiting: list[DislodgedUnit] = []
+    if hit:  # (most phases dislodge nobody: no sets, no generators)
+        occupied = set(units)
+        standoffs = r.standoffs(occupied)
+        dislodged = tuple(
+            dislodged_unit(r.units[i], r.prov[k], r.retreats(i, k, occupied, standoffs))
+            for i, k in hit
+        )
+        waiting = [d for d in dislodged if d.retreats]
+        removed = tuple(d.unit for d in dislodged if not d.retreats)
     results: list[OrderResult] = []
     at, mode = r.unit_at, r.mode
     succeeded = idx.succeeded
@@ -160,8 +175,6 @@ def adjudicate_movement(
         else:
             results.append(_result(r, i, order, beaten.get(i)))
     results += implied
-    waiting = [d for d in dislodged if d.retreats]
-    removed = tuple(d.unit for d in dislodged if not d.retreats)
     nxt = next_position(position.phase, units, position.centers, idx, waiting)
     return outcome(position.phase, tuple(results), dislodged, removed, nxt)
 

@@ -62,3 +62,11 @@ def test_distances_memo_by_target_set() -> None:
     assert again is not first
     assert again == first
     assert again["PRU"] == 1
+
+
+def test_fleet_reach_lists_coasts_in_the_maps_order() -> None:
+    # fleet_dest names the coasts a fleet could mean in this order (illegal.which_coast)
+    for loc, near in GM.fleet_adj.items():
+        for pid, reach in IDX.fleet_reach[loc].items():
+            assert reach == tuple(x for x in GM.fleet_locations(pid) if x in near)
+        assert set(IDX.fleet_reach[loc]) == {d.province for d in near}
