@@ -206,28 +206,18 @@ class Engine:
         canonical = self._reader.canonical  # most texts: read without a call more (issue 18)
         moves = self._reader.moves if position.phase.kind is MOVEMENT else None
         board = position.units.get
-        powers = self._powers
         for pname, texts in raw_orders.items():
-            # `_power` and `_distinct` written out: a call each per power (issue 18)
-            power = powers.get(pname) if type(pname) is str else None
-            if power is None:
-                power = self._power(pname, "orders")
+            power = self._power(pname, "orders")
             if power in seen:
                 raise InputError(f"orders: {power.value} is given twice")
             seen.add(power)
-            if type(texts) is not list and not isinstance(texts, list):
+            if not isinstance(texts, list):
                 raise InputError(f"orders.{pname}: expected a list of order strings")
             # The order handed out last time for this text while the board's unit it read
             # is the same object: `canonical`'s answer in one look-up (issue 18). Only when no
             # text repeats in the list: no order object serves two (text, power) pairs, so
             # none is handed out twice in the phase without `given`.
-            done = None
-            if moves is not None:
-                try:
-                    if len(set(texts)) == len(texts):
-                        done = moves(power).get
-                except TypeError:  # an unhashable item: the slow path says what is wrong
-                    pass
+            done = moves(power).get if moves is not None and _distinct(texts) else None
             for text in texts:
                 if done is not None:
                     hit = done(text)
@@ -325,6 +315,14 @@ class Engine:
     def _text(self, doc: object) -> str:
         _, outcome, extra, notes = self.adjudicated(doc)
         return self._writer.text(outcome, extra, notes)
+
+
+def _distinct(texts: list[Any]) -> bool:
+    """No text twice in the list (False too if an item is unhashable: the slow path says so)."""
+    try:
+        return len(set(texts)) == len(texts)
+    except TypeError:
+        return False
 
 
 def make_engine(rules_name: str = DEFAULT_PRESET, map_name: str = "standard") -> Engine:
