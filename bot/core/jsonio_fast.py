@@ -43,7 +43,6 @@ _KEYS = frozenset(POSITION_KEYS)
 # A POSITION's centres as (power name, its list as a tuple, None if not a list) pairs
 _CenterKey = tuple[tuple[str, tuple[object, ...] | None], ...]
 _Owned = tuple[tuple[str, Power], ...]  # (centre, owner) pairs
-_Centres = MappingProxyType[str, Power]
 _UnitTable = dict[object, tuple[str, Unit]]  # unit text -> (its province, the unit)
 
 
@@ -65,8 +64,6 @@ class PositionReader:
         self._by_power = self._units_of(game_map)
         self._centers: dict[tuple[str, tuple[object, ...] | None], _Owned] = {}
         self._center_maps: dict[_CenterKey, MappingProxyType[str, Power]] = {}
-        # the last centres read, as (power name, a copy of its list) pairs, and their mapping
-        self._last_centres: tuple[list[tuple[str, list[object]]], _Centres | None] = ([], None)
         self._owned: dict[Power, dict[object, tuple[str, Power]]] = {}  # name as written -> pair
 
     def read(self, doc: object) -> Position | None:
@@ -111,14 +108,7 @@ class PositionReader:
         after a Fall turn, so positions share it (and the writer keeps its text by it)."""
         if type(raw) is not dict:
             return None
-        # The usual: the same as the document before, in the same order (compared, not
-        # hashed: ~10k instructions a bench line fewer, issue 18). Its copy: the caller may
-        # change a document it gave.
-        items = list(raw.items())
-        last, found = self._last_centres
-        if items == last and found is not None:
-            return found
-        key = tuple([(p, tuple(v) if type(v) is list else None) for p, v in items])
+        key = tuple([(p, tuple(v) if type(v) is list else None) for p, v in raw.items()])
         found = self._center_maps.get(key)
         if found is None:
             merged = self._merged(key)
@@ -127,7 +117,6 @@ class PositionReader:
             if len(self._center_maps) >= _SIZE:
                 self._center_maps.clear()
             found = self._center_maps[key] = MappingProxyType(merged)
-        self._last_centres = ([(p, list(v)) for p, v in items], found)  # lists: `_merged`
         return found
 
     def _merged(self, key: _CenterKey) -> dict[str, Power] | None:

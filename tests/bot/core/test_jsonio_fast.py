@@ -179,25 +179,6 @@ def test_reader_shares_the_centres_of_equal_documents_only() -> None:
     assert texts[2] == '"FRANCE":["PAR"],"ITALY":["BRE","ROM"]'
 
 
-def test_reader_takes_the_last_centres_again_only_if_equal_in_order() -> None:
-    """The last document's centres are handed out again when the next document's are equal,
-    in the same order, even if the caller changed the first document meanwhile."""
-    reader = PositionReader(GM)
-    centers: dict[str, Any] = {"FRANCE": ["PAR", "BRE"], "ITALY": ["ROM"]}
-    first = reader._center_map(centers)
-    assert reader._center_map(json.loads(json.dumps(centers))) is first
-    swapped = reader._center_map({"ITALY": ["ROM"], "FRANCE": ["PAR", "BRE"]})
-    assert swapped is not None
-    assert list(swapped.items()) == [("ROM", "ITALY"), ("PAR", "FRANCE"), ("BRE", "FRANCE")]
-    assert reader._center_map(centers) is first
-    centers["FRANCE"].append("MAR")  # changed after it was read
-    assert dict(reader._center_map(centers) or {}) == {
-        "PAR": "FRANCE", "BRE": "FRANCE", "MAR": "FRANCE", "ROM": "ITALY"
-    }  # fmt: skip
-    assert reader._center_map({"FRANCE": ["PAR"], "ITALY": ["ROM", 7]}) is None
-    assert reader._center_map({"FRANCE": ["PAR"], "ITALY": ["ROM", 7]}) is None
-
-
 def _writer_cases() -> list[tuple[Any, list[Any]]]:
     """(position, orders) of every sample record, then of seeded random boards."""
     cases: list[tuple[Any, list[Any]]] = []
