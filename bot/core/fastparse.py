@@ -63,12 +63,14 @@ __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 
 _UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
 _Pair = Power | None | tuple[Power | None, Power | None]
-_Refs = dict[tuple[UnitType, int, Power | None], UnitRef]
+_Owned = dict[Power | None, UnitRef]  # a unit as written, by owner
+_Refs = dict[tuple[UnitType, int], _Owned]
 
 
 class _Plan:
     """A canonical order in one kind of phase: the province it reads, what it reads there,
-    whether the board may fill a coast, and the orders made so far by (power, owner).
+    whether the board may fill a coast, its unit by owner (`owned`, shared by the plans
+    with that unit), and the orders made so far by (power, owner).
     `make(plan, power, owner)` builds the order from the plan's fields: a plan is data, not
     a closure (a closure's cells and bound method were ~10 more objects for the collector to
     walk per text read: issue 18)."""
@@ -79,9 +81,9 @@ class _Plan:
         "done",
         "loc",
         "make",
+        "owned",
         "pid",
         "reads",
-        "refs",
         "target",
         "text",
         "utype",
@@ -102,7 +104,7 @@ class _Plan:
         self.text = text
         self.utype = utype
         self.loc = loc
-        self.refs = refs
+        self.owned = _owned(refs, utype, loc)
         self.pid = loc.province
         self.reads = reads
         self.coastless_fleet = utype is FLEET and loc.coast is None
@@ -132,26 +134,34 @@ def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
     return ref  # type: ignore[no-any-return]
 
 
-def _shared_ref(refs: _Refs, utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
-    """`UnitRef(utype, loc, owner)`, one object each: keyed by the location's id, as the
-    entry's UnitRef keeps that location (no other object can have its id meanwhile)."""
-    key = (utype, id(loc), owner)
-    ref = refs.get(key)
+def _owned(refs: _Refs, utype: UnitType, loc: Location) -> _Owned:
+    """The table of `UnitRef(utype, loc, owner)` by owner, one object each, shared by the
+    plans: keyed by the location's id, as its UnitRefs keep that location (no other object
+    can have its id meanwhile; while it has none, none can name another place)."""
+    key = (utype, id(loc))
+    owned = refs.get(key)
+    if owned is None:
+        owned = refs[key] = {}
+    return owned
+
+
+def _as_written(owned: _Owned, utype: UnitType, loc: Location) -> UnitRef:
+    """`UnitRef(utype, loc)`, from `_owned(..., utype, loc)`."""
+    ref = owned.get(None)
     if ref is None:
-        ref = refs[key] = _unit_ref(utype, loc, owner)
+        ref = owned[None] = _unit_ref(utype, loc, None)
     return ref
 
 
-def _ref(plan: _Plan, owner: Power | None) -> UnitRef:
-    """The plan's unit as owned by `owner`."""
-    return _shared_ref(plan.refs, plan.utype, plan.loc, owner)
-
-
-def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, unit: UnitRef) -> Any:
-    """A twin with the fields every order of a plan has; the caller sets its own, then its
-    class."""
+def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, owner: Power | None) -> Any:
+    """A twin with the fields every order of a plan has, its unit the plan's as owned by
+    `owner` (looked up here, not through a call more: issue 18); the caller sets its own
+    fields, then its class."""
+    unit = plan.owned.get(owner)
+    if unit is None:
+        unit = plan.owned[owner] = _unit_ref(plan.utype, plan.loc, owner)
     order = _new(twin_cls)
-    order.power = power
+    order.power = power or owner
     order.source = plan.text
     order.irrelevant_coasts = ()
     order.unit = unit
@@ -159,32 +169,36 @@ def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, unit: UnitRef) ->
 
 
 def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_BuildTwin, plan, power or owner, plan.target)  # its unit as written
+    order = _new(_BuildTwin)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = plan.target  # its unit as written
     order.__class__ = Build
     return order  # type: ignore[no-any-return]
 
 
 def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_DisbandTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_DisbandTwin, plan, power, owner)
     order.__class__ = Disband
     return order  # type: ignore[no-any-return]
 
 
 def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_RetreatTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_RetreatTwin, plan, power, owner)
     order.dest = plan.dest
     order.__class__ = Retreat
     return order  # type: ignore[no-any-return]
 
 
 def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_HoldTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_HoldTwin, plan, power, owner)
     order.__class__ = Hold
     return order  # type: ignore[no-any-return]
 
 
 def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_MoveTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_MoveTwin, plan, power, owner)
     order.dest = plan.dest
     order.via_convoy = plan.via
     order.__class__ = Move
@@ -192,14 +206,14 @@ def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
 
 
 def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_SupportHoldTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_SupportHoldTwin, plan, power, owner)
     order.target = plan.target
     order.__class__ = SupportHold
     return order  # type: ignore[no-any-return]
 
 
 def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_SupportMoveTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_SupportMoveTwin, plan, power, owner)
     order.target = plan.target
     order.dest = plan.dest
     order.__class__ = SupportMove
@@ -207,7 +221,7 @@ def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Orde
 
 
 def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_ConvoyTwin, plan, power or owner, _ref(plan, owner))
+    order = _order_of(_ConvoyTwin, plan, power, owner)
     order.target = plan.target
     order.dest = plan.dest
     order.__class__ = Convoy
@@ -239,7 +253,7 @@ class BulkReader:
         # text -> plan, one table per kind of phase (a kind's hash is a Python call: issue 18)
         self._plans: tuple[dict[str, _Plan | None], ...] = ({}, {}, {})
         self._locs: dict[str, Location | None] = {}  # canonical place text -> as read
-        self._refs: _Refs = {}  # (type, id(location), owner) -> the plans' UnitRef
+        self._refs: _Refs = {}  # (type, id(location)) -> the plans' UnitRefs by owner
         # Movement orders handed out, by power and text: (province read, the board's unit
         # there, the order). While that unit is the same object the order is (`moves`).
         self._moves: dict[Power | None, dict[str, tuple[str, Unit | None, Order]]] = {}
@@ -364,7 +378,7 @@ class BulkReader:
         verb = parts[2]
         if kind is ADJUSTMENT and n == 3 and verb == "B":
             plan = _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
-            plan.target = _ref(plan, None)  # a build's unit is as written
+            plan.target = _as_written(plan.owned, utype, loc)  # a build's unit
             return plan
         if kind is not MOVEMENT and n == 3 and verb == "D":
             reads = _RETREATING if kind is RETREAT else _UNITS
@@ -392,9 +406,8 @@ class BulkReader:
             tloc = self._loc(parts[4])
             if tloc is None or (verb == "C" and (n != 7 or parts[3] != "A")):
                 return None
-            target = _shared_ref(
-                self._refs, _UTYPES[parts[3]], tloc, None
-            )  # as written: DATC 4.B.4
+            ttype = _UTYPES[parts[3]]
+            target = _as_written(_owned(self._refs, ttype, tloc), ttype, tloc)  # DATC 4.B.4
             if n == 5:
                 plan = _Plan(_support_hold, text, utype, loc, self._refs)
             else:

@@ -127,6 +127,27 @@ def test_reader_keeps_what_it_read_apart_per_list() -> None:
     }
 
 
+@pytest.mark.parametrize("name", ["standard", "sandard"])
+def test_reader_holds_each_unit_of_the_map_as_one_read_the_first_time_would(name: str) -> None:
+    """The units made once per map are `_one_unit`'s, and every text that it reads as
+    canonical ("A PAR", "F STP/SC") is there: none is left to be read again."""
+    gm = load_map(name)
+    tables = PositionReader(gm)._by_power
+    fresh = PositionReader(gm)
+    assert fresh._by_power is tables  # shared by the map's readers
+    assert set(tables) == set(gm.powers)
+    coasts = ["", *(f"/{c.value}" for c in Coast)]
+    for power, table in tables.items():
+        met = 0
+        for pid in gm.provinces:
+            for text in [f"{t} {pid}{c}" for t in "AF" for c in coasts]:
+                fresh._by_power = {}  # as a reader read it the first time
+                read = fresh._one_unit(power, text)
+                assert table.get(text) == read, (power, text)
+                met += read is not None
+        assert met == len(table)
+
+
 def test_reader_reads_names_in_any_case_as_jsonio_does() -> None:
     reader = PositionReader(GM)
     docs: list[dict[str, Any]] = [
