@@ -268,9 +268,6 @@ class PositionReader:
 _Ends = dict[tuple[Verdict, Reason, bool], str]
 # (order, its power, `{"power":...,"order":...`, its usual line, the other lines)
 _Head = tuple[Order, Power | None, str, str, _Ends]
-# A message's parameters of these types render alike exactly when they are equal (a str or
-# an int could equal a Power or a bool that renders otherwise): their texts are kept.
-_KEPT_PARAMS = frozenset({Unit, Prov, Location, Name})
 _SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
 # an Enum's class attribute costs ~900 instructions read in a function (issue 18)
 # The orders `OutcomeWriter._quoted` writes from their parts (the movement phase's five).
@@ -293,7 +290,7 @@ class OutcomeWriter:
         self._dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         self._heads: dict[int, _Head] = {}
         self._whole: dict[int, tuple[OrderResult, str]] = {}  # implied results: shared
-        self._details: dict[Message, str] = {}
+        self._details: dict[tuple[object, ...], str] = {}  # key, names and texts -> text
         self._units: dict[int, tuple[int, str, Unit]] = {}  # id -> its power's rank, text, unit
         # id -> loc, its army's text, its fleet's, its own escaped for JSON
         self._locations: dict[int, tuple[Location, str, str, str]] = {}
@@ -420,16 +417,32 @@ class OutcomeWriter:
         return text + "}"
 
     def _detail(self, message: Message) -> str:
-        """`render(message, "en")` (an OrderResult's `detail`), kept for messages whose
-        parameters are all of `_KEPT_PARAMS`' types."""
-        if not all(type(v) in _KEPT_PARAMS for _, v in message.params):
-            return render(message, "en")
-        text = self._details.get(message)
-        if text is None:
+        """`render(message, "en")` (an OrderResult's `detail`), kept by its key and its
+        parameters' English texts when all are of the types below: a Message's hash and
+        equality are Python calls down to each Location (issue 18: ~25,000 instructions a
+        detailed result, ~10,000 now)."""
+        key: list[object] = [message.key]
+        params: tuple[tuple[str, Any], ...] = message.params
+        for name, v in params:
+            kind = type(v)
+            if kind is Unit:  # str(unit), kept by the unit's id
+                text = (self._units.get(id(v)) or self._unit_entry(v))[1]
+            elif kind is Prov:
+                text = v.pid
+            elif kind is Name:  # rendered without the map: its English name or its id
+                text = v.shown or v.pid
+            elif kind is Location:
+                text = str(v)
+            else:  # a str or an int may equal a Power or a bool that renders otherwise
+                return render(message, "en")
+            key += (name, text)
+        whole = tuple(key)
+        hit = self._details.get(whole)
+        if hit is None:
             if len(self._details) >= _SIZE:
                 self._details.clear()
-            text = self._details[message] = render(message, "en")
-        return text
+            hit = self._details[whole] = render(message, "en")
+        return hit
 
     def _dislodged(self, dislodged: tuple[DislodgedUnit, ...]) -> str:
         if not dislodged:
