@@ -289,13 +289,8 @@ class PositionReader:
         return pairs
 
 
-# The result line of an order by (verdict, reason, implied) when it has no detail.
-_Ends = dict[tuple[Verdict, Reason, bool], str]
-# (order, its power, `{"power":...,"order":...`, its usual line, the other lines)
-_Head = tuple[Order, Power | None, str, str, _Ends]
-# A message's parameters of these types render alike exactly when they are equal (a str or
-# an int could equal a Power or a bool that renders otherwise): their texts are kept.
-_KEPT_PARAMS = frozenset({Unit, Prov, Location, Name})
+# (order, its power, `{"power":...,"order":...`, its usual line: succeeds, no reason)
+_Head = tuple[Order, Power | None, str, str]
 _SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
 # an Enum's class attribute costs ~900 instructions read in a function (issue 18)
 # The orders `OutcomeWriter._quoted` writes from their parts (the movement phase's five).
@@ -318,7 +313,7 @@ class OutcomeWriter:
         self._dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
         self._heads: dict[int, _Head] = {}
         self._whole: dict[int, tuple[OrderResult, str]] = {}  # implied results: shared
-        self._details: dict[Message, str] = {}
+        self._details: dict[tuple[object, ...], str] = {}  # key, names and texts -> text
         self._units: dict[int, tuple[int, str, Unit]] = {}  # id -> its power's rank, text, unit
         # id -> loc, its army's text, its fleet's, its own escaped for JSON
         self._locations: dict[int, tuple[Location, str, str, str]] = {}
@@ -342,10 +337,11 @@ class OutcomeWriter:
             for v in Verdict
             for r in Reason
         }
+        self._ends = {key: tail + "}" for key, tail in self._tails.items()}
 
     def text(self, outcome: Outcome, extra: list[dict[str, Any]], notes: list[str]) -> str:
         """The output line (without its newline)."""
-        heads, whole = self._heads, self._whole
+        heads, whole, ends = self._heads, self._whole, self._ends
         parts: list[str] = []
         add = parts.append
         for r in outcome.results:
@@ -355,14 +351,13 @@ class OutcomeWriter:
                 hit = whole.get(id(r))
                 add(hit[1] if hit is not None else self._keep(r))
             else:
-                order = r.order
-                head = heads.get(id(order))
+                head = heads.get(id(r.order))
                 if head is None or head[1] is not r.power:
                     head = self._head(r)
                 if r.verdict is _SUCCEEDS and r.reason is _NONE:
                     add(head[3])
                 else:
-                    add(self._end(head, r))
+                    add(head[2] + ends[r.verdict, r.reason])
         if extra:
             parts += [self._dumps(e) for e in extra]
         end = f',"notes":{self._dumps(notes)}}}' if notes else "}"
@@ -373,10 +368,8 @@ class OutcomeWriter:
         )
 
     def _head(self, r: OrderResult) -> _Head:
+        """A new head (the caller found none for the order and its power)."""
         order, power = r.order, r.power
-        head = self._heads.get(id(order))
-        if head is not None and head[1] is power:
-            return head
         if len(self._heads) >= _SIZE:
             self._heads.clear()
         who = self._powers.get(power)
@@ -384,7 +377,7 @@ class OutcomeWriter:
             who = f'{{"power":{"null" if power is None else _q(power.value)},"order":'
             self._powers[power] = who
         text = who + self._quoted(order)
-        head = self._heads[id(order)] = (order, power, text, text + self._usual, {})
+        head = self._heads[id(order)] = (order, power, text, text + self._usual)
         return head
 
     def _quoted(self, order: Order) -> str:
@@ -419,24 +412,20 @@ class OutcomeWriter:
         hit = self._refs[id(ref)] = (ref, f"{_TYPES[ref.type]}{text}")
         return hit
 
-    def _end(self, head: _Head, r: OrderResult) -> str:
-        """The line of a result without a detail."""
-        key = (r.verdict, r.reason, r.implied)  # StrEnums: str's hash (id() costs more)
-        line = head[4].get(key)
-        if line is None:
-            line = head[2] + self._tails[key[:2]] + (',"implied":true}' if r.implied else "}")
-            head[4][key] = line
-        return line
+    def _known(self, r: OrderResult) -> _Head:
+        head = self._heads.get(id(r.order))
+        return head if head is not None and head[1] is r.power else self._head(r)
 
     def _keep(self, r: OrderResult) -> str:
+        """An implied result's line, kept by the result."""
         if len(self._whole) >= _SIZE:
             self._whole.clear()
-        line = self._end(self._head(r), r)
+        line = f'{self._known(r)[2]}{self._tails[r.verdict, r.reason]},"implied":true}}'
         self._whole[id(r)] = (r, line)
         return line
 
     def _detailed(self, r: OrderResult) -> str:
-        text = self._head(r)[2] + self._tails[r.verdict, r.reason]
+        text = self._known(r)[2] + self._tails[r.verdict, r.reason]
         detail = r.note or (self._detail(r.message) if r.message is not None else "")
         if detail:
             text += f',"detail":{_q(detail)}'
@@ -445,16 +434,32 @@ class OutcomeWriter:
         return text + "}"
 
     def _detail(self, message: Message) -> str:
-        """`render(message, "en")` (an OrderResult's `detail`), kept for messages whose
-        parameters are all of `_KEPT_PARAMS`' types."""
-        if not all(type(v) in _KEPT_PARAMS for _, v in message.params):
-            return render(message, "en")
-        text = self._details.get(message)
-        if text is None:
+        """`render(message, "en")` (an OrderResult's `detail`), kept by its key and its
+        parameters' English texts when all are of the types below: a Message's hash and
+        equality are Python calls down to each Location (issue 18: ~25,000 instructions a
+        detailed result, ~10,000 now)."""
+        key: list[object] = [message.key]
+        params: tuple[tuple[str, Any], ...] = message.params
+        for name, v in params:
+            kind = type(v)
+            if kind is Unit:  # str(unit), kept by the unit's id
+                text = (self._units.get(id(v)) or self._unit_entry(v))[1]
+            elif kind is Prov:
+                text = v.pid
+            elif kind is Name:  # rendered without the map: its English name or its id
+                text = v.shown or v.pid
+            elif kind is Location:
+                text = str(v)
+            else:  # a str or an int may equal a Power or a bool that renders otherwise
+                return render(message, "en")
+            key += (name, text)
+        whole = tuple(key)
+        hit = self._details.get(whole)
+        if hit is None:
             if len(self._details) >= _SIZE:
                 self._details.clear()
-            text = self._details[message] = render(message, "en")
-        return text
+            hit = self._details[whole] = render(message, "en")
+        return hit
 
     def _dislodged(self, dislodged: tuple[DislodgedUnit, ...]) -> str:
         if not dislodged:

@@ -17,7 +17,7 @@ from bot.core.interpret import adjudicate_interpreted
 from bot.core.jsonio import outcome_to_json, position_from_json, position_to_json
 from bot.core.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.map import load_map
-from bot.core.messages import Message, Prov, render
+from bot.core.messages import Message, Name, Prov, render
 from bot.core.model import (
     Coast,
     DislodgedUnit,
@@ -226,7 +226,7 @@ def test_writer_writes_the_encoders_bytes(plain: bool) -> None:
     assert {"dislodged", "waiting", "implied", "notes", "illegal", "void", "cut"} <= kinds
 
 
-def test_writer_keeps_details_only_for_parameters_that_render_as_they_compare() -> None:
+def test_writer_keeps_details_by_the_texts_their_parameters_render_as() -> None:
     writer = OutcomeWriter(GM)
     # equal messages (a Power is a str, True == 1) whose texts differ: never one for the other
     as_power = Message("build.only", (("power", Power.FRANCE), ("n", 1)))
@@ -237,7 +237,22 @@ def test_writer_keeps_details_only_for_parameters_that_render_as_they_compare() 
     unit = Unit(Power.FRANCE, UnitType.ARMY, Location("PAR"))
     cut = Message("result.cut_by_from", (("unit", unit), ("origin", Prov("BUR"))))
     assert writer._detail(cut) == render(cut, "en")
-    assert writer._details == {cut: render(cut, "en")}  # kept: Units and Provs only
+    # kept by the parameters' texts: Units and Provs only
+    assert writer._details == {
+        ("result.cut_by_from", "unit", "A PAR", "origin", "BUR"): render(cut, "en")
+    }
+    # a Name renders as its English name if it has one, else its id; a Location with its coast
+    for shown in ("", "Burgundy"):
+        via = Message(
+            "illegal.no_route_via",
+            (("here", Name("BUR", shown)), ("src", Name("PAR")), ("place", Name("MAR", shown))),
+        )
+        assert writer._detail(via) == render(via, "en")
+    coast = Message(
+        "void.other_coast",
+        (("place", Location("STP", Coast.NORTH)), ("written", Location("STP", Coast.SOUTH))),
+    )
+    assert writer._detail(coast) == render(coast, "en") == writer._detail(coast)
 
 
 def test_writer_writes_each_order_as_its_canonical_text() -> None:
