@@ -352,10 +352,15 @@ class MovementCheck:
                 ):
                     given = as_given(order, units)
                     unit = check_unit(order, self.position, self.rules)
-                elif kind >= SUPH:  # _target_as_given without its isinstance: `kind` says
+                elif kind >= SUPH:  # _ref_as_given, inline (a call per support: issue 18)
                     if TYPE_CHECKING:
                         assert isinstance(order, SupportHold | SupportMove | Convoy)
-                    given = _ref_as_given(order.target, units)
+                    tref = order.target
+                    target = units.get(tref.location.province)
+                    given = target is None or (
+                        (tref.type is None or tref.type is target.type)
+                        and (tref.power is None or tref.power is target.power)
+                    )
                 # The commonest orders are checked inline (the same tests as _move and
                 # _support_hold make first); anything else goes to its method.
                 if kind == MOVE:
