@@ -169,12 +169,13 @@ def settle(r: Resolver) -> bool:
                     if atk <= held:
                         return False
                 return len(moves_into[d]) == 1 or _beats_prevents(i, atk, r, dead, conv, any_swap)
+        if len(moves_into[d]) == 1:  # the only move there, nothing stays: it succeeds
+            return True
         atk = 1
         for t in sups.get(i, ()):
             if result[t]:
                 atk += 1
-        # the only move there: no prevent strength to beat (without the call: issue 18)
-        return len(moves_into[d]) == 1 or _beats_prevents(i, atk, r, dead, conv, any_swap)
+        return _beats_prevents(i, atk, r, dead, conv, any_swap)
 
     # Moves; the state is the walk's mark: GUESSING on the current chain, RESOLVED settled.
     for i0 in r.moves:
