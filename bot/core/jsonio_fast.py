@@ -14,14 +14,14 @@ import re
 from collections.abc import Mapping
 from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any
 
+from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.jsonio import POSITION_KEYS, _unit, retreat_locations
 from bot.core.map import GameMap
 from bot.core.messages import Message, Name, Prov, render
 from bot.core.model import (
     ARMY,
-    FLEET,
     RETREAT,
     DislodgedUnit,
     Location,
@@ -46,14 +46,18 @@ _Owned = tuple[tuple[str, Power], ...]  # (centre, owner) pairs
 _UnitTable = dict[object, tuple[str, Unit]]  # unit text -> (its province, the unit)
 
 
+def _units_by_text(idx: MapIndex) -> dict[Power, _UnitTable]:
+    """The map's units by power and canonical text, as `_one_unit` reads them (a test
+    checks): new tables of the index's shared Unit objects."""
+    tables: dict[Power, _UnitTable] = {}
+    for pid, units in idx.units.items():
+        for (power, _, _), unit in units.items():
+            tables.setdefault(power, {})[str(unit)] = (pid, unit)
+    return tables
+
+
 class PositionReader:
     """`position_from_json(doc)` plus the map check, for well-formed documents (else None)."""
-
-    # Per map (held: its id stays its own), per power, every unit the map allows by its
-    # canonical text ("A PAR", "F STP/SC"): made once per map and shared by its readers,
-    # where each new reader read each text the first time (`_one_unit`: ~47k instructions,
-    # ~20k a bench line; issue 18). Other spellings are still read and kept as met.
-    _MAPS: ClassVar[dict[int, tuple[GameMap, dict[Power, _UnitTable]]]] = {}
 
     def __init__(self, game_map: GameMap) -> None:
         self.game_map = game_map
@@ -61,7 +65,11 @@ class PositionReader:
         self._powers: dict[str, Power | None] = {}  # a name as read, or None
         # per power name as written: its power and {unit text: (province, unit)}
         self._tables: dict[str, tuple[Power, dict[object, tuple[str, Unit]]]] = {}
-        self._by_power = self._units_of(game_map)
+        # per power, every unit the map allows by its canonical text ("A PAR", "F STP/SC"):
+        # the map index's units (built once per map), where each new reader read each text
+        # the first time (`_one_unit`: ~47k instructions, ~20k a bench line; issue 18); this
+        # reader's own tables, as other spellings are added to them as met
+        self._by_power = _units_by_text(map_index(game_map))
         self._centers: dict[tuple[str, tuple[object, ...] | None], _Owned] = {}
         self._center_maps: dict[_CenterKey, MappingProxyType[str, Power]] = {}
         self._owned: dict[Power, dict[object, tuple[str, Power]]] = {}  # name as written -> pair
@@ -224,23 +232,6 @@ class PositionReader:
         if len(self._tables) < 1000:  # names, well or badly written
             self._tables[pname] = entry
         return entry
-
-    @classmethod
-    def _units_of(cls, game_map: GameMap) -> dict[Power, _UnitTable]:
-        """The map's units by power and text, as `_one_unit` reads them (a test checks)."""
-        held = cls._MAPS.get(id(game_map))
-        if held is None or held[0] is not game_map:
-            places = [(f"A {pid}", ARMY, Location(pid)) for pid in game_map.provinces]
-            places = [p for p in places if game_map.can_occupy(ARMY, p[2])]
-            places += [(f"F {loc}", FLEET, loc) for loc in game_map.fleet_adj]
-            tables: dict[Power, _UnitTable] = {
-                power: {text: (loc.province, Unit(power, t, loc)) for text, t, loc in places}
-                for power in game_map.powers
-            }
-            if len(cls._MAPS) > 64:
-                cls._MAPS.clear()
-            held = cls._MAPS[id(game_map)] = (game_map, tables)
-        return held[1]
 
     def _table(self, power: Power) -> dict[object, tuple[str, Unit]]:
         table = self._by_power.get(power)

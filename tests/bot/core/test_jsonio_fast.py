@@ -134,7 +134,13 @@ def test_reader_holds_each_unit_of_the_map_as_one_read_the_first_time_would(name
     gm = load_map(name)
     tables = PositionReader(gm)._by_power
     fresh = PositionReader(gm)
-    assert fresh._by_power is tables  # shared by the map's readers
+    # each reader its own tables (it adds the spellings it meets), of the map's own units
+    assert fresh._by_power == tables
+    assert all(fresh._by_power[p] is not t for p, t in tables.items())
+    idx = map_index(gm)
+    for power, table in tables.items():
+        for pid, u in table.values():
+            assert idx.units[pid][power, u.type, u.location.coast] is u
     assert set(tables) == set(gm.powers)
     coasts = ["", *(f"/{c.value}" for c in Coast)]
     for power, table in tables.items():
