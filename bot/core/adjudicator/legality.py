@@ -174,6 +174,16 @@ def _check_own_coast(ref: UnitRef, unit: Unit, rules: RuleSet) -> None:
         raise Illegal(msg("illegal.no_coast", province=Prov(unit.province), coast=coast))
 
 
+def _fleet_reach(idx: MapIndex, src: Location, pid: str) -> tuple[Location, ...]:
+    """The locations of `pid` a fleet at `src` can move to, in the map's order: the map
+    index's table, not fleet_locations' new Locations hashed one by one (issue 18); an
+    unknown province raises fleet_locations' MapError."""
+    reach = idx.fleet_reach_s.get(key(src), {}).get(pid, ())
+    if not reach and pid not in idx.name_en:
+        idx.game_map.province(pid)  # its MapError
+    return reach
+
+
 def fleet_dest(
     idx: MapIndex, rules: RuleSet, src: Location, dest: Location, verb: str = "move"
 ) -> Location:
@@ -181,11 +191,8 @@ def fleet_dest(
     pid = dest.province
     if pid in idx.land:
         raise Illegal(msg(f"illegal.fleet_inland_{verb}", place=_name(idx, pid)))
-    # the map index's table, not fleet_locations' new Locations hashed one by one (issue 18)
-    reach = idx.fleet_reach_s.get(key(src), {}).get(pid, ())
+    reach = _fleet_reach(idx, src, pid)
     if not reach:
-        if pid not in idx.name_en:
-            idx.game_map.province(pid)  # its MapError, as fleet_locations raises it
         raise Illegal(msg("illegal.fleet_cannot_reach", at=src, place=_name(idx, pid)))
     if pid not in idx.split:
         if dest.coast is not None and not rules.irrelevant_coast_ignored:  # 4.B.6 a
@@ -352,15 +359,10 @@ class MovementCheck:
                 ):
                     given = as_given(order, units)
                     unit = check_unit(order, self.position, self.rules)
-                elif kind >= SUPH:  # _ref_as_given, inline (a call per support: issue 18)
+                elif kind >= SUPH:  # _target_as_given without its isinstance: `kind` says
                     if TYPE_CHECKING:
                         assert isinstance(order, SupportHold | SupportMove | Convoy)
-                    tref = order.target
-                    target = units.get(tref.location.province)
-                    given = target is None or (
-                        (tref.type is None or tref.type is target.type)
-                        and (tref.power is None or tref.power is target.power)
-                    )
+                    given = _ref_as_given(order.target, units)
                 # The commonest orders are checked inline (the same tests as _move and
                 # _support_hold make first); anything else goes to its method.
                 if kind == MOVE:
@@ -597,9 +599,7 @@ class MovementCheck:
                 pid = dest.province
                 if pid in idx.land:
                     raise Illegal(msg("illegal.fleet_inland_move", place=_name(idx, pid)))
-                if pid not in idx.name_en:
-                    idx.game_map.province(pid)  # its MapError, as fleet_locations raises it
-                reach = idx.fleet_reach_s.get(key(mover.location), {}).get(pid, ())
+                reach = _fleet_reach(idx, mover.location, pid)
                 if not reach or (pid in idx.split and dest.coast and dest not in reach):
                     raise Illegal(msg("illegal.fleet_cannot_reach", at=mover.location, place=dest))
             else:
@@ -632,8 +632,7 @@ class MovementCheck:
     def _move_checked(self, order: Move, unit: Unit) -> Eff:
         idx = self.idx
         dst = order.dest.province
-        if dst not in idx.name_en:  # _known, inline
-            raise Illegal(msg("illegal.unknown_province", province=dst))
+        _known(idx, dst)
         if dst == unit.location.province:  # DATC 6.A.4, 6.A.5
             raise Illegal(msg("illegal.move_to_own"))
         if unit.type is FLEET:
