@@ -146,9 +146,7 @@ def settle(r: Resolver) -> bool:
                             atk += 1
                     if atk <= 1:
                         return False
-                    return len(moves_into[d]) == 1 or _beats_prevents(
-                        i, atk, r, dead, conv, any_swap
-                    )
+                    return _beats_prevents(i, atk, r, dead, conv, any_swap)
                 # it left (6.C.1): as into an empty province
             else:
                 pj = power[j]
@@ -168,7 +166,7 @@ def settle(r: Resolver) -> bool:
                             held += 1
                     if atk <= held:
                         return False
-                return len(moves_into[d]) == 1 or _beats_prevents(i, atk, r, dead, conv, any_swap)
+                return _beats_prevents(i, atk, r, dead, conv, any_swap)
         if len(moves_into[d]) == 1:  # the only move there, nothing stays: it succeeds
             return True
         atk = 1
