@@ -169,11 +169,8 @@ def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, owner: Power | No
 
 
 def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _new(_BuildTwin)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = plan.target  # its unit as written
+    # its unit as written: the plan's as owned by None
+    order = _order_of(_BuildTwin, plan, power or owner, None)
     order.__class__ = Build
     return order  # type: ignore[no-any-return]
 
@@ -377,9 +374,7 @@ class BulkReader:
             return None
         verb = parts[2]
         if kind is ADJUSTMENT and n == 3 and verb == "B":
-            plan = _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
-            plan.target = _as_written(plan.owned, utype, loc)  # a build's unit
-            return plan
+            return _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
         if kind is not MOVEMENT and n == 3 and verb == "D":
             reads = _RETREATING if kind is RETREAT else _UNITS
             return _Plan(_disband, text, utype, loc, self._refs, reads=reads)

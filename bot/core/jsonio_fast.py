@@ -434,7 +434,7 @@ class OutcomeWriter:
         for name, v in params:
             kind = type(v)
             if kind is Unit:  # str(unit), kept by the unit's id
-                text = (self._units.get(id(v)) or self._unit_entry(v))[1]
+                text = self._unit_entry(v)[1]
             elif kind is Prov:
                 text = v.pid
             elif kind is Name:  # rendered without the map: its English name or its id
