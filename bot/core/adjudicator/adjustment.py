@@ -9,7 +9,7 @@ from typing import TypeVar
 from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule
 from bot.core.adjudicator.legality import Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
-from bot.core.adjudicator.phases import next_position, power_of
+from bot.core.adjudicator.phases import copied, next_position, power_of
 from bot.core.messages import Message, Prov, msg
 from bot.core.model import Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
@@ -116,7 +116,7 @@ def adjudicate_adjustments(
                 raise Illegal(msg("illegal.not_in_adjustment", order=order))
         except Illegal as exc:
             e.fail(Reason.ILLEGAL, exc.message)
-    units = dict(board)
+    units = copied(board)
     removed: list[Unit] = []
     implied: list[OrderResult] = []
     for power, asked in builds.items():

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
+from typing import TypeVar
 
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import (
@@ -24,13 +25,20 @@ from bot.core.model import (
 )
 
 power_of = attrgetter("power")  # a unit's power, for Counter(map(...)) in C
+_V = TypeVar("_V")
+
+
+def copied(m: Mapping[str, _V]) -> dict[str, _V]:
+    """`dict(m)`; of a Position's read-only view, its dict's copy: dict() reads a view item by
+    item (~2.3 us for a position's 34 centres, ~10x the copy: issue 18)."""
+    return m.copy() if type(m) is MappingProxyType else dict(m)
 
 
 def update_centers(
     units: Mapping[str, Unit], centers: Mapping[str, Power], idx: MapIndex
 ) -> dict[str, Power]:
     """After the Fall turn (and its retreats) an occupied centre belongs to the occupier."""
-    out = dict(centers)
+    out = copied(centers)
     sc = idx.supply_centers
     out.update({pid: unit.power for pid, unit in units.items() if pid in sc})
     return out

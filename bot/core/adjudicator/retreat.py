@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from bot.core.adjudicator.legality import Entry, Illegal, fleet_dest
 from bot.core.adjudicator.mapindex import MapIndex
-from bot.core.adjudicator.phases import next_position
+from bot.core.adjudicator.phases import copied, next_position
 from bot.core.messages import Items, Prov, msg
 from bot.core.model import DislodgedUnit, Location, Position, Unit, UnitType
 from bot.core.orders import Disband, Move, Order, Retreat, UnitOrder, UnitRef
@@ -86,7 +86,7 @@ def adjudicate_retreats(
     for _, dest in plan.values():
         if dest is not None:
             targets[dest.province] = targets.get(dest.province, 0) + 1
-    units = dict(position.units)
+    units = copied(position.units)
     removed: list[Unit] = []
     for d in position.dislodged:
         unit = d.unit
