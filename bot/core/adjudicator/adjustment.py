@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
 from typing import TypeVar
 
 from bot.core.adjudicator.civil_disorder_2023 import civil_disorder_rule
 from bot.core.adjudicator.legality import NO_REASON, SUCCEEDS, Entry, Illegal, check_unit
 from bot.core.adjudicator.mapindex import MapIndex
-from bot.core.adjudicator.phases import copied, next_position, power_of
+from bot.core.adjudicator.phases import copied, counts, next_position, power_of
 from bot.core.messages import Message, Prov, msg
 from bot.core.model import ARMY, FLEET, Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
@@ -75,9 +74,9 @@ def adjudicate_adjustments(
 ) -> Outcome:
     centers, board = position.centers, position.units
     # Centres less units per power, in the order the powers are first met (centres, then
-    # units): the implied waives come in that order. Counted in C (Counter), not per item.
-    have = Counter(map(power_of, board.values()))
-    balance: dict[Power, int] = Counter(centers.values())
+    # units): the implied waives come in that order. Counted in C (counts), not per item.
+    have = counts(map(power_of, board.values()))
+    balance = counts(centers.values())
     for power, k in have.items():
         balance[power] = balance.get(power, 0) - k
     entries = [Entry(o, o.power) for o in orders]
@@ -132,12 +131,12 @@ def adjudicate_adjustments(
                 units[built.location.province] = built
     if position.phase.year == idx.game_map.start.phase.year:
         implied += _impose_builds(position, units, balance, builds, rules, idx)
-    made: Counter[Power] | None = None  # units per power after the builds
+    made: dict[Power, int] | None = None  # units per power after the builds
     homes = idx.homes
     for power, bal in balance.items():
         if bal > 0:
             if made is None:
-                made = Counter(map(power_of, units.values()))
+                made = counts(map(power_of, units.values()))
             waived = 0
             for e, u in builds.get(power, ()):
                 if u is None and e.verdict is SUCCEEDS:
@@ -146,7 +145,7 @@ def adjudicate_adjustments(
             for h in homes.get(power, ()):
                 if centers.get(h) is power and h not in board:
                     free += 1
-            for _ in range(min(bal, free) - (made[power] - have[power]) - waived):
+            for _ in range(min(bal, free) - (made.get(power, 0) - have.get(power, 0)) - waived):
                 implied.append(
                     order_result(power, Waive(power), SUCCEEDS, NO_REASON, "", True, _NONE_ORDERED)
                 )

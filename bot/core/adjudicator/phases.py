@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections import _count_elements  # type: ignore[attr-defined]
+from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
@@ -24,8 +24,18 @@ from bot.core.model import (
     Unit,
 )
 
-power_of = attrgetter("power")  # a unit's power, for Counter(map(...)) in C
+power_of = attrgetter("power")  # a unit's power, for counts(map(...)) in C
 _V = TypeVar("_V")
+_K = TypeVar("_K", bound=Hashable)
+
+
+def counts(items: Iterable[_K]) -> dict[_K, int]:
+    """`Counter(items)` as a dict (the same counts, in the order met): counted by Counter's
+    own C helper, without its two Python calls and its ABC check (~5k instructions a call;
+    issue 18). A key not met is missing, not 0."""
+    found: dict[_K, int] = {}
+    _count_elements(found, items)
+    return found
 
 
 def copied(m: Mapping[str, _V]) -> dict[str, _V]:
@@ -48,15 +58,15 @@ def adjustment_needed(
     units: Mapping[str, Unit], centers: Mapping[str, Power], idx: MapIndex
 ) -> bool:
     """Does any power have to remove, or have a build it can make? (else the phase is skipped)"""
-    # counted in C (Counter over a map), not item by item: once per Fall phase
-    n_units = Counter(map(power_of, units.values()))
-    n_centers = Counter(centers.values())
+    # counted in C (over a map), not item by item: once per Fall phase
+    n_units = counts(map(power_of, units.values()))
+    n_centers = counts(centers.values())
     for power, have in n_units.items():
-        if have > n_centers[power]:
+        if have > n_centers.get(power, 0):
             return True
     homes = idx.homes
     for power, own in n_centers.items():
-        if own > n_units[power] and any(
+        if own > n_units.get(power, 0) and any(
             centers.get(h) is power and h not in units for h in homes.get(power, ())
         ):
             return True

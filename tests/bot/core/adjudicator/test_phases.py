@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from types import MappingProxyType
+
 from bot.core.adjudicator.mapindex import map_index
-from bot.core.adjudicator.phases import adjustment_needed, next_position, update_centers
+from bot.core.adjudicator.phases import (
+    adjustment_needed,
+    copied,
+    counts,
+    next_position,
+    update_centers,
+)
 from bot.core.model import DislodgedUnit, Phase, Power, Unit
 from tests.bot.core.adjudicator.helpers import GM, board, run
 
@@ -72,3 +81,16 @@ def test_each_phase_leads_to_its_successor_in_any_year() -> None:
     for year in (1901, 1988):
         pos = next_position(Phase.parse(f"F{year}R"), dict(units), {"PAR": FR, "MAR": FR}, IDX)
         assert pos.phase == Phase.parse(f"W{year}A")  # France builds
+
+
+def test_counts_are_counters_and_copies_are_dicts() -> None:
+    for items in ([], [FR], [DE, FR, DE, DE, FR], list("abcab")):
+        got = counts(iter(items))
+        assert type(got) is dict
+        assert list(got.items()) == list(Counter(items).items())  # in the order met
+    for m in ({"PAR": FR, "BER": DE}, MappingProxyType({"PAR": FR, "BER": DE})):
+        got = copied(m)
+        assert type(got) is dict
+        assert list(got.items()) == list(m.items())
+        got["MUN"] = DE
+        assert "MUN" not in m
