@@ -12,7 +12,7 @@ from bot.core.adjudicator.phases import copied, counts, next_position, power_of
 from bot.core.messages import Message, Prov, msg
 from bot.core.model import ARMY, FLEET, Location, Position, Power, Unit, UnitType
 from bot.core.orders import Build, Disband, Order, UnitRef, Waive
-from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result
+from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
 from bot.core.rules import Choice, RuleSet
 
 _T = TypeVar("_T", tuple[Entry, Unit], tuple[Entry, Unit | None])
@@ -187,7 +187,8 @@ def adjudicate_adjustments(
     results = [e.result() for e in entries]
     results += implied
     nxt = next_position(position.phase, units, centers, idx)
-    return Outcome(position.phase, tuple(results), (), tuple(removed), nxt)
+    # its twin (outcome.py): not the frozen __init__'s five setattr calls (issue 18)
+    return outcome(position.phase, tuple(results), (), tuple(removed), nxt)
 
 
 def _impose_builds(  # noqa: PLR0917 - the adjustment's working state

@@ -11,7 +11,7 @@ from bot.core.adjudicator.phases import copied, next_position
 from bot.core.messages import Items, Prov, msg
 from bot.core.model import FLEET, DislodgedUnit, Location, Position, Unit
 from bot.core.orders import Disband, Move, Order, Retreat, UnitOrder, UnitRef
-from bot.core.outcome import Outcome, Reason, order_result
+from bot.core.outcome import Outcome, Reason, order_result, outcome
 from bot.core.rules import Choice, DuplicateOrders, RuleSet
 
 _IN_RETREAT = (Retreat, Disband, Move)  # a tuple: `A | B` makes a Union each time
@@ -111,4 +111,5 @@ def adjudicate_retreats(
             disband = Disband(unit.power, UnitRef.of(unit))
             results.append(order_result(unit.power, disband, SUCCEEDS, NO_REASON, "", True, _GONE))
     nxt = next_position(position.phase, units, position.centers, idx)
-    return Outcome(position.phase, tuple(results), (), tuple(removed), nxt)
+    # its twin (outcome.py): not the frozen __init__'s five setattr calls (issue 18)
+    return outcome(position.phase, tuple(results), (), tuple(removed), nxt)
