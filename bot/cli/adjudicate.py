@@ -1,4 +1,9 @@
-"""`parley adjudicate [--rules NAME] [--jsonl [--jobs N]] [FILE]`: adjudicate one phase from JSON.
+from __future__ import annotations
+
+# Assigned, not a docstring: mypyc leaves a compiled module's docstring out (the native
+# spike), and it is this command's --help text.
+__doc__ = """\
+`parley adjudicate [--rules NAME] [--jsonl [--jobs N]] [FILE]`: adjudicate one phase from JSON.
 
 Input (FILE or standard input), as in docs/formats.md:
   {"position": POSITION, "orders": {"FRANCE": ["A PAR - BUR", ...], ...}}
@@ -8,8 +13,6 @@ A malformed document or an unknown power is an error on standard error, exit sta
 With --jsonl: one document per line in, one per line out; a bad line gives {"error": "..."}.
 """
 
-from __future__ import annotations
-
 import argparse
 import gc
 import io
@@ -17,7 +20,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Final, TypeVar
 
 from bot.cli.inputs import InputFileError, read_input
 from bot.core.jsonio import (
@@ -36,6 +39,7 @@ from bot.core.model import (
     Power,
     Unit,
 )
+from bot.core.native import mypyc_attr
 from bot.core.orders import (
     Convoy,
     Hold,
@@ -82,18 +86,20 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-_CACHE_SIZE = 200_000
+_CACHE_SIZE: Final = 200_000
 _T = TypeVar("_T")
-_FREEZE_EVERY = 1000
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_TARGETED = (SupportHold, SupportMove, Convoy)
-_BOARD_READ = (Hold, Move, *_TARGETED)
+_FREEZE_EVERY: Final = 1000
+_dumps: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+_TARGETED: Final = (SupportHold, SupportMove, Convoy)
+_BOARD_READ: Final = (Hold, Move, *_TARGETED)
 
 
 class InputError(ValueError):
     """A document the user can fix: the message says what is wrong and where."""
 
 
+# bot/cli/stab.py's StabEngine (interpreted) and tests subclass it (the native spike).
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Engine:
     """Map, rules and parser loaded once; `run(doc)` adjudicates one input document."""
 
@@ -232,8 +238,8 @@ class Engine:
                     continue
                 try:
                     orders.append(self.parse(text, power, position))
-                except self._syntax_error as exc:
-                    unparsed.append((power, text, str(getattr(exc, "message", exc))))
+                except self._syntax_error as unread:  # not `exc`: mypyc types it FormatError
+                    unparsed.append((power, text, str(getattr(unread, "message", unread))))
         return position, orders, unparsed
 
     def _check_position(self, position: Position) -> None:

@@ -7,7 +7,7 @@ reading itself, without a parse tree, is `bot.core.fastread`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Final
 
 from bot.core import catalogue
 from bot.core.fastread import (
@@ -49,7 +49,6 @@ from bot.core.orders import (
     UnitRef,
 )
 from bot.core.parser import parse_order
-from bot.core.twin import twin
 
 __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 
@@ -61,7 +60,9 @@ __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 # general path when the board has one). So its result is a function of (ordering power, that
 # owner), made once per pair and phase kind.
 
-_UNITS, _RETREATING, _CENTRE = 0, 1, 2  # what a plan reads of the board (small ints: `is`)
+_UNITS: Final = 0  # what a plan reads of the board (small ints: `is`)
+_RETREATING: Final = 1
+_CENTRE: Final = 2
 _Pair = Power | None | tuple[Power | None, Power | None]
 _Owned = dict[Power | None, UnitRef]  # a unit as written, by owner
 _Refs = dict[tuple[UnitType, int], _Owned]
@@ -114,24 +115,14 @@ class _Plan:
         self.via = False
 
 
-# The orders a plan makes, and their units, are built through their classes' twins (plain
-# stores, then `__class__`: bot.core.twin): a frozen dataclass's __init__ sets each field
-# through `object.__setattr__` (a Move: ~13k instructions; slot setters called: ~6.5k; issue
-# 18). tests/bot/core/test_fastparse.py checks each equals its class's own construction.
-_new = object.__new__
-_UnitRefTwin, _MoveTwin, _HoldTwin = twin(UnitRef), twin(Move), twin(Hold)
-_SupportHoldTwin, _SupportMoveTwin, _ConvoyTwin = twin(SupportHold), twin(SupportMove), twin(Convoy)
-_RetreatTwin, _DisbandTwin, _BuildTwin = twin(Retreat), twin(Disband), twin(Build)
+# The orders a plan makes, and their units, are built by their constructors (the native
+# spike: a compiled class's __init__ is as fast as a twin's stores, and a native class cannot
+# take a twin's __class__).
 
 
 def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
     """`UnitRef(utype, loc, owner)`."""
-    ref = _new(_UnitRefTwin)
-    ref.type = utype
-    ref.location = loc
-    ref.power = owner
-    ref.__class__ = UnitRef
-    return ref  # type: ignore[no-any-return]
+    return UnitRef(utype, loc, owner)
 
 
 def _owned(refs: _Refs, utype: UnitType, loc: Location) -> _Owned:
@@ -153,85 +144,58 @@ def _as_written(owned: _Owned, utype: UnitType, loc: Location) -> UnitRef:
     return ref
 
 
-def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, owner: Power | None) -> Any:
-    """A twin with the fields every order of a plan has, its unit the plan's as owned by
-    `owner` (looked up here, not through a call more: issue 18); the caller sets its own
-    fields, then its class."""
+def _unit_of(plan: _Plan, owner: Power | None) -> UnitRef:
+    """The plan's unit as owned by `owner`."""
     unit = plan.owned.get(owner)
     if unit is None:
         unit = plan.owned[owner] = _unit_ref(plan.utype, plan.loc, owner)
-    order = _new(twin_cls)
-    order.power = power or owner
-    order.source = plan.text
-    order.irrelevant_coasts = ()
-    order.unit = unit
-    return order
+    return unit
 
 
 def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     # its unit as written: the plan's as owned by None
-    order = _order_of(_BuildTwin, plan, power or owner, None)
-    order.__class__ = Build
-    return order  # type: ignore[no-any-return]
+    return Build(power or owner, _unit_of(plan, None), source=plan.text)
 
 
 def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_DisbandTwin, plan, power, owner)
-    order.__class__ = Disband
-    return order  # type: ignore[no-any-return]
+    return Disband(power or owner, _unit_of(plan, owner), source=plan.text)
 
 
 def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_RetreatTwin, plan, power, owner)
-    order.dest = plan.dest
-    order.__class__ = Retreat
-    return order  # type: ignore[no-any-return]
+    return Retreat(power or owner, _unit_of(plan, owner), plan.dest, source=plan.text)
 
 
 def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_HoldTwin, plan, power, owner)
-    order.__class__ = Hold
-    return order  # type: ignore[no-any-return]
+    return Hold(power or owner, _unit_of(plan, owner), source=plan.text)
 
 
 def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_MoveTwin, plan, power, owner)
-    order.dest = plan.dest
-    order.via_convoy = plan.via
-    order.__class__ = Move
-    return order  # type: ignore[no-any-return]
+    unit = _unit_of(plan, owner)
+    return Move(power or owner, unit, plan.dest, plan.via, source=plan.text)
 
 
 def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_SupportHoldTwin, plan, power, owner)
-    order.target = plan.target
-    order.__class__ = SupportHold
-    return order  # type: ignore[no-any-return]
+    unit = _unit_of(plan, owner)
+    return SupportHold(power or owner, unit, plan.target, source=plan.text)
 
 
 def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_SupportMoveTwin, plan, power, owner)
-    order.target = plan.target
-    order.dest = plan.dest
-    order.__class__ = SupportMove
-    return order  # type: ignore[no-any-return]
+    unit = _unit_of(plan, owner)
+    return SupportMove(power or owner, unit, plan.target, plan.dest, source=plan.text)
 
 
 def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
-    order = _order_of(_ConvoyTwin, plan, power, owner)
-    order.target = plan.target
-    order.dest = plan.dest
-    order.__class__ = Convoy
-    return order  # type: ignore[no-any-return]
+    unit = _unit_of(plan, owner)
+    return Convoy(power or owner, unit, plan.target, plan.dest, source=plan.text)
 
 
 def _unseen(*_: object) -> Order:
     raise AssertionError("a text not read yet")
 
 
-_UNSEEN_LOC = Location("?")  # `_locs.get`'s default: not read yet
-_NO_TARGET = UnitRef(UnitType.ARMY, Location("?"))
-_UNSEEN = _Plan(_unseen, "", UnitType.ARMY, Location("?"), {})  # `_plans.get`'s default
+_UNSEEN_LOC: Final = Location("?")  # `_locs.get`'s default: not read yet
+_NO_TARGET: Final = UnitRef(UnitType.ARMY, Location("?"))
+_UNSEEN: Final = _Plan(_unseen, "", UnitType.ARMY, Location("?"), {})  # `_plans.get`'s default
 
 
 class BulkReader:
@@ -433,7 +397,7 @@ class BulkReader:
             return None
 
 
-_PLANNERS: dict[tuple[int, str], tuple[GameMap, BulkReader]] = {}
+_PLANNERS: Final[dict[tuple[int, str], tuple[GameMap, BulkReader]]] = {}
 
 
 def _held(game_map: GameMap, lang: str) -> BulkReader:

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import re
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from lark import Token
 
@@ -56,28 +56,28 @@ from bot.core.orders import (
 )
 
 # A chunk between spaces that is not one plain word: words and the symbols - / ( ).
-_PIECE_RE = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")
-_SYMBOLS = {"-": "DASH", "/": "SLASH", "(": "LPAR", ")": "RPAR"}
-_PHRASE_FIRST = frozenset({"via", *(first for first, _ in _PHRASES)})
+_PIECE_RE: Final = re.compile(r"([^\W_]+(?:['’][^\W_]+)*['’]?)|([-/()])")
+_SYMBOLS: Final = {"-": "DASH", "/": "SLASH", "(": "LPAR", ")": "RPAR"}
+_PHRASE_FIRST: Final = frozenset({"via", *(first for first, _ in _PHRASES)})
 # Texts starting with one of these may carry a list marker ("1. ", "- ", "> "): the grammar's
 # lexer reads them.
-_MARKER_START = frozenset("0123456789-*•>")
+_MARKER_START: Final = frozenset("0123456789-*•>")
 
-_END = "$END"
-_WORD = "WORD"
+_END: Final = "$END"
+_WORD: Final = "WORD"
 # What the grammar can take after the place of the ordering unit, of a supported unit, etc.
-_HEAD = frozenset({"HOLD", "DASH", "SUPPORT", "CONVOY", "RETREAT", "DISBAND", "BUILD"})
-_ONLY_END = frozenset({_END})
-_AFTER_TARGET = frozenset({"HOLD", "DASH", _END})
-_AFTER_CONVOYED = frozenset({"DASH", "VIA", _END})  # "C PLACE": a target, or a convoyed move
-_AFTER_DEST = frozenset({"VIA", _END})
-_DASH_ONLY = frozenset({"DASH"})
-_START = frozenset({"UTYPE", _WORD, "DISBAND", "BUILD", "WAIVE", "POWER"})
-_UNIT_START = frozenset({"UTYPE", _WORD, "POWER"})
-_AFTER_UTYPE = frozenset({_WORD, "POWER"})
-_AFTER_POWER = frozenset({"UTYPE", _WORD})  # a COLON after the first word: `_Reader.order`
-_PLACE_START = frozenset({_WORD})
-_COLON = frozenset({"COLON"})
+_HEAD: Final = frozenset({"HOLD", "DASH", "SUPPORT", "CONVOY", "RETREAT", "DISBAND", "BUILD"})
+_ONLY_END: Final = frozenset({_END})
+_AFTER_TARGET: Final = frozenset({"HOLD", "DASH", _END})
+_AFTER_CONVOYED: Final = frozenset({"DASH", "VIA", _END})  # "C PLACE": a target, or a convoyed move
+_AFTER_DEST: Final = frozenset({"VIA", _END})
+_DASH_ONLY: Final = frozenset({"DASH"})
+_START: Final = frozenset({"UTYPE", _WORD, "DISBAND", "BUILD", "WAIVE", "POWER"})
+_UNIT_START: Final = frozenset({"UTYPE", _WORD, "POWER"})
+_AFTER_UTYPE: Final = frozenset({_WORD, "POWER"})
+_AFTER_POWER: Final = frozenset({"UTYPE", _WORD})  # a COLON after the first word: `_Reader.order`
+_PLACE_START: Final = frozenset({_WORD})
+_COLON: Final = frozenset({"COLON"})
 
 
 @functools.cache
@@ -181,7 +181,7 @@ def _phrases(out: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return phrased
 
 
-_NOWHERE = Location("?")  # a place that did not resolve: the reader goes on to the end
+_NOWHERE: Final = Location("?")  # a place that did not resolve: the reader goes on to the end
 
 
 class _Reader:
@@ -365,8 +365,8 @@ class _Reader:
 # `A PAR R PIC`, `A PAR D`, `F STP/NC B`: one word per place, every word where the grammar
 # takes it as the reader above does (an id that is also an order or power word is left to the
 # reader).
-_UTYPES = {"A": UnitType.ARMY, "F": UnitType.FLEET}
-_LOCATIONS: dict[tuple[int, str], tuple[object, dict[str, Location | None]]] = {}
+_UTYPES: Final = {"A": UnitType.ARMY, "F": UnitType.FLEET}
+_LOCATIONS: Final[dict[tuple[int, str], tuple[object, dict[str, Location | None]]]] = {}
 
 
 def _canonical_locations(ctx: _Ctx) -> dict[str, Location | None]:

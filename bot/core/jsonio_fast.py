@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from json.encoder import encode_basestring as _q  # the string encoding of ensure_ascii=False
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.jsonio import POSITION_KEYS, _unit, retreat_locations
@@ -36,10 +36,10 @@ from bot.core.model import (
 from bot.core.orders import Convoy, Hold, Move, Order, SupportHold, SupportMove, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 
-_ESCAPED = re.compile(r'["\\\x00-\x1f]')
-_SEP = '","'  # between the items of a list of plain strings
-_SIZE = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
-_KEYS = frozenset(POSITION_KEYS)
+_ESCAPED: Final = re.compile(r'["\\\x00-\x1f]')
+_SEP: Final = '","'  # between the items of a list of plain strings
+_SIZE: Final = 100_000  # entries per cache; cleared when full (a bulk run's memory stays bounded)
+_KEYS: Final = frozenset(POSITION_KEYS)
 # A POSITION's centres as (power name, its list as a tuple, None if not a list) pairs
 _CenterKey = tuple[tuple[str, tuple[object, ...] | None], ...]
 _Owned = tuple[tuple[str, Power], ...]  # (centre, owner) pairs
@@ -282,11 +282,12 @@ class PositionReader:
 
 # (order, its power, `{"power":...,"order":...`, its usual line: succeeds, no reason)
 _Head = tuple[Order, Power | None, str, str]
-_SUCCEEDS, _NONE = Verdict.SUCCEEDS, Reason.NONE
+_SUCCEEDS: Final = Verdict.SUCCEEDS
+_NONE: Final = Reason.NONE
 # an Enum's class attribute costs ~900 instructions read in a function (issue 18)
 # The orders `OutcomeWriter._quoted` writes from their parts (the movement phase's five).
-_FROM_PARTS = frozenset({Move, Hold, SupportHold, SupportMove, Convoy})
-_TYPES: dict[UnitType | None, str] = {None: "", **{t: f"{t.value} " for t in UnitType}}
+_FROM_PARTS: Final = frozenset({Move, Hold, SupportHold, SupportMove, Convoy})
+_TYPES: Final[dict[UnitType | None, str]] = {None: "", **{t: f"{t.value} " for t in UnitType}}
 
 
 class OutcomeWriter:

@@ -12,83 +12,11 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import ClassVar
+from typing import Final
 
-from bot.core.twin import twin
-
-
-class ModelError(ValueError):
-    """A value that does not describe a legal model object (bad phase text, bad unit text)."""
-
-
-_POWER_ID_RE = re.compile(r"[A-Z][A-Z0-9_]{0,31}")
-
-
-class Power(str):
-    """A power's id, as its variant names it (`FRANCE`, `NORTH`): an open string id.
-
-    Instances are interned (one object per id), so `is` compares powers as `==` does. The
-    names a player may type, in every language, come from the variant (`GameMap.parse_power`).
-    The classical seven are constants for convenience (`Power.FRANCE`); production code walks
-    `GameMap.powers` instead of any fixed list.
-    """
-
-    __slots__ = ()
-    _interned: ClassVar[dict[str, Power]] = {}
-    AUSTRIA: ClassVar[Power]
-    ENGLAND: ClassVar[Power]
-    FRANCE: ClassVar[Power]
-    GERMANY: ClassVar[Power]
-    ITALY: ClassVar[Power]
-    RUSSIA: ClassVar[Power]
-    TURKEY: ClassVar[Power]
-
-    def __new__(cls, value: str) -> Power:
-        known = cls._interned.get(value)
-        if known is not None:
-            return known
-        if not isinstance(value, str) or not _POWER_ID_RE.fullmatch(value):
-            raise ModelError(f"not a power id: {value!r} (upper-case letters, digits, _)")
-        made = super().__new__(cls, value)
-        cls._interned[str(value)] = made
-        return made
-
-    @classmethod
-    def of(cls, text: str) -> Power:
-        """A power id written in any case ("france", " Russia ")."""
-        return cls(text.strip().upper())
-
-    @property
-    def value(self) -> str:
-        return str.__str__(self)
-
-    @property
-    def name(self) -> str:
-        return str.__str__(self)
-
-    def __str__(self) -> str:
-        return str.__str__(self)
-
-    def __repr__(self) -> str:
-        return f"Power({str.__str__(self)!r})"
-
-    def __reduce__(self) -> tuple[type[Power], tuple[str]]:
-        return (Power, (str.__str__(self),))
-
-    def __copy__(self) -> Power:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Power:
-        return self
-
-
-Power.AUSTRIA = Power("AUSTRIA")
-Power.ENGLAND = Power("ENGLAND")
-Power.FRANCE = Power("FRANCE")
-Power.GERMANY = Power("GERMANY")
-Power.ITALY = Power("ITALY")
-Power.RUSSIA = Power("RUSSIA")
-Power.TURKEY = Power("TURKEY")
+from bot.core.native import mypyc_attr
+from bot.core.power import ModelError as ModelError  # noqa: PLC0414 - re-exported
+from bot.core.power import Power as Power  # noqa: PLC0414 - re-exported
 
 
 def _fold(text: str) -> str:
@@ -125,12 +53,20 @@ class ProvinceKind(StrEnum):
     COASTAL = "coastal"
 
 
-@dataclass(frozen=True, slots=True, order=True)
+# The hot classes write their own __init__ (init=False), with `object.__setattr__` stores that
+# mypyc compiles to plain struct stores: a dataclass's generated __init__ stays interpreted
+# under mypyc (the native spike, issue 18).
+@mypyc_attr(acyclic=True)  # frozen values: never in a cycle, so not tracked by the collector
+@dataclass(frozen=True, slots=True, order=True, init=False)
 class Location:
     """A province, with a coast only for a fleet location in a split-coast province."""
 
     province: str
     coast: Coast | None = None
+
+    def __init__(self, province: str, coast: Coast | None = None) -> None:
+        object.__setattr__(self, "province", province)
+        object.__setattr__(self, "coast", coast)
 
     @classmethod
     def parse(cls, text: str) -> Location:
@@ -145,14 +81,20 @@ class Location:
         return f"{self.province}/{self.coast.value}" if self.coast else self.province
 
 
-_LOC_RE = re.compile(r"([A-Za-z]{3})(?:\s*/\s*([nsueNSEC][cC]))?")
+_LOC_RE: Final = re.compile(r"([A-Za-z]{3})(?:\s*/\s*([nsueNSEC][cC]))?")
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(acyclic=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Unit:
     power: Power
     type: UnitType
     location: Location
+
+    def __init__(self, power: Power, type: UnitType, location: Location) -> None:
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "location", location)
 
     @property
     def province(self) -> str:
@@ -184,12 +126,17 @@ class PhaseKind(StrEnum):
 
 # The members hot paths read, bound once: an Enum's class attribute read in a function costs
 # ~900 instructions (EnumType's look-up hook), a module's global a dict look-up (issue 18).
-ARMY, FLEET = UnitType.ARMY, UnitType.FLEET
-SPRING, FALL, WINTER = Season.SPRING, Season.FALL, Season.WINTER
-MOVEMENT, RETREAT, ADJUSTMENT = PhaseKind.MOVEMENT, PhaseKind.RETREAT, PhaseKind.ADJUSTMENT
+ARMY: Final = UnitType.ARMY
+FLEET: Final = UnitType.FLEET
+SPRING: Final = Season.SPRING
+FALL: Final = Season.FALL
+WINTER: Final = Season.WINTER
+MOVEMENT: Final = PhaseKind.MOVEMENT
+RETREAT: Final = PhaseKind.RETREAT
+ADJUSTMENT: Final = PhaseKind.ADJUSTMENT
 
 
-_SEASON_WORDS: dict[str, Season] = {
+_SEASON_WORDS: Final[dict[str, Season]] = {
     "s": Season.SPRING,
     "spring": Season.SPRING,
     "printemps": Season.SPRING,
@@ -203,7 +150,7 @@ _SEASON_WORDS: dict[str, Season] = {
     "winter": Season.WINTER,
     "hiver": Season.WINTER,
 }
-_KIND_WORDS: dict[str, PhaseKind] = {
+_KIND_WORDS: Final[dict[str, PhaseKind]] = {
     "m": PhaseKind.MOVEMENT,
     "movement": PhaseKind.MOVEMENT,
     "moves": PhaseKind.MOVEMENT,
@@ -223,7 +170,7 @@ _KIND_WORDS: dict[str, PhaseKind] = {
     "ajustements": PhaseKind.ADJUSTMENT,
 }
 # The phase kinds each season has (a constant: Phase.__post_init__ runs for every phase made).
-_KINDS_IN_SEASON: Mapping[Season, tuple[PhaseKind, ...]] = MappingProxyType(
+_KINDS_IN_SEASON: Final[Mapping[Season, tuple[PhaseKind, ...]]] = MappingProxyType(
     {
         Season.SPRING: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
         Season.FALL: (PhaseKind.MOVEMENT, PhaseKind.RETREAT),
@@ -232,14 +179,18 @@ _KINDS_IN_SEASON: Mapping[Season, tuple[PhaseKind, ...]] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@mypyc_attr(acyclic=True)
+@dataclass(frozen=True, slots=True, order=True, init=False)
 class Phase:
     year: int
     season: Season
     kind: PhaseKind
 
-    def __post_init__(self) -> None:
-        if self.kind not in _KINDS_IN_SEASON[self.season]:
+    def __init__(self, year: int, season: Season, kind: PhaseKind) -> None:
+        object.__setattr__(self, "year", year)
+        object.__setattr__(self, "season", season)
+        object.__setattr__(self, "kind", kind)
+        if kind not in _KINDS_IN_SEASON[season]:
             raise ModelError(f"no {self.kind.name.lower()} phase in {self.season.name.lower()}")
 
     @property
@@ -303,7 +254,8 @@ class Phase:
         return self.next_steps()[0]
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(acyclic=True)
+@dataclass(frozen=True, slots=True, init=False)
 class DislodgedUnit:
     """A unit awaiting retreat, with what the movement phase left it (4.A.5, standoffs)."""
 
@@ -311,26 +263,27 @@ class DislodgedUnit:
     attacker_from: str
     retreats: frozenset[str]
 
-
-_DislodgedUnitTwin = twin(DislodgedUnit)
+    def __init__(self, unit: Unit, attacker_from: str, retreats: frozenset[str]) -> None:
+        object.__setattr__(self, "unit", unit)
+        object.__setattr__(self, "attacker_from", attacker_from)
+        object.__setattr__(self, "retreats", retreats)
 
 
 def dislodged_unit(unit: Unit, attacker_from: str, retreats: frozenset[str]) -> DislodgedUnit:
-    """`DislodgedUnit(...)` through its twin (bot.core.twin), for the batch path's dislodged
-    units (made per phase by the adjudicator, read per retreat record): issue 18."""
-    d = object.__new__(_DislodgedUnitTwin)
-    d.unit = unit
-    d.attacker_from = attacker_from
-    d.retreats = retreats
-    d.__class__ = DislodgedUnit
-    return d  # type: ignore[no-any-return]
+    """`DislodgedUnit(...)` (kept for its callers; a twin no more: the native spike)."""
+    return DislodgedUnit(unit, attacker_from, retreats)
 
 
 def _frozen_map(m: Mapping[str, object] | None) -> Mapping[str, object]:
     return MappingProxyType(dict(m or {}))
 
 
-@dataclass(frozen=True, slots=True)
+_NO_UNITS: Final[Mapping[str, Unit]] = MappingProxyType({})
+_NO_CENTERS: Final[Mapping[str, Power]] = MappingProxyType({})
+
+
+@mypyc_attr(acyclic=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Position:
     """A board at the start of a phase.
 
@@ -343,10 +296,17 @@ class Position:
     centers: Mapping[str, Power] = field(default_factory=lambda: MappingProxyType({}))
     dislodged: tuple[DislodgedUnit, ...] = ()
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "units", _frozen_map(self.units))
-        object.__setattr__(self, "centers", _frozen_map(self.centers))
-        object.__setattr__(self, "dislodged", tuple(self.dislodged))
+    def __init__(
+        self,
+        phase: Phase,
+        units: Mapping[str, Unit] = _NO_UNITS,
+        centers: Mapping[str, Power] = _NO_CENTERS,
+        dislodged: tuple[DislodgedUnit, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "units", _frozen_map(units))
+        object.__setattr__(self, "centers", _frozen_map(centers))
+        object.__setattr__(self, "dislodged", tuple(dislodged))
 
     @classmethod
     def build(
@@ -374,15 +334,17 @@ class Position:
         """A position over mappings the caller hands over: fresh dicts that nobody changes
         afterwards, or another position's read-only views. Unlike the constructor it makes no
         defensive copies (the adjudicator builds one position per phase, in its hot path)."""
-        # Filled through its twin, then made a Position (the same object as through
-        # object.__setattr__, at about half the cost; see bot.core.twin).
-        pos = object.__new__(_PositionTwin)
-        pos.phase = phase
-        pos.units = units if type(units) is MappingProxyType else MappingProxyType(units)
-        pos.centers = centers if type(centers) is MappingProxyType else MappingProxyType(centers)
-        pos.dislodged = dislodged
-        pos.__class__ = cls
-        return pos  # type: ignore[no-any-return]
+        pos = cls(phase)  # its fields then set (mypyc: no object.__new__ of a native class)
+        object.__setattr__(
+            pos, "units", units if type(units) is MappingProxyType else MappingProxyType(units)
+        )
+        object.__setattr__(
+            pos,
+            "centers",
+            centers if type(centers) is MappingProxyType else MappingProxyType(centers),
+        )
+        object.__setattr__(pos, "dislodged", dislodged)
+        return pos
 
     def unit_in(self, province: str) -> Unit | None:
         return self.units.get(province)
@@ -405,6 +367,3 @@ class Position:
         present = {u.power for u in self.units.values()} | set(self.centers.values())
         present |= {d.unit.power for d in self.dislodged}
         return sorted(present)
-
-
-_PositionTwin = twin(Position)

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from bot.core.messages import Message, render
 from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
+from bot.core.native import mypyc_attr
 from bot.core.orders import Order
-from bot.core.twin import twin
 
 if TYPE_CHECKING:
     from bot.core.map import GameMap
@@ -37,7 +37,8 @@ class Reason(StrEnum):
     NOT_ALLOWED = "not allowed"  # a build or removal the adjustment counts do not allow
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(acyclic=True)  # frozen values: never in a cycle, so not tracked by the collector
+@dataclass(frozen=True, slots=True, init=False)
 class OrderResult:
     power: Power | None
     order: Order
@@ -48,6 +49,24 @@ class OrderResult:
     implied: bool = False  # an order the engine supplied (default hold, civil-disorder removal)
     # Why, as a catalogue message, shown in the game's language (bot.core.messages).
     message: Message | None = None
+
+    def __init__(  # noqa: PLR0917 - the dataclass's own signature
+        self,
+        power: Power | None,
+        order: Order,
+        verdict: Verdict,
+        reason: Reason = Reason.NONE,
+        note: str = "",
+        implied: bool = False,
+        message: Message | None = None,
+    ) -> None:
+        object.__setattr__(self, "power", power)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "verdict", verdict)
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "note", note)
+        object.__setattr__(self, "implied", implied)
+        object.__setattr__(self, "message", message)
 
     @property
     def succeeded(self) -> bool:
@@ -74,10 +93,6 @@ def describe(result: OrderResult, lang: str = "en", game_map: GameMap | None = N
     return result.detail
 
 
-_new = object.__new__
-_OrderResultTwin = twin(OrderResult)
-
-
 def order_result(  # noqa: PLR0917 - the dataclass's own signature
     power: Power | None,
     order: Order,
@@ -87,21 +102,12 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
     implied: bool = False,
     message: Message | None = None,
 ) -> OrderResult:
-    """`OrderResult(...)` for the adjudicator's hot path, ~20 times per phase: the same object
-    (same fields, equality and hash) for about a quarter of the dataclass's cost (issue 18)."""
-    r = _new(_OrderResultTwin)
-    r.power = power
-    r.order = order
-    r.verdict = verdict
-    r.reason = reason
-    r.note = note
-    r.implied = implied
-    r.message = message
-    r.__class__ = OrderResult
-    return r  # type: ignore[no-any-return]
+    """`OrderResult(...)` (kept for its callers; a twin no more: the native spike)."""
+    return OrderResult(power, order, verdict, reason, note, implied, message)
 
 
-@dataclass(frozen=True, slots=True)
+@mypyc_attr(acyclic=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Outcome:
     phase: Phase  # the phase that was adjudicated
     results: tuple[OrderResult, ...]
@@ -113,8 +119,19 @@ class Outcome:
     # The position the next phase starts from, after skipping empty retreat/adjustment phases.
     position: Position
 
-
-_OutcomeTwin = twin(Outcome)
+    def __init__(
+        self,
+        phase: Phase,
+        results: tuple[OrderResult, ...],
+        dislodged: tuple[DislodgedUnit, ...],
+        removed: tuple[Unit, ...],
+        position: Position,
+    ) -> None:
+        object.__setattr__(self, "phase", phase)
+        object.__setattr__(self, "results", results)
+        object.__setattr__(self, "dislodged", dislodged)
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "position", position)
 
 
 def outcome(
@@ -124,12 +141,5 @@ def outcome(
     removed: tuple[Unit, ...],
     position: Position,
 ) -> Outcome:
-    """`Outcome(...)` for the adjudicator's hot path (once per phase; see `order_result`)."""
-    o = _new(_OutcomeTwin)
-    o.phase = phase
-    o.results = results
-    o.dislodged = dislodged
-    o.removed = removed
-    o.position = position
-    o.__class__ = Outcome
-    return o  # type: ignore[no-any-return]
+    """`Outcome(...)` (kept for its callers; a twin no more: the native spike)."""
+    return Outcome(phase, results, dislodged, removed, position)

@@ -272,8 +272,9 @@ def _one_per_province(
         if len(group) < 2:
             continue
         choice = rules.two_builds_same_province
-        keep = None if choice is Choice.A else group[0] if choice is Choice.B else group[-1]
+        # its Entry, not the pair: mypyc boxes a tuple anew when read, so `is` (native spike)
+        keep = None if choice is Choice.A else group[0][0] if choice is Choice.B else group[-1][0]
         for c in group:
-            if c is not keep:
+            if c[0] is not keep:
                 c[0].fail(Reason.NOT_ALLOWED, msg("build.one_per_province", order=c[0].order))
     return [c for c in cands if c[0].verdict is Verdict.SUCCEEDS]

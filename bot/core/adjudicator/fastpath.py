@@ -31,6 +31,7 @@ Why strengths can be computed once (DATC 5 and the cases cited below):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 from bot.core.adjudicator.legality import MOVE, SUPH
 from bot.core.adjudicator.movement import BY_CONVOY, GUESSING, RESOLVED, Resolver
@@ -38,7 +39,7 @@ from bot.core.rules import ConvoyParadox
 
 # The paradox rules under which a convoy nobody attacks leaves nothing to the resolver (read once:
 # a class attribute of an Enum costs ~900 instructions, issue 18).
-_SETTLED_PARADOX_RULES = (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD)
+_SETTLED_PARADOX_RULES: Final = (ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD)
 
 
 def settle(r: Resolver) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bot.core.adjudicator.mapindex import MapIndex, key
 from bot.core.messages import Message, Name, OneOf, Prov, msg
@@ -27,16 +27,28 @@ from bot.core.orders import (
 from bot.core.outcome import OrderResult, Reason, Verdict, order_result
 from bot.core.rules import AdjacentConvoy, Choice, DuplicateOrders, RuleSet
 
-HOLD, MOVE, SUPH, SUPM, CONVOY = 0, 1, 2, 3, 4
+HOLD: Final = 0
+MOVE: Final = 1
+SUPH: Final = 2
+SUPM: Final = 3
+CONVOY: Final = 4
 # Enum members read once: `UnitType.ARMY` in a function costs ~900 instructions each time (the
 # EnumType.__getattr__ hook makes every class attribute look-up slow; issue 18).
-CHOICE_A, CHOICE_C = Choice.A, Choice.C
-DUP_FIRST, DUP_LAST = DuplicateOrders.FIRST, DuplicateOrders.LAST
-SUCCEEDS, FAILS, NO_REASON = Verdict.SUCCEEDS, Verdict.FAILS, Reason.NONE
+CHOICE_A: Final = Choice.A
+CHOICE_C: Final = Choice.C
+DUP_FIRST: Final = DuplicateOrders.FIRST
+DUP_LAST: Final = DuplicateOrders.LAST
+SUCCEEDS: Final = Verdict.SUCCEEDS
+FAILS: Final = Verdict.FAILS
+NO_REASON: Final = Reason.NONE
 # the adjacent-convoy rules under which a move "via convoy" needs a route even to a neighbour
-_ROUTE_RULES = (AdjacentConvoy.RULE_2000, AdjacentConvoy.RULE_1982, AdjacentConvoy.EXPLICIT_ONLY)
-_EMPTY: frozenset[str] = frozenset()  # a default made once, not a call per support
-MEMO_SIZE = 50_000  # results remembered per map (MapIndex.succeeded), then cleared
+_ROUTE_RULES: Final = (
+    AdjacentConvoy.RULE_2000,
+    AdjacentConvoy.RULE_1982,
+    AdjacentConvoy.EXPLICIT_ONLY,
+)
+_EMPTY: Final[frozenset[str]] = frozenset()  # a default made once, not a call per support
+MEMO_SIZE: Final = 50_000  # results remembered per map (MapIndex.succeeded), then cleared
 
 
 # A legal movement-phase order in the resolver's terms, as a plain tuple (built in the hot
@@ -49,8 +61,8 @@ def hold_eff(unit: Unit) -> Eff:
     return (HOLD, unit, None, "", None, "", None, False)
 
 
-_UNIT_ORDERS = (Hold, Move, SupportHold, SupportMove, Convoy)
-_TARGETED = (SupportHold, SupportMove, Convoy)
+_UNIT_ORDERS: Final = (Hold, Move, SupportHold, SupportMove, Convoy)
+_TARGETED: Final = (SupportHold, SupportMove, Convoy)
 
 
 def as_given(order: Order, units: Mapping[str, Unit]) -> bool:
@@ -261,7 +273,7 @@ def chordless_route_through(
     return False
 
 
-_KIND: dict[type, int] = {
+_KIND: Final[dict[type, int]] = {
     Hold: HOLD,
     Move: MOVE,
     SupportHold: SUPH,

@@ -6,6 +6,7 @@ from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from bot.core.map import GameMap
 from bot.core.model import Coast, Location, Power, ProvinceKind, Unit, UnitType
@@ -85,7 +86,7 @@ class MapIndex:
         return False
 
 
-_MEMBERSHIP = (set, frozenset, dict)  # the collections route_exists asks as they are
+_MEMBERSHIP: Final = (set, frozenset, dict)  # the collections route_exists asks as they are
 
 
 def key(loc: Location) -> str:
@@ -208,4 +209,4 @@ def distances(index: MapIndex, targets: Iterable[str]) -> Mapping[str, int]:
     return dist
 
 
-_DIST_MEMO_SIZE = 512
+_DIST_MEMO_SIZE: Final = 512

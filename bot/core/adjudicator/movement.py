@@ -8,6 +8,8 @@ Reference: DATC section 5 and L. B. Kruijswijk, "The Math of Adjudication".
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.core.adjudicator.legality import CONVOY, HOLD, MOVE, SUPH, SUPM, Eff
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.messages import Message, Prov, msg
@@ -16,14 +18,22 @@ from bot.core.orders import Order
 from bot.core.rules import AdjacentConvoy, ConvoyParadox, MultiRoute, RuleSet
 
 # How a move travels (4.A.3).
-LAND, BY_CONVOY, FALLBACK, OPPOSITE = 0, 1, 2, 3
-UNRESOLVED, GUESSING, RESOLVED = 0, 1, 2
+LAND: Final = 0
+BY_CONVOY: Final = 1
+FALLBACK: Final = 2
+OPPOSITE: Final = 3
+UNRESOLVED: Final = 0
+GUESSING: Final = 1
+RESOLVED: Final = 2
 # Enum members read once (a class attribute of an Enum costs ~900 instructions: issue 18).
-EXPLICIT_ONLY, RULE_2000_FALLBACK = AdjacentConvoy.EXPLICIT_ONLY, AdjacentConvoy.RULE_2000_FALLBACK
-ADJ_1971 = AdjacentConvoy.RULE_1971
-SZYKMAN, ALL_HOLD = ConvoyParadox.SZYKMAN, ConvoyParadox.ALL_HOLD
-PARADOX_1982, PARADOX_1971 = ConvoyParadox.RULE_1982, ConvoyParadox.RULE_1971
-ANY_ROUTE_DISRUPTED = MultiRoute.ANY_ROUTE_DISRUPTED
+EXPLICIT_ONLY: Final = AdjacentConvoy.EXPLICIT_ONLY
+RULE_2000_FALLBACK: Final = AdjacentConvoy.RULE_2000_FALLBACK
+ADJ_1971: Final = AdjacentConvoy.RULE_1971
+SZYKMAN: Final = ConvoyParadox.SZYKMAN
+ALL_HOLD: Final = ConvoyParadox.ALL_HOLD
+PARADOX_1982: Final = ConvoyParadox.RULE_1982
+PARADOX_1971: Final = ConvoyParadox.RULE_1971
+ANY_ROUTE_DISRUPTED: Final = MultiRoute.ANY_ROUTE_DISRUPTED
 
 
 def _used(e: Eff) -> Order | str:

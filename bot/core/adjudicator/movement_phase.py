@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Final, cast
 
 from bot.core.adjudicator.fastpath import settle
 from bot.core.adjudicator.legality import CONVOY, HOLD, MEMO_SIZE, MOVE, Eff, MovementCheck
@@ -16,12 +16,18 @@ from bot.core.orders import Hold, Order, UnitRef
 from bot.core.outcome import OrderResult, Outcome, Reason, Verdict, order_result, outcome
 from bot.core.rules import RuleSet
 
-S, F = Verdict.SUCCEEDS, Verdict.FAILS
-NONE = Reason.NONE
+S: Final = Verdict.SUCCEEDS
+F: Final = Verdict.FAILS
+NONE: Final = Reason.NONE
 # Enum members read once (a class attribute of an Enum costs ~900 instructions: issue 18).
-DISLODGED, ILLEGAL, BOUNCED, CUT = Reason.DISLODGED, Reason.ILLEGAL, Reason.BOUNCED, Reason.CUT
-PARADOX, NO_CONVOY, VOID = Reason.PARADOX, Reason.NO_CONVOY, Reason.VOID
-CONVOY_BROKEN = Reason.CONVOY_BROKEN
+DISLODGED: Final = Reason.DISLODGED
+ILLEGAL: Final = Reason.ILLEGAL
+BOUNCED: Final = Reason.BOUNCED
+CUT: Final = Reason.CUT
+PARADOX: Final = Reason.PARADOX
+NO_CONVOY: Final = Reason.NO_CONVOY
+VOID: Final = Reason.VOID
+CONVOY_BROKEN: Final = Reason.CONVOY_BROKEN
 
 
 def prepare(
@@ -186,11 +192,11 @@ def _by(r: Resolver, k: int, key: str) -> Message:
     return msg(f"{key}_from", unit=r.units[k], origin=Prov(r.prov[k]))
 
 
-_NOT_USED = msg("result.not_used")
-_PARADOX = msg("result.paradox")
-_NO_CONVOY = msg("result.no_convoy")
-_FLEET_DISLODGED = msg("result.fleet_dislodged")
-_ROUTE_BROKEN = msg("result.route_broken")
+_NOT_USED: Final = msg("result.not_used")
+_PARADOX: Final = msg("result.paradox")
+_NO_CONVOY: Final = msg("result.no_convoy")
+_FLEET_DISLODGED: Final = msg("result.fleet_dislodged")
+_ROUTE_BROKEN: Final = msg("result.route_broken")
 
 
 def _result(r: Resolver, i: int, order: Order, dislodger: int | None) -> OrderResult:

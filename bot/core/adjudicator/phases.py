@@ -7,7 +7,7 @@ from collections.abc import Hashable, Iterable, Mapping
 from functools import lru_cache
 from operator import attrgetter
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Final, TypeVar
 
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.model import (
@@ -24,7 +24,7 @@ from bot.core.model import (
     Unit,
 )
 
-power_of = attrgetter("power")  # a unit's power, for counts(map(...)) in C
+power_of: Final = attrgetter("power")  # a unit's power, for counts(map(...)) in C
 _V = TypeVar("_V")
 _K = TypeVar("_K", bound=Hashable)
 

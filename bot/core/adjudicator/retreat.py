@@ -81,7 +81,7 @@ def adjudicate_retreats(
                 entries[i].fail(Reason.ILLEGAL, msg("retreat.several"))
             continue
         for c in cands:
-            if c is not keep:
+            if c[0] != keep[0]:  # not `is`: mypyc boxes a tuple anew when read (native spike)
                 entries[c[0]].fail(Reason.ILLEGAL, msg("retreat.another_used"))
         plan[prov] = keep
     targets: dict[str, int] = {}

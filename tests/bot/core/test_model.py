@@ -1,5 +1,4 @@
 import pickle
-from dataclasses import fields
 from types import MappingProxyType
 
 import pytest
@@ -17,7 +16,6 @@ from bot.core.model import (
     Season,
     Unit,
     UnitType,
-    _PositionTwin,
     dislodged_unit,
 )
 from tests.standard import STANDARD
@@ -108,8 +106,6 @@ def test_position_adopt_wraps_without_copying():
         gone,
     )
     assert hash(full.phase) == hash(phase)
-    # adopt fills a twin of Position's slots (bot.core.twin): they must be its fields
-    assert sorted(_PositionTwin.__slots__) == sorted(f.name for f in fields(Position))
 
 
 def test_dislodged_unit_is_the_dataclasss_construction() -> None:
