@@ -7,7 +7,7 @@ reading itself, without a parse tree, is `bot.core.fastread`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from bot.core import catalogue
 from bot.core.fastread import (
@@ -26,6 +26,7 @@ from bot.core.model import (
     ADJUSTMENT,
     FLEET,
     MOVEMENT,
+    NATIVE,
     RETREAT,
     Location,
     PhaseKind,
@@ -49,6 +50,7 @@ from bot.core.orders import (
     UnitRef,
 )
 from bot.core.parser import parse_order
+from bot.core.twin import twin
 
 __all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
 
@@ -115,14 +117,35 @@ class _Plan:
         self.via = False
 
 
-# The orders a plan makes, and their units, are built by their constructors (the native
-# spike: a compiled class's __init__ is as fast as a twin's stores, and a native class cannot
-# take a twin's __class__).
+# The orders a plan makes, and their units, are built through their classes' twins (plain
+# stores, then `__class__`: bot.core.twin): a frozen dataclass's __init__ sets each field
+# through `object.__setattr__` (a Move: ~13k instructions; slot setters called: ~6.5k; issue
+# 18). tests/bot/core/test_fastparse.py checks each equals its class's own construction.
+# Compiled (bot.core.model.NATIVE), by their constructors: a native class takes no twin's
+# `__class__`, and its compiled __init__ is as cheap.
+_new: Final = object.__new__
+
+
+def _twin(cls: type) -> Any:
+    return None if NATIVE else twin(cls)  # twin() refuses a native class
+
+
+_UnitRefTwin, _MoveTwin, _HoldTwin = _twin(UnitRef), _twin(Move), _twin(Hold)
+_SupportHoldTwin, _SupportMoveTwin = _twin(SupportHold), _twin(SupportMove)
+_ConvoyTwin, _RetreatTwin = _twin(Convoy), _twin(Retreat)
+_DisbandTwin, _BuildTwin = _twin(Disband), _twin(Build)
 
 
 def _unit_ref(utype: UnitType, loc: Location, owner: Power | None) -> UnitRef:
     """`UnitRef(utype, loc, owner)`."""
-    return UnitRef(utype, loc, owner)
+    if NATIVE:
+        return UnitRef(utype, loc, owner)
+    ref = _new(_UnitRefTwin)
+    ref.type = utype
+    ref.location = loc
+    ref.power = owner
+    ref.__class__ = UnitRef
+    return ref  # type: ignore[no-any-return]
 
 
 def _owned(refs: _Refs, utype: UnitType, loc: Location) -> _Owned:
@@ -144,6 +167,81 @@ def _as_written(owned: _Owned, utype: UnitType, loc: Location) -> UnitRef:
     return ref
 
 
+def _order_of(twin_cls: Any, plan: _Plan, power: Power | None, owner: Power | None) -> Any:
+    """A twin with the fields every order of a plan has, its unit the plan's as owned by
+    `owner` (looked up here, not through a call more: issue 18); the caller sets its own
+    fields, then its class."""
+    unit = plan.owned.get(owner)
+    if unit is None:
+        unit = plan.owned[owner] = _unit_ref(plan.utype, plan.loc, owner)
+    order = _new(twin_cls)
+    order.power = power or owner
+    order.source = plan.text
+    order.irrelevant_coasts = ()
+    order.unit = unit
+    return order
+
+
+def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    # its unit as written: the plan's as owned by None
+    order = _order_of(_BuildTwin, plan, power or owner, None)
+    order.__class__ = Build
+    return order  # type: ignore[no-any-return]
+
+
+def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_DisbandTwin, plan, power, owner)
+    order.__class__ = Disband
+    return order  # type: ignore[no-any-return]
+
+
+def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_RetreatTwin, plan, power, owner)
+    order.dest = plan.dest
+    order.__class__ = Retreat
+    return order  # type: ignore[no-any-return]
+
+
+def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_HoldTwin, plan, power, owner)
+    order.__class__ = Hold
+    return order  # type: ignore[no-any-return]
+
+
+def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_MoveTwin, plan, power, owner)
+    order.dest = plan.dest
+    order.via_convoy = plan.via
+    order.__class__ = Move
+    return order  # type: ignore[no-any-return]
+
+
+def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_SupportHoldTwin, plan, power, owner)
+    order.target = plan.target
+    order.__class__ = SupportHold
+    return order  # type: ignore[no-any-return]
+
+
+def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_SupportMoveTwin, plan, power, owner)
+    order.target = plan.target
+    order.dest = plan.dest
+    order.__class__ = SupportMove
+    return order  # type: ignore[no-any-return]
+
+
+def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+    order = _order_of(_ConvoyTwin, plan, power, owner)
+    order.target = plan.target
+    order.dest = plan.dest
+    order.__class__ = Convoy
+    return order  # type: ignore[no-any-return]
+
+
+# The same, by the constructors (compiled).
+
+
 def _unit_of(plan: _Plan, owner: Power | None) -> UnitRef:
     """The plan's unit as owned by `owner`."""
     unit = plan.owned.get(owner)
@@ -152,41 +250,52 @@ def _unit_of(plan: _Plan, owner: Power | None) -> UnitRef:
     return unit
 
 
-def _build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_build(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     # its unit as written: the plan's as owned by None
     return Build(power or owner, _unit_of(plan, None), source=plan.text)
 
 
-def _disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_disband(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     return Disband(power or owner, _unit_of(plan, owner), source=plan.text)
 
 
-def _retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_retreat(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     return Retreat(power or owner, _unit_of(plan, owner), plan.dest, source=plan.text)
 
 
-def _hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     return Hold(power or owner, _unit_of(plan, owner), source=plan.text)
 
 
-def _move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     unit = _unit_of(plan, owner)
     return Move(power or owner, unit, plan.dest, plan.via, source=plan.text)
 
 
-def _support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_support_hold(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     unit = _unit_of(plan, owner)
     return SupportHold(power or owner, unit, plan.target, source=plan.text)
 
 
-def _support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_support_move(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     unit = _unit_of(plan, owner)
     return SupportMove(power or owner, unit, plan.target, plan.dest, source=plan.text)
 
 
-def _convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
+def _new_convoy(plan: _Plan, power: Power | None, owner: Power | None) -> Order:
     unit = _unit_of(plan, owner)
     return Convoy(power or owner, unit, plan.target, plan.dest, source=plan.text)
+
+
+# The makers the plans take, chosen once.
+_BUILD: Final = _new_build if NATIVE else _build
+_DISBAND: Final = _new_disband if NATIVE else _disband
+_RETREAT: Final = _new_retreat if NATIVE else _retreat
+_HOLD: Final = _new_hold if NATIVE else _hold
+_MOVE: Final = _new_move if NATIVE else _move
+_SUPPORT_HOLD: Final = _new_support_hold if NATIVE else _support_hold
+_SUPPORT_MOVE: Final = _new_support_move if NATIVE else _support_move
+_CONVOY: Final = _new_convoy if NATIVE else _convoy
 
 
 def _unseen(*_: object) -> Order:
@@ -338,26 +447,26 @@ class BulkReader:
             return None
         verb = parts[2]
         if kind is ADJUSTMENT and n == 3 and verb == "B":
-            return _Plan(_build, text, utype, loc, self._refs, reads=_CENTRE)
+            return _Plan(_BUILD, text, utype, loc, self._refs, reads=_CENTRE)
         if kind is not MOVEMENT and n == 3 and verb == "D":
             reads = _RETREATING if kind is RETREAT else _UNITS
-            return _Plan(_disband, text, utype, loc, self._refs, reads=reads)
+            return _Plan(_DISBAND, text, utype, loc, self._refs, reads=reads)
         if kind is RETREAT and n == 4 and verb == "R":
             to = self._dest(text, utype, loc, parts[3])
             if to is None:
                 return None
-            plan = _Plan(_retreat, text, utype, loc, self._refs, reads=_RETREATING)
+            plan = _Plan(_RETREAT, text, utype, loc, self._refs, reads=_RETREATING)
             plan.dest = to
             return plan
         if kind is not MOVEMENT:
             return None
         if n == 3 and verb == "H":
-            return _Plan(_hold, text, utype, loc, self._refs)
+            return _Plan(_HOLD, text, utype, loc, self._refs)
         if verb == "-" and (n == 4 or (n == 5 and parts[4] == "VIA")):
             dest = self._dest(text, utype, loc, parts[3])
             if dest is None:
                 return None
-            plan = _Plan(_move, text, utype, loc, self._refs)
+            plan = _Plan(_MOVE, text, utype, loc, self._refs)
             plan.dest = dest
             plan.via = n == 5
             return plan
@@ -368,13 +477,13 @@ class BulkReader:
             ttype = _UTYPES[parts[3]]
             target = _as_written(_owned(self._refs, ttype, tloc), ttype, tloc)  # DATC 4.B.4
             if n == 5:
-                plan = _Plan(_support_hold, text, utype, loc, self._refs)
+                plan = _Plan(_SUPPORT_HOLD, text, utype, loc, self._refs)
             else:
                 tdest = self._loc(parts[6])
                 if parts[5] != "-" or tdest is None:
                     return None
                 plan = _Plan(
-                    _support_move if verb == "S" else _convoy, text, utype, loc, self._refs
+                    _SUPPORT_MOVE if verb == "S" else _CONVOY, text, utype, loc, self._refs
                 )
                 plan.dest = tdest
             plan.target = target

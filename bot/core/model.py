@@ -12,11 +12,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from bot.core.native import mypyc_attr
 from bot.core.power import ModelError as ModelError  # noqa: PLC0414 - re-exported
 from bot.core.power import Power as Power  # noqa: PLC0414 - re-exported
+from bot.core.twin import twin
+
+# Whether this module runs compiled by mypyc (tools/build_native.py, which compiles it with
+# orders.py and outcome.py): their classes are then native and take no `__class__`
+# assignment, so the batch path's makers build them by their constructors (as fast, compiled,
+# as a twin's stores); interpreted, through their twins (bot.core.twin; issue 18).
+NATIVE: Final = not __file__.endswith(".py")
 
 
 def _fold(text: str) -> str:
@@ -269,9 +276,20 @@ class DislodgedUnit:
         object.__setattr__(self, "retreats", retreats)
 
 
+_DislodgedUnitTwin: Final[Any] = None if NATIVE else twin(DislodgedUnit)
+
+
 def dislodged_unit(unit: Unit, attacker_from: str, retreats: frozenset[str]) -> DislodgedUnit:
-    """`DislodgedUnit(...)` (kept for its callers; a twin no more: the native spike)."""
-    return DislodgedUnit(unit, attacker_from, retreats)
+    """`DislodgedUnit(...)` through its twin (bot.core.twin), for the batch path's dislodged
+    units (made per phase by the adjudicator, read per retreat record): issue 18."""
+    if NATIVE:
+        return DislodgedUnit(unit, attacker_from, retreats)
+    d = object.__new__(_DislodgedUnitTwin)
+    d.unit = unit
+    d.attacker_from = attacker_from
+    d.retreats = retreats
+    d.__class__ = DislodgedUnit
+    return d  # type: ignore[no-any-return]
 
 
 def _frozen_map(m: Mapping[str, object] | None) -> Mapping[str, object]:
@@ -334,6 +352,18 @@ class Position:
         """A position over mappings the caller hands over: fresh dicts that nobody changes
         afterwards, or another position's read-only views. Unlike the constructor it makes no
         defensive copies (the adjudicator builds one position per phase, in its hot path)."""
+        if not NATIVE:
+            # Filled through its twin, then made a Position (the same object as through
+            # object.__setattr__, at about half the cost; see bot.core.twin).
+            twin_pos = object.__new__(_PositionTwin)
+            twin_pos.phase = phase
+            twin_pos.units = units if type(units) is MappingProxyType else MappingProxyType(units)
+            twin_pos.centers = (
+                centers if type(centers) is MappingProxyType else MappingProxyType(centers)
+            )
+            twin_pos.dislodged = dislodged
+            twin_pos.__class__ = cls
+            return twin_pos  # type: ignore[no-any-return]
         pos = cls(phase)  # its fields then set (mypyc: no object.__new__ of a native class)
         object.__setattr__(
             pos, "units", units if type(units) is MappingProxyType else MappingProxyType(units)
@@ -367,3 +397,6 @@ class Position:
         present = {u.power for u in self.units.values()} | set(self.centers.values())
         present |= {d.unit.power for d in self.dislodged}
         return sorted(present)
+
+
+_PositionTwin: Final[Any] = None if NATIVE else twin(Position)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Final
 
 from bot.core.messages import Message, render
-from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
+from bot.core.model import NATIVE, DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.native import mypyc_attr
 from bot.core.orders import Order
+from bot.core.twin import twin
 
 if TYPE_CHECKING:
     from bot.core.map import GameMap
@@ -93,6 +94,11 @@ def describe(result: OrderResult, lang: str = "en", game_map: GameMap | None = N
     return result.detail
 
 
+_new: Final = object.__new__
+# interpreted only: a native class (compiled: bot.core.model.NATIVE) has no twin
+_OrderResultTwin: Final[Any] = None if NATIVE else twin(OrderResult)
+
+
 def order_result(  # noqa: PLR0917 - the dataclass's own signature
     power: Power | None,
     order: Order,
@@ -102,8 +108,21 @@ def order_result(  # noqa: PLR0917 - the dataclass's own signature
     implied: bool = False,
     message: Message | None = None,
 ) -> OrderResult:
-    """`OrderResult(...)` (kept for its callers; a twin no more: the native spike)."""
-    return OrderResult(power, order, verdict, reason, note, implied, message)
+    """`OrderResult(...)` for the adjudicator's hot path, ~20 times per phase: the same object
+    (same fields, equality and hash) for about a quarter of the dataclass's cost (issue 18);
+    compiled, its own __init__ (as cheap)."""
+    if NATIVE:
+        return OrderResult(power, order, verdict, reason, note, implied, message)
+    r = _new(_OrderResultTwin)
+    r.power = power
+    r.order = order
+    r.verdict = verdict
+    r.reason = reason
+    r.note = note
+    r.implied = implied
+    r.message = message
+    r.__class__ = OrderResult
+    return r  # type: ignore[no-any-return]
 
 
 @mypyc_attr(acyclic=True)
@@ -134,6 +153,9 @@ class Outcome:
         object.__setattr__(self, "position", position)
 
 
+_OutcomeTwin: Final[Any] = None if NATIVE else twin(Outcome)
+
+
 def outcome(
     phase: Phase,
     results: tuple[OrderResult, ...],
@@ -141,5 +163,14 @@ def outcome(
     removed: tuple[Unit, ...],
     position: Position,
 ) -> Outcome:
-    """`Outcome(...)` (kept for its callers; a twin no more: the native spike)."""
-    return Outcome(phase, results, dislodged, removed, position)
+    """`Outcome(...)` for the adjudicator's hot path (once per phase; see `order_result`)."""
+    if NATIVE:
+        return Outcome(phase, results, dislodged, removed, position)
+    o = _new(_OutcomeTwin)
+    o.phase = phase
+    o.results = results
+    o.dislodged = dislodged
+    o.removed = removed
+    o.position = position
+    o.__class__ = Outcome
+    return o  # type: ignore[no-any-return]

@@ -562,7 +562,7 @@ def test_unit_refs_kept_by_location_id_are_never_another_places() -> None:
 
 
 def test_plans_build_orders_as_their_classes_do() -> None:
-    """The plans build orders by their constructors: each equals its class's own construction from
+    """The plans build orders through their twins: each equals its class's own construction from
     the same fields (a field left unset raises here), and no class checks anything at
     construction that this would skip."""
     reader = BulkReader(STANDARD)

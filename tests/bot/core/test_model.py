@@ -1,10 +1,12 @@
 import pickle
+from dataclasses import fields
 from types import MappingProxyType
 
 import pytest
 
 from bot.core.map import load_map
 from bot.core.model import (
+    NATIVE,
     Coast,
     DislodgedUnit,
     Location,
@@ -16,6 +18,7 @@ from bot.core.model import (
     Season,
     Unit,
     UnitType,
+    _PositionTwin,
     dislodged_unit,
 )
 from tests.standard import STANDARD
@@ -106,6 +109,9 @@ def test_position_adopt_wraps_without_copying():
         gone,
     )
     assert hash(full.phase) == hash(phase)
+    # adopt fills a twin of Position's slots (bot.core.twin): they must be its fields
+    if not NATIVE:  # compiled: no twin, its constructor
+        assert sorted(_PositionTwin.__slots__) == sorted(f.name for f in fields(Position))
 
 
 def test_dislodged_unit_is_the_dataclasss_construction() -> None:
