@@ -8,3 +8,5 @@ python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m mypy
 python3 -m pytest "$@"
+# The same game core and CLI compiled (opt-in build, issue 18): tests/native.sh.
+bash tests/native.sh
