@@ -23,7 +23,7 @@ from bot.core.twin import twin
 # orders.py and outcome.py): their classes are then native and take no `__class__`
 # assignment, so the batch path's makers build them by their constructors (as fast, compiled,
 # as a twin's stores); interpreted, through their twins (bot.core.twin; issue 18).
-NATIVE: Final = not __file__.endswith(".py")
+NATIVE: Final = not __file__.endswith((".py", ".pyc"))  # compiled: ".so" (".pyd")
 
 
 def _fold(text: str) -> str:
