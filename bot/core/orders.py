@@ -84,9 +84,7 @@ class UnitOrder(Order):
         source: str = "",
         irrelevant_coasts: tuple[str, ...] = (),
     ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "irrelevant_coasts", irrelevant_coasts)
+        Order.__init__(self, power, source=source, irrelevant_coasts=irrelevant_coasts)
         object.__setattr__(self, "unit", unit)
 
     def _head(self) -> str:
@@ -116,10 +114,7 @@ class Move(UnitOrder):
         source: str = "",
         irrelevant_coasts: tuple[str, ...] = (),
     ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "irrelevant_coasts", irrelevant_coasts)
-        object.__setattr__(self, "unit", unit)
+        UnitOrder.__init__(self, power, unit, source=source, irrelevant_coasts=irrelevant_coasts)
         object.__setattr__(self, "dest", dest)
         object.__setattr__(self, "via_convoy", via_convoy)
 
@@ -142,10 +137,7 @@ class SupportHold(UnitOrder):
         source: str = "",
         irrelevant_coasts: tuple[str, ...] = (),
     ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "irrelevant_coasts", irrelevant_coasts)
-        object.__setattr__(self, "unit", unit)
+        UnitOrder.__init__(self, power, unit, source=source, irrelevant_coasts=irrelevant_coasts)
         object.__setattr__(self, "target", target)
 
     def canonical(self) -> str:
@@ -168,10 +160,7 @@ class SupportMove(UnitOrder):
         source: str = "",
         irrelevant_coasts: tuple[str, ...] = (),
     ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "irrelevant_coasts", irrelevant_coasts)
-        object.__setattr__(self, "unit", unit)
+        UnitOrder.__init__(self, power, unit, source=source, irrelevant_coasts=irrelevant_coasts)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "dest", dest)
 
@@ -195,10 +184,7 @@ class Convoy(UnitOrder):
         source: str = "",
         irrelevant_coasts: tuple[str, ...] = (),
     ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "irrelevant_coasts", irrelevant_coasts)
-        object.__setattr__(self, "unit", unit)
+        UnitOrder.__init__(self, power, unit, source=source, irrelevant_coasts=irrelevant_coasts)
         object.__setattr__(self, "target", target)
         object.__setattr__(self, "dest", dest)
 
@@ -220,10 +206,7 @@ class Retreat(UnitOrder):
         source: str = "",
         irrelevant_coasts: tuple[str, ...] = (),
     ) -> None:
-        object.__setattr__(self, "power", power)
-        object.__setattr__(self, "source", source)
-        object.__setattr__(self, "irrelevant_coasts", irrelevant_coasts)
-        object.__setattr__(self, "unit", unit)
+        UnitOrder.__init__(self, power, unit, source=source, irrelevant_coasts=irrelevant_coasts)
         object.__setattr__(self, "dest", dest)
 
     def canonical(self) -> str:
