@@ -561,20 +561,23 @@ def test_unit_refs_kept_by_location_id_are_never_another_places() -> None:
     assert sum(map(len, reader._refs.values())) >= 10  # the shortcut built units
 
 
+# One text per maker a plan takes (the eight), in each kind of phase.
+PLAN_TEXTS = [
+    (PhaseKind.MOVEMENT, "A PAR H"), (PhaseKind.MOVEMENT, "A PAR - BUR"),
+    (PhaseKind.MOVEMENT, "F BRE - MAO VIA"), (PhaseKind.MOVEMENT, "A PAR S A MAR"),
+    (PhaseKind.MOVEMENT, "A PAR S A MAR - BUR"), (PhaseKind.MOVEMENT, "F NTH C A LON - BEL"),
+    (PhaseKind.RETREAT, "A PAR R PIC"), (PhaseKind.RETREAT, "A PAR D"),
+    (PhaseKind.ADJUSTMENT, "F STP/SC B"), (PhaseKind.ADJUSTMENT, "A PAR D"),
+]  # fmt: skip
+
+
 def test_plans_build_orders_as_their_classes_do() -> None:
     """The plans build orders through their twins: each equals its class's own construction from
     the same fields (a field left unset raises here), and no class checks anything at
     construction that this would skip."""
     reader = BulkReader(STANDARD)
-    texts = [
-        (PhaseKind.MOVEMENT, "A PAR H"), (PhaseKind.MOVEMENT, "A PAR - BUR"),
-        (PhaseKind.MOVEMENT, "F BRE - MAO VIA"), (PhaseKind.MOVEMENT, "A PAR S A MAR"),
-        (PhaseKind.MOVEMENT, "A PAR S A MAR - BUR"), (PhaseKind.MOVEMENT, "F NTH C A LON - BEL"),
-        (PhaseKind.RETREAT, "A PAR R PIC"), (PhaseKind.RETREAT, "A PAR D"),
-        (PhaseKind.ADJUSTMENT, "F STP/SC B"), (PhaseKind.ADJUSTMENT, "A PAR D"),
-    ]  # fmt: skip
     made = set()
-    for kind, text in texts:
+    for kind, text in PLAN_TEXTS:
         plan = reader._plan(text, kind)
         assert plan is not None, text
         for power, owner in [(Power("FRANCE"), Power("FRANCE")), (None, Power("ITALY"))]:

@@ -14,6 +14,7 @@ from bot.core.fastparse import BulkReader
 from bot.core.messages import msg
 from bot.core.model import NATIVE, Location, Phase, PhaseKind, Position, Power, Season, Unit
 from bot.core.orders import Hold, UnitRef, UnitType
+from tests.bot.core.test_fastparse import PLAN_TEXTS
 from tests.standard import STANDARD
 
 pytestmark = pytest.mark.skipif(NATIVE, reason="compiled: the constructors' makers only")
@@ -65,15 +66,8 @@ def test_model_and_outcome_makers_agree(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_plans_makers_agree() -> None:
     reader = BulkReader(STANDARD)
-    texts = [
-        (PhaseKind.MOVEMENT, "A PAR H"), (PhaseKind.MOVEMENT, "A PAR - BUR"),
-        (PhaseKind.MOVEMENT, "F BRE - MAO VIA"), (PhaseKind.MOVEMENT, "A PAR S A MAR"),
-        (PhaseKind.MOVEMENT, "A PAR S A MAR - BUR"), (PhaseKind.MOVEMENT, "F NTH C A LON - BEL"),
-        (PhaseKind.RETREAT, "A PAR R PIC"), (PhaseKind.RETREAT, "A PAR D"),
-        (PhaseKind.ADJUSTMENT, "F STP/SC B"), (PhaseKind.ADJUSTMENT, "A PAR D"),
-    ]  # fmt: skip
     makers = set()
-    for kind, text in texts:
+    for kind, text in PLAN_TEXTS:
         plan = reader._plan(text, kind)
         assert plan is not None, text
         name = plan.make.__name__
