@@ -2,16 +2,22 @@
 `parley parse`, `parley adjudicate` and `parley demo` from an empty folder, reading its maps,
 rules, clocks, catalogues, fonts, grammar and migrations from the installed package alone.
 
+The wheel carries the batch path compiled (setup.py, issue 18), and its results are the source's
+byte for byte; without a C compiler, or with PARLEY_PURE=1, the wheel is the pure-Python one.
+
 The venv is a plain one (no system site-packages, so no editable install of Parley leaks in);
 pip fetches the runtime dependencies from its configured index (its cache makes reruns fast)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import runpy
 import shutil
 import subprocess
 import sys
+import sysconfig
 import zipfile
 from pathlib import Path
 
@@ -22,37 +28,81 @@ pytestmark = pytest.mark.install
 REPO = Path(__file__).resolve().parents[1]
 # Build from a clean copy: a leftover build/ or egg-info in the tree could hide a missing file.
 _NOT_SOURCE = shutil.ignore_patterns(
-    ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis", "tests",
-    "demo-out", "out", "*.db*",
+    ".git", ".venv", ".venv-*", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
+    "tests", "demo-out", "out", "*.db*",
 )  # fmt: skip
 _RUNTIME_FILES = ("bot", "renderer")
+NATIVE_MODULES: list[str] = runpy.run_path(str(REPO / "setup.py"), run_name="t")["NATIVE_MODULES"]
+# What setuptools compiles with; without it the wheel is the pure one (setup.py).
+_HAS_CC = bool(
+    shutil.which((os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0])
+)
 
 
-def _run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> str:
+def _run(
+    cmd: list[str], cwd: Path, env: dict[str, str] | None = None, stdin: bytes | None = None
+) -> str:
     proc = subprocess.run(
-        cmd, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300
+        cmd, check=False, cwd=cwd, env=env, input=stdin, capture_output=True, timeout=300
     )
-    assert proc.returncode == 0, f"{cmd} -> {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
-    return proc.stdout
+    out, err = proc.stdout.decode(), proc.stderr.decode()
+    assert proc.returncode == 0, f"{cmd} -> {proc.returncode}\n{out}\n{err}"
+    return out
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    tmp = tmp_path_factory.mktemp("wheel")
+def _build(bindir: Path, tmp: Path, extra_env: dict[str, str] | None = None) -> tuple[Path, str]:
+    """The wheel of a clean copy of the tree (its own build/ folder), built by the pip of the
+    venv in `bindir`, and pip's -v log."""
     src = tmp / "src"
     shutil.copytree(REPO, src, ignore=_NOT_SOURCE)
-    _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp), str(src)], tmp)
+    env = {**os.environ, **(extra_env or {})}
+    cmd = [
+        str(bindir / "python"),
+        "-m",
+        "pip",
+        "wheel",
+        "--no-deps",
+        "-v",
+        "-w",
+        str(tmp),
+        str(src),
+    ]
+    proc = subprocess.run(
+        cmd, check=False, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    log = proc.stdout.decode()
+    assert proc.returncode == 0, log
     (whl,) = tmp.glob("parley-*.whl")
-    return whl
+    return whl, log
 
 
 @pytest.fixture(scope="module")
-def venv_bin(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def fresh_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new venv's bin folder: nothing installed, as a user starts (the build must not lean
+    on this test's venv, whose lark, for one, mypy would otherwise find)."""
     env_dir = tmp_path_factory.mktemp("venv")
     _run([sys.executable, "-m", "venv", str(env_dir)], env_dir)
-    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
-    _run([str(bindir / "python"), "-m", "pip", "install", "-q", str(wheel)], env_dir)
-    return bindir
+    return env_dir / ("Scripts" if os.name == "nt" else "bin")
+
+
+@pytest.fixture(scope="module")
+def wheel(fresh_venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _build(fresh_venv, tmp_path_factory.mktemp("wheel"))[0]
+
+
+def _compiled(names: set[str]) -> list[str]:
+    return sorted(n for n in names if n.endswith((".so", ".pyd")))
+
+
+def _module(name: str) -> str:
+    """The wheel's path of a module built from `name` (the .data/ prefix taken off)."""
+    return name.split("/platlib/", 1)[-1].split(".", 1)[0]
+
+
+@pytest.fixture(scope="module")
+def venv_bin(wheel: Path, fresh_venv: Path) -> Path:
+    _run([str(fresh_venv / "python"), "-m", "pip", "install", "-q", str(wheel)], fresh_venv)
+    return fresh_venv
 
 
 def _clean_env() -> dict[str, str]:
@@ -78,6 +128,33 @@ def test_wheel_carries_every_run_time_file(wheel):
     assert not [n for n in names if n.startswith(("tests/", "data/", "bench/", "tools/"))]
 
 
+def test_wheel_carries_the_compiled_batch_path(wheel):
+    if not _HAS_CC:
+        pytest.skip("no C compiler: this machine builds the pure wheel (tested below)")
+    compiled = _compiled(set(zipfile.ZipFile(wheel).namelist()))
+    # One small module per source, and the one shared library they all import.
+    assert sorted(map(_module, compiled)) == sorted(
+        [m.removesuffix(".py") for m in NATIVE_MODULES] + ["parley__mypyc"]
+    )
+    assert "-py3-none-any" not in wheel.name  # a compiled wheel is for this platform only
+
+
+@pytest.mark.parametrize(
+    "env",
+    [{"CC": "false"}, {"PARLEY_PURE": "1"}],
+    ids=["no-compiler", "PARLEY_PURE"],
+)
+def test_the_wheel_falls_back_to_pure_python(env, fresh_venv, tmp_path):
+    whl, log = _build(fresh_venv, tmp_path, env)
+    names = set(zipfile.ZipFile(whl).namelist())
+    assert _compiled(names) == []
+    # Every compiled module's source is there (the .data/ prefix if the wheel says platlib).
+    py = {n.split("lib/", 1)[-1] for n in names}
+    assert not [m for m in NATIVE_MODULES if m not in py]
+    if "CC" in env:  # the user is told why it is slower
+        assert "parley: the compiled batch path could not be built" in log
+
+
 def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -98,6 +175,20 @@ def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
         verdicts = {r["order"]: r["outcome"] for r in doc["results"]}
         assert verdicts["A BUD - SER"] == "succeeds"
         assert verdicts["A VIE - GAL"] == "fails"  # bounced with Russia's A WAR - GAL
+
+    # The compiled batch path, with the source's results byte for byte (the source runs here,
+    # in this test's interpreter: pure unless someone built it in place).
+    records = gzip.decompress((REPO / "tests/data/droidippy_sample.jsonl.gz").read_bytes())
+    source = [sys.executable, "-c", "import bot.cli; bot.cli.main()", "adjudicate", "--jsonl"]
+    want = _run(source, REPO, env, records)
+    got = _run([parley, "adjudicate", "--jsonl"], empty, env, records)
+    assert got.count("\n") == records.count(b"\n") == 5352
+    assert got == want
+    probe = "import bot.core.model as m; print(m.NATIVE, m.__file__)"
+    native, where = _run([str(venv_bin / "python"), "-c", probe], empty, env).split()
+    assert native == str(_HAS_CC)
+    assert where.startswith(str(venv_bin.parent))
+    assert where.endswith(".so") == _HAS_CC
 
     out = _run([parley, "demo", "--years", "1"], empty, env)
     assert "3 phases played" in out
