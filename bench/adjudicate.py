@@ -36,7 +36,11 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's code first
+# Run as a script: this checkout's code first. Imported (bench/batch.py --installed): last, so
+# that an installed Parley is the one measured.
+sys.path.insert(
+    0 if __name__ == "__main__" else len(sys.path), str(Path(__file__).resolve().parents[1])
+)
 from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement

@@ -2,7 +2,12 @@
 parsing and output writing included, beside MILA's `Game.process()` on the same phases, in one
 run.
 
-    python3 bench/batch.py [--phases N] [--units U] [--seed S] [--jobs N]
+    python3 bench/batch.py [--phases N] [--units U] [--seed S] [--jobs N] [--installed]
+
+Parley as imported here: in the README's venv, the checkout (pure Python, unless built in place
+by tools/build_native.py). With --installed, this tree as a user installs it (`pip install .`,
+whose wheel carries the batch path compiled), in its own venv (bench/.venv-parley, ignored by
+git), installed again on every such run. The first line says which build ran.
 
 The phases are bench/adjudicate.py's seeded random positions and legal orders (~28 units, many
 supports and convoys), written as --jsonl lines in canonical notation (UTF-8 bytes, as the CLI
@@ -44,15 +49,19 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# Appended, not put first: with --installed, the venv's installed (compiled) `bot` must win.
+sys.path.append(str(Path(__file__).resolve().parents[1]))
 from bench.adjudicate import random_orders, random_position
 from bot.cli.adjudicate import make_engine, run_jsonl
 from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
+from bot.core import model
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.jsonio import position_to_json
 from bot.core.map import load_map
 
-VENV = Path(__file__).resolve().parent / ".venv-mila"
+ROOT = Path(__file__).resolve().parents[1]
+VENV = ROOT / "bench" / ".venv-mila"
+PARLEY_VENV = ROOT / "bench" / ".venv-parley"
 MILA_VERSION = "1.1.2"
 
 # Runs in MILA's environment: reads the phases, prints the seconds of each process().
@@ -93,6 +102,17 @@ def mila_python() -> Path:
             stderr=subprocess.DEVNULL,
         )
     return python
+
+
+def run_installed(argv: list[str]) -> None:
+    """Runs this bench again in bench/.venv-parley, where this tree is installed as a user
+    installs it (`pip install .`: the wheel, its batch path compiled by setup.py)."""
+    python = PARLEY_VENV / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(PARLEY_VENV)], check=True)
+    print(f"installing this tree in {PARLEY_VENV} (pip install .: about a minute)...", flush=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", str(ROOT)], check=True)
+    os.execv(python, [str(python), __file__, *argv])
 
 
 def phases(n: int, units: int, seed: int) -> tuple[list[str], list[dict[str, object]]]:
@@ -190,7 +210,14 @@ def main() -> None:
     ap.add_argument("--units", type=int, default=28)
     ap.add_argument("--seed", type=int, default=1901)
     ap.add_argument("--jobs", type=int, default=0, help="workers (default: one per CPU)")
+    ap.add_argument(
+        "--installed",
+        action="store_true",
+        help="measure this tree installed as a wheel (pip install ., compiled) in its own venv",
+    )
     args = ap.parse_args()
+    if args.installed:
+        run_installed([a for a in sys.argv[1:] if a != "--installed"])
     jobs = args.jobs or default_jobs()
     lines, mila = phases(args.phases, args.units, args.seed)
     n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined,misc]
@@ -210,6 +237,8 @@ def main() -> None:
     mila_mean = statistics.mean(mila_times)
     one, many = runs[1], runs[jobs]
     print(f"{args.phases} movement phases, {n_orders / args.phases:.1f} orders each")
+    build = "compiled (mypyc)" if model.NATIVE else "pure Python"
+    print(f"parley: {build}, from {Path(model.__file__).parent.parent.parent}")
     print(
         f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on"
         f" {os.cpu_count()} CPUs (other processes take cores: compare figures of one run)"

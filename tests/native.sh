@@ -9,7 +9,7 @@ if [ -z "${VIRTUAL_ENV:-}" ] && [ -f .venv/bin/activate ]; then . .venv/bin/acti
 copy="$(mktemp -d)"
 trap 'rm -rf "$copy"' EXIT
 tar --exclude=./.venv --exclude=./.git --exclude=./build --exclude='*.so' \
-    --exclude='__pycache__' --exclude=./bench/.venv-mila -cf - . | tar -xf - -C "$copy"
+    --exclude='__pycache__' --exclude=./bench/.venv-mila --exclude=./bench/.venv-parley -cf - . | tar -xf - -C "$copy"
 cd "$copy"
 python3 tools/build_native.py > build.log 2>&1 || { cat build.log >&2; exit 1; }
 python3 - <<'PY'
