@@ -297,6 +297,8 @@ def _serve(engine: Engine, task_fd: int, answer_fd: int) -> NoReturn:
             errors = run_jsonl(engine, lines, text, start=start)
             answer = text.getvalue().encode()
             _write(answer_fd, _ANSWER.pack(len(answer), errors) + answer)
+    except BrokenPipeError:  # the parent is gone (killed): no one to answer or to tell
+        code = 1
     except Exception:  # noqa: BLE001 - shown here; the parent reports the worker stopped
         traceback.print_exc()
         code = 1

@@ -9,8 +9,10 @@ import gzip
 import io
 import json
 import os
+import sys
 from collections.abc import Iterable
 from itertools import islice
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ import pytest
 from bench.batch import phases
 from bot.cli import main
 from bot.cli.adjudicate import Engine, make_engine, run_jsonl
-from bot.cli.adjudicate_jobs import ALONE, BLOCK, CHUNK, WARM, run_jsonl_jobs
+from bot.cli.adjudicate_jobs import _TASK, ALONE, BLOCK, CHUNK, WARM, _serve, run_jsonl_jobs
 from bot.core.map import load_map
 from bot.core.presets import load_rules
 from tests.shared import CORPUS
@@ -137,6 +139,30 @@ class _Dying(Engine):
 def test_a_worker_that_stops_is_an_error_not_a_hang() -> None:
     with pytest.raises(RuntimeError, match="a --jobs worker stopped before its answer"):
         _jobs(_Dying(), [b"{}"] * (ALONE + 4 * CHUNK))
+
+
+def test_a_worker_whose_parent_is_gone_stops_without_a_traceback(tmp_path: Path) -> None:
+    # The parent killed mid-run (Ctrl-C on a pipeline, the OOM killer): its end of the answers'
+    # pipe is closed, so the worker's answer meets a broken pipe. Nothing to tell anyone.
+    task_r, task_w = os.pipe()
+    answer_r, answer_w = os.pipe()
+    os.close(answer_r)
+    os.write(task_w, _TASK.pack(3, 1, True) + b"{}\n")
+    os.close(task_w)
+    err = tmp_path / "stderr"
+    engine = make_engine()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the worker; _serve always ends the process
+        try:
+            sys.stderr = err.open("w", buffering=1)  # line-buffered: os._exit does not flush
+            _serve(engine, task_r, answer_w)
+        finally:
+            os._exit(99)
+    os.close(task_r)
+    os.close(answer_w)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 1
+    assert err.read_text() == ""
 
 
 def test_negative_jobs_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
