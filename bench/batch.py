@@ -23,10 +23,12 @@ median of one line's CPU time in its best run.
 MILA: `diplomacy` 1.1.2 from the package index, installed on first run in its own environment
 (bench/.venv-mila, ignored by git); each phase's game is set up untimed and only `process()` is
 timed (CPU time, second of two passes), so MILA's figure leaves out its order parsing
-(`set_orders`), as in issue 18.
+(`set_orders`), as in issue 18. MILA's pass runs at the start of each of the three rounds,
+before Parley's runs of that round, and its mean over the rounds is MILA's figure.
 Ratios: MILA's CPU per phase against --jobs N's wall time per phase (issue 18's figure: the
-command as typed, whose --jobs default is one per CPU; best and median run), and against --jobs
-1's CPU per phase (like for like, one process).
+command as typed, whose --jobs default is one per CPU; best and median run, and round by round,
+each round's MILA pass against its own --jobs N run), and against --jobs 1's CPU per phase (like
+for like, one process).
 Stages: one more pass split into JSON decoding, reading (position, orders), adjudication and
 writing, CPU per phase, to show where the time goes.
 Target (issue 18): the command's wall time per phase <= MILA's CPU per phase / 8.
@@ -45,7 +47,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -152,13 +154,18 @@ class Runs:
     size: int = 0  # the output's characters
 
 
-def parley_runs(lines: list[str], jobs: int, rounds: int = 3) -> dict[int, Runs]:
+def parley_runs(
+    lines: list[str], jobs: int, rounds: int = 3, each_round: Callable[[], None] | None = None
+) -> dict[int, Runs]:
     """`rounds` runs of the lines through `run_jsonl_jobs` with --jobs 1 and --jobs `jobs`,
-    taken in turn (so that a change of load falls on both), each with a fresh engine."""
+    taken in turn (so that a change of load falls on both), each with a fresh engine;
+    `each_round` is called at the start of each round (MILA's pass)."""
     data = [line.encode() for line in lines]
     run_jsonl(make_engine("datc"), data[:50], io.StringIO())  # warm-up: parser tables, map index
     runs = {n: Runs() for n in sorted({1, jobs})}
     for _ in range(rounds):
+        if each_round is not None:
+            each_round()
         for n, got in runs.items():
             stamps: list[float] = []
             out = io.StringIO()
@@ -223,17 +230,27 @@ def main() -> None:
     n_orders = sum(len(v) for m in mila for v in m["orders"].values())  # type: ignore[attr-defined,misc]
     python = mila_python()
     load = os.getloadavg()[0]
-    runs = parley_runs(lines, jobs)
-    split = stages(lines)
+    mila_rounds: list[list[float]] = []
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as fh:
         json.dump(mila, fh)
     try:
-        done = subprocess.run(
-            [str(python), "-c", MILA_SCRIPT, fh.name], check=True, capture_output=True, text=True
-        )
+
+        def mila_pass() -> None:
+            done = subprocess.run(
+                [str(python), "-c", MILA_SCRIPT, fh.name],
+                check=True,
+                capture_output=True,
+                text=True,
+            )
+            mila_rounds.append(json.loads(done.stdout))
+
+        # MILA's pass, then Parley's runs, round by round: a change of the machine's speed
+        # (these shared machines drift by 1.5x within minutes) falls on both sides of a ratio.
+        runs = parley_runs(lines, jobs, each_round=mila_pass)
     finally:
         Path(fh.name).unlink()
-    mila_times: list[float] = json.loads(done.stdout)
+    split = stages(lines)
+    mila_times = [t for times in mila_rounds for t in times]
     mila_mean = statistics.mean(mila_times)
     one, many = runs[1], runs[jobs]
     print(f"{args.phases} movement phases, {n_orders / args.phases:.1f} orders each")
@@ -275,6 +292,12 @@ def main() -> None:
         f"issue 18's ratio: MILA's CPU per phase / `parley adjudicate --jsonl` (--jobs {jobs},"
         f" one per CPU: the default) wall per phase: {mila_mean / min(many.wall):.1f}x best run,"
         f" {mila_mean / statistics.median(many.wall):.1f}x median run (target >= 8x)"
+    )
+    by_round = [statistics.mean(m) / w for m, w in zip(mila_rounds, many.wall, strict=True)]
+    print(
+        "the same, round by round (MILA's pass, then Parley's, in turn): "
+        + " ".join(f"{r:.1f}x" for r in by_round)
+        + f"; median {statistics.median(by_round):.1f}x"
     )
     size = one.size
     total = sum(split.values())
