@@ -189,6 +189,8 @@ def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
     assert native == str(_HAS_CC)
     assert where.startswith(str(venv_bin.parent))
     assert where.endswith(".so") == _HAS_CC
+    version = _run([parley, "--version"], empty, env)
+    assert version.endswith("(compiled)\n" if _HAS_CC else "(pure Python)\n")
 
     out = _run([parley, "demo", "--years", "1"], empty, env)
     assert "3 phases played" in out

@@ -13,6 +13,8 @@ import os
 import sys
 from collections.abc import Sequence
 
+from bot.core.model import NATIVE
+
 # Modules are imported lazily so that `parley parse` does not pay for discord or Pillow.
 SUBCOMMANDS: tuple[str, ...] = (
     "parse",
@@ -28,9 +30,11 @@ SUBCOMMANDS: tuple[str, ...] = (
 
 def _version() -> str:
     try:
-        return importlib.metadata.version("parley")
+        version = importlib.metadata.version("parley")
     except importlib.metadata.PackageNotFoundError:  # run from a checkout, not installed
-        return "(not installed)"
+        version = "(not installed)"
+    # Which build runs: a wheel's batch path is compiled unless it could not be (setup.py).
+    return f"{version} ({'compiled' if NATIVE else 'pure Python'})"
 
 
 def build_parser() -> argparse.ArgumentParser:

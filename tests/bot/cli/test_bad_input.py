@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.cli import main
+from bot.core import model
 
 START = Path(__file__).resolve().parents[3] / "docs" / "examples" / "start.json"
 NOT_UTF8 = b'\xff\xfe{"phase": "S1901M"}'
@@ -180,7 +181,10 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as done:
         main(["--version"])
     assert done.value.code == 0
-    assert capsys.readouterr().out.startswith("parley 0.")
+    out = capsys.readouterr().out
+    assert out.startswith("parley 0.")
+    # The build that runs: this test's (the checkout's) unless compiled in place.
+    assert out.endswith("(compiled)\n" if model.NATIVE else "(pure Python)\n")
 
 
 def test_no_command_prints_the_help_on_stderr_and_exits_2(
