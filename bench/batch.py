@@ -53,10 +53,11 @@ from pathlib import Path
 
 # Appended, not put first: with --installed, the venv's installed (compiled) `bot` must win.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
+import bot
 from bench.adjudicate import random_orders, random_position
+from bot.cli import build_name
 from bot.cli.adjudicate import make_engine, run_jsonl
 from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
-from bot.core import model
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.jsonio import position_to_json
 from bot.core.map import load_map
@@ -254,8 +255,7 @@ def main() -> None:
     mila_mean = statistics.mean(mila_times)
     one, many = runs[1], runs[jobs]
     print(f"{args.phases} movement phases, {n_orders / args.phases:.1f} orders each")
-    build = "compiled (mypyc)" if model.NATIVE else "pure Python"
-    print(f"parley: {build}, from {Path(model.__file__).parent.parent.parent}")
+    print(f"parley: {build_name()}, from {Path(bot.__file__).parent.parent}")
     print(
         f"load average {load:.1f} before, {os.getloadavg()[0]:.1f} after, on"
         f" {os.cpu_count()} CPUs (other processes take cores: compare figures of one run)"

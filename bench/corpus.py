@@ -37,9 +37,10 @@ from typing import IO, Any
 # Appended: in the README's venv `bot` is this checkout (its editable install); run by the
 # python of a venv where Parley is installed (bench/.venv-parley), the installed, compiled one.
 sys.path.append(str(Path(__file__).resolve().parents[1]))
+import bot
+from bot.cli import build_name
 from bot.cli.adjudicate import make_engine
 from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
-from bot.core import model
 
 _SHARED = os.environ.get("PARLEY_SHARED") or Path(__file__).resolve().parents[2] / "shared"
 DEFAULT = Path(_SHARED) / "games" / "droidippy.jsonl.gz"
@@ -139,8 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=1, help="with --replay-only: the runs, R times")
     args = ap.parse_args(argv)
     if args.replay_only:
-        build = "compiled (mypyc)" if model.NATIVE else "pure Python"
-        print(f"parley: {build}, from {Path(model.__file__).parent.parent.parent}")
+        print(f"parley: {build_name()}, from {Path(bot.__file__).parent.parent}")
         t0 = time.process_time()
         n = sum(1 for _ in byte_lines(args.file, args.limit))
         read = time.process_time() - t0

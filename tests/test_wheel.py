@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import runpy
 import shutil
 import subprocess
@@ -94,9 +95,15 @@ def _compiled(names: set[str]) -> list[str]:
     return sorted(n for n in names if n.endswith((".so", ".pyd")))
 
 
+def _installed_path(name: str) -> str:
+    """A wheel member's path once installed: a `NAME.data/purelib/` or `platlib/` prefix taken
+    off (a wheel tagged for a platform keeps its pure files there, and the other way round)."""
+    return re.sub(r"^[^/]+\.data/(?:pure|plat)lib/", "", name)
+
+
 def _module(name: str) -> str:
-    """The wheel's path of a module built from `name` (the .data/ prefix taken off)."""
-    return name.split("/platlib/", 1)[-1].split(".", 1)[0]
+    """The module a wheel member is, from its installed path: `bot/core/model` for its .so."""
+    return _installed_path(name).split(".", 1)[0]
 
 
 @pytest.fixture(scope="module")
@@ -148,8 +155,8 @@ def test_the_wheel_falls_back_to_pure_python(env, fresh_venv, tmp_path):
     whl, log = _build(fresh_venv, tmp_path, env)
     names = set(zipfile.ZipFile(whl).namelist())
     assert _compiled(names) == []
-    # Every compiled module's source is there (the .data/ prefix if the wheel says platlib).
-    py = {n.split("lib/", 1)[-1] for n in names}
+    # Every compiled module's source is there.
+    py = set(map(_installed_path, names))
     assert not [m for m in NATIVE_MODULES if m not in py]
     if "CC" in env:  # the user is told why it is slower
         assert "parley: the compiled batch path could not be built" in log

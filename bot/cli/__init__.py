@@ -28,13 +28,17 @@ SUBCOMMANDS: tuple[str, ...] = (
 )
 
 
+def build_name() -> str:
+    """Which build runs: a wheel's batch path is compiled unless it could not be (setup.py)."""
+    return "compiled" if NATIVE else "pure Python"
+
+
 def _version() -> str:
     try:
         version = importlib.metadata.version("parley")
     except importlib.metadata.PackageNotFoundError:  # run from a checkout, not installed
         version = "(not installed)"
-    # Which build runs: a wheel's batch path is compiled unless it could not be (setup.py).
-    return f"{version} ({'compiled' if NATIVE else 'pure Python'})"
+    return f"{version} ({build_name()})"
 
 
 def build_parser() -> argparse.ArgumentParser:
