@@ -8,13 +8,14 @@ The lateness of orders uses it (bot.service.lateness): a DM sent before the dead
 delivered within the grace is taken even if the bot reads it seconds later.
 
 discord.py has no public call for this: the heartbeat goes through its gateway socket
-(`send_heartbeat`, what its keep-alive thread calls) and the answer is seen through its
-keep-alive handler's time of the last answer (looked at every POLL seconds while waiting).
-Not connected: ConnectionError (the phase waits, at most its HOLD: a RESUME replays what was
-missed). A discord.py without these, or with them changed (`follow`: their names, types and
+(`send_heartbeat`, what its keep-alive thread calls) and the answer is seen through its keep-alive
+handler's time of the last answer (looked at every POLL seconds while waiting). Never
+connected yet: NoSessionError (a fresh session carries nothing sent before it: nothing to wait
+for). Not connected: ConnectionError (the phase waits, at most its HOLD: a RESUME replays what
+was missed). A discord.py without these, or with them changed (`follow`: their names, types and
 the heartbeat's opcode; tests/bot/discord_app/test_gateway.py pins what discord.py does with
-them): NotImplementedError, and the grace is fixed again. Each catch-up is one more
-heartbeat: Discord takes 120 sends a minute (lateness.FENCE_GAP).
+them): NotImplementedError, and the grace is fixed again. Each catch-up is one more heartbeat:
+Discord takes 120 sends a minute (lateness.FENCE_GAP).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ import time
 from typing import Any
 
 import discord
+
+from bot.service.lateness import NoSessionError
 
 POLL = 0.005  # seconds between looks for the answer (only while catching up)
 ROUNDS = 3  # discord.py's own heartbeat may be answered first: ask again (at most twice)
@@ -43,8 +46,10 @@ def sockets(client: discord.Client) -> list[Any]:
 async def caught_up(client: discord.Client) -> None:
     """Return once every event Discord sent on each gateway connection before now is read."""
     found = sockets(client)
-    if not found:
-        raise ConnectionError("no gateway connection")
+    if not found or found == [None]:
+        # Never connected (discord.py sets them once connected): no session to read from;
+        # the first will carry only what is sent from now on.
+        raise NoSessionError("the gateway was never connected")
     await asyncio.gather(*(_read_up_to_now(ws) for ws in found))
 
 

@@ -17,13 +17,14 @@ gateway up to the answer, and a set whose event came before that answer has arri
 however late the bot got to it. The grace so adapts to the bot's lag, up to HOLD. Without a
 gateway (the service alone, `parley demo`) or with no grace (`--grace 0`) it is fixed.
 
-After a restart (issue 36) a phase whose grace ended before this process started closes at
-once: a new process's gateway session only carries what Discord sends from its start on, so
-nothing sent in time is left to read. One whose grace ends while the gateway is not connected
-yet (or is reconnecting) catches up as soon as it is, tried again every FENCE_GAP; however
-the gateway behaves, a phase waits at most HOLD after its grace (`Table.held`). A gateway
-that cannot be followed (a discord.py whose private keep-alive state changed) leaves the grace
-fixed, and the phases waiting for it close at once.
+After a restart (issue 36) a phase whose grace ended before this process started, or before its
+first gateway session, closes at once: a new process's gateway session only carries what
+Discord sends from its start on, so nothing sent in time is left to read (`NoSessionError`).
+One whose grace ends while the gateway is not connected yet (or is reconnecting) catches up as
+soon as it is, tried again every FENCE_GAP; however the gateway behaves, a phase waits at most
+HOLD after its grace (`Table.held`). A gateway that cannot be followed (a discord.py whose
+private keep-alive state changed) leaves the grace fixed, and the phases waiting for it close
+at once.
 """
 
 from __future__ import annotations
@@ -52,6 +53,11 @@ POLL = 0.05  # seconds between looks while a phase waits for such a set
 FENCE_GAP = 0.6
 
 log = logging.getLogger("parley.service")
+
+
+class NoSessionError(ConnectionError):
+    """The fence's answer when this process has never been connected to the gateway: no
+    session was open when it was asked, so none holds anything sent before (issue 36)."""
 
 
 def sent_time(created_at: float | None, received: float) -> float:
@@ -149,6 +155,8 @@ class Intake:
             asked = self.clock.now()
             try:
                 await asyncio.wait_for(fence(), HOLD)
+                break
+            except NoSessionError:  # what comes on its first session was sent after `asked`
                 break
             except NotImplementedError as exc:  # cannot be followed: the grace alone
                 log.warning("the gateway cannot be followed (%s): the grace is fixed", exc)

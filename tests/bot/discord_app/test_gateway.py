@@ -18,7 +18,7 @@ import pytest
 from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.discord_app.gateway import HEARTBEAT, caught_up, follow
-from bot.service.lateness import GRACE, POLL
+from bot.service.lateness import GRACE, POLL, NoSessionError
 from bot.service.storage import SqliteStorage, Storage
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.pg import dsn, fresh_schema, settings
@@ -210,3 +210,10 @@ async def test_a_heartbeat_payload_changed_is_not_sent() -> None:
     with pytest.raises(NotImplementedError):
         await caught_up(client)
     assert not hasattr(ws, "sent")
+
+
+async def test_a_client_never_connected_has_no_session_to_wait_for() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    assert client.ws is None  # (discord.py sets it once connected)
+    with pytest.raises(NoSessionError):
+        await caught_up(client)

@@ -10,7 +10,7 @@ import asyncio
 import time
 
 from bot.service import MemoryNotifier
-from bot.service.lateness import FENCE_GAP, GRACE, HOLD
+from bot.service.lateness import FENCE_GAP, GRACE, HOLD, NoSessionError
 from tests.bot.service.conftest import seven_player_game
 from tests.bot.service.faults import crash
 
@@ -94,3 +94,25 @@ async def test_a_gateway_that_cannot_be_followed_lets_the_waiting_phase_close_at
     svc.start()
     await closed_within(svc, gid, 2.0)
     assert svc.table.intake.fence is None  # the grace is fixed from now on
+
+
+async def test_restarted_within_the_grace_a_phase_closes_at_its_end_if_never_connected(
+    opener, clock
+):
+    svc = await opener(grace=GRACE)
+    gid = await seven_player_game(svc)
+    deadline = (await svc.status(gid)).deadline
+    crash(svc)
+    clock.set(deadline + GRACE / 2)  # back inside the grace
+    svc2 = await opener(grace=GRACE, notifier=MemoryNotifier())
+
+    async def first_session_not_open() -> None:  # bot.discord_app.gateway before connecting
+        raise NoSessionError("the gateway was never connected")
+
+    svc2.follow_gateway(first_session_not_open)
+    svc2.start()
+    await asyncio.sleep(0.1)
+    assert (await svc2.status(gid)).phase_status == "open"  # (the grace runs)
+    clock.set(deadline + GRACE)
+    svc2.table.wake.set()
+    await closed_within(svc2, gid, 2.0)  # no session was open then: nothing to wait for
