@@ -166,6 +166,7 @@ class Game:
     text: str = ""  # the table's results post
     kills: list[float] = field(default_factory=list)
     back: float = 0.0  # when the bot was last started before the results
+    login: float = 0.0  # when it logged in then
 
 
 async def seed(db: Path, fake: Any, games: list[Game]) -> None:
@@ -297,9 +298,19 @@ async def kill_point(
             await asyncio.wait_for(hit.wait(), 30)
             game.kills.append(await sup.kill_and_restart())
     game.back = sup.started
+    if game.kills:  # when the restarted bot logged in (its first request to Discord)
+        await fake.wait_for(lambda: logins(fake, game.back), within=30, what="login")
+        game.login = logins(fake, game.back)[0]
     with contextlib.suppress(TimeoutError):
         await fake.wait_for(lambda: len(game.results) == 2, within=40, what="results")
     await asyncio.sleep(2.0)  # (a repeat would come within this)
+
+
+def logins(fake: Any, since: float) -> list[float]:
+    """Wall times of the bot's logins (GET /users/@me) after `since`."""
+    offset = time.time() - time.monotonic()
+    found = [r.at + offset for r in fake.state.requests if r.path.endswith("/users/@me")]
+    return [t for t in found if t >= since]
 
 
 def closings(db: Path) -> dict[int, tuple[float, float]]:
@@ -335,7 +346,13 @@ def report(
         lost = [o for o in game.acked if o not in game.text.splitlines()]
         left = [sup.left[k][1] for k in game.kills]
         helpers = [sup.left[k][0] for k in game.kills]
-        since = f", {table - game.back:5.2f} s after it was back" if table and game.kills else ""
+        since = (
+            f" ({table - game.back:.2f} s after its restart, {table - game.login:.2f} after"
+            f" its login, closed {closed.get(game.id, (0.0, 0.0))[0] - game.login:+.2f} s"
+            " after its login)"
+            if table and game.kills and table > max(game.kills)
+            else ""
+        )
         close, adjudicated = closed.get(game.id, (float("nan"), float("nan")))
         print(
             f"  {game.point:10s} deadline -> results "
