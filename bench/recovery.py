@@ -17,6 +17,7 @@ players send their orders by DM early. Kill points (SIGKILL of `parley run`):
   lost-spect the same in the spectator channel
   502-table  no kill: the results post created, answered 502 (an uncertain send)
   502-spect  the same in the spectator channel
+  503-spect  no kill: the spectator channel's results post refused once (503, nothing created)
 
 Per kill point: deadline -> results in the table channel (and since the bot was last back),
 the spectator channel's lag behind the table, orders acknowledged but missing from the
@@ -44,7 +45,17 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # for tests.fake_discord
 
-POINTS = ("ack", "before", "after", "twice", "lost-table", "lost-spect", "502-table", "502-spect")
+POINTS = (
+    "ack",
+    "before",
+    "after",
+    "twice",
+    "lost-table",
+    "lost-spect",
+    "502-table",
+    "502-spect",
+    "503-spect",
+)
 FIRST = 22.0  # seconds from seeding to the first game's deadline (the bot starts meanwhile)
 APART = 16.0  # seconds between two games' deadlines
 ORDERS = {"FRANCE": "A PAR - BUR", "GERMANY": "A MUN - RUH", "TURKEY": "A CON - BUL"}
@@ -290,6 +301,9 @@ async def kill_point(
     elif point == "after":
         await at(game.deadline + 0.3)
         game.kills.append(await sup.kill_and_restart())
+    elif point == "503-spect":
+        await at(game.deadline - 1.0)
+        fake.server_errors(f"/channels/{game.spectators}/messages", count=1, status=503)
     elif point.startswith(("lost-", "502-")):
         channel = game.table if point.endswith("table") else game.spectators
         await at(game.deadline - 1.0)
@@ -341,6 +355,8 @@ def report(
         mine |= {fake.state.dm_channel(u.id).id for u in game.users.values()}
         keys = [(m.channel_id, m.nonce) for m in every if m.nonce and m.channel_id in mine]
         repeats = len(keys) - len(set(keys))
+        close, adjudicated = closed.get(game.id, (float("nan"), float("nan")))
+        last_login = max([t for t in logins(fake, 0.0) if t <= close], default=float("nan"))
         table = game.results.get(game.table)
         spect = game.results.get(game.spectators)
         lost = [o for o in game.acked if o not in game.text.splitlines()]
@@ -348,12 +364,10 @@ def report(
         helpers = [sup.left[k][0] for k in game.kills]
         since = (
             f" ({table - game.back:.2f} s after its restart, {table - game.login:.2f} after"
-            f" its login, closed {closed.get(game.id, (0.0, 0.0))[0] - game.login:+.2f} s"
-            " after its login)"
-            if table and game.kills and table > max(game.kills)
+            f" its login; closed {close - last_login:.2f} s after the login before it)"
+            if table and game.kills and max(game.kills) > game.deadline - 1.0
             else ""
         )
-        close, adjudicated = closed.get(game.id, (float("nan"), float("nan")))
         print(
             f"  {game.point:10s} deadline -> results "
             + (f"{table - game.deadline:5.2f} s" if table else "  none ")

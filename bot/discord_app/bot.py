@@ -91,13 +91,13 @@ class DiscordBot(commands.Bot):
         await self.tree.set_translator(ParleyTranslator())
         for name in self.extensions_to_load:
             await self.load_extension(name)
-        if self.sync_commands:
-            await self.tree.sync()
         # Deliver events only once the bot can post: pending ones (after a restart) go first.
         self.service.notifier = self.notifier
         # A phase closes once the bot has read what Discord sent it in time (issue 19).
         self.service.follow_gateway(partial(caught_up, self))
-        self.service.start()
+        self.service.start()  # (before the sync: an overdue phase waits for nothing, issue 36)
+        if self.sync_commands:
+            await self.tree.sync()
 
     async def close(self) -> None:
         follow = getattr(self.service, "follow_gateway", None)  # (None in a few tests)
