@@ -365,7 +365,7 @@ def report(
         since = (
             f" ({table - game.back:.2f} s after its restart, {table - game.login:.2f} after"
             f" its login; closed {close - last_login:.2f} s after the login before it)"
-            if table and game.kills and max(game.kills) > game.deadline - 1.0
+            if table and game.kills and table > max(game.kills) > game.deadline - 1.0
             else ""
         )
         print(
