@@ -21,6 +21,7 @@ from bot.discord_app.gateway import caught_up
 from bot.discord_app.interactions import describe_refusal, locale_lang, send
 from bot.discord_app.notifier import DiscordNotifier
 from bot.discord_app.pacing import Pacer, trace
+from bot.discord_app.uncertain import surface
 from bot.i18n import t
 from bot.i18n.translator import ParleyTranslator
 from bot.service import TableService
@@ -53,8 +54,9 @@ class DiscordBot(commands.Bot):
         # Several processes on one database: the global rate is shared through it.
         rate = getattr(service, "rate", None)
         self.pacer = Pacer(shared=None if rate is None else rate.turn)
-        # Every REST call waits its turn under the global limit (see `pacing`).
-        options.setdefault("http_trace", trace(self.pacer))
+        # Every REST call waits its turn under the global limit (see `pacing`); a post
+        # whose fate is unknown is raised, not sent again (see `uncertain`).
+        options.setdefault("http_trace", surface(trace(self.pacer)))
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(message_content=message_content),
@@ -89,13 +91,13 @@ class DiscordBot(commands.Bot):
         await self.tree.set_translator(ParleyTranslator())
         for name in self.extensions_to_load:
             await self.load_extension(name)
-        if self.sync_commands:
-            await self.tree.sync()
         # Deliver events only once the bot can post: pending ones (after a restart) go first.
         self.service.notifier = self.notifier
         # A phase closes once the bot has read what Discord sent it in time (issue 19).
         self.service.follow_gateway(partial(caught_up, self))
-        self.service.start()
+        self.service.start()  # (before the sync: an overdue phase waits for nothing, issue 36)
+        if self.sync_commands:
+            await self.tree.sync()
 
     async def close(self) -> None:
         follow = getattr(self.service, "follow_gateway", None)  # (None in a few tests)

@@ -5,16 +5,16 @@ a crash. Each destination (channel, DM) of an event is its own unit of delivery,
 the service (`svc.deliveries`): the message id is recorded right after each post, so a retry
 posts only where nothing was recorded, and a failure in one channel never re-posts in another.
 Where a post was begun but not recorded (the process died between Discord's reply and the
-record, or the reply was lost), the channel's recent history is searched for it before posting
-again: Discord does not return nonces on fetched messages, so the bot's own message with the
-same text after the delivery began, not recorded for anything else, is the one. The nonce with
-`enforce_nonce` stays a second guard. Permission overwrites are idempotent by nature.
+record, or the reply was lost: any send whose fate is unknown, `uncertain`, issue 36), the
+channel's recent history is searched for it before posting again, never after: Discord does
+not return nonces on fetched messages, so the bot's own message with the same text after the
+delivery began (or its last recorded part), not recorded for anything else, is the one. The
+nonce with `enforce_nonce` stays a second guard. Permission overwrites are idempotent by nature.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import io
 import logging
@@ -42,7 +42,8 @@ from bot.discord_app.format import (
     window_name,
 )
 from bot.discord_app.hidden import deliver_hidden
-from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, sent_count, urgency
+from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, urgency
+from bot.discord_app.uncertain import RETRY_AFTER, UncertainSend, uncertain
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
 from bot.service.access import BOT
@@ -63,6 +64,8 @@ LOOKBACK = timedelta(seconds=10)
 HISTORY = 100  # messages searched after that point
 # Errors that pass: Discord down or slow. discord.py already retried 500/502/504 (not 503).
 TRANSIENT = (discord.DiscordServerError, discord.RateLimited, aiohttp.ClientError, OSError)
+# A post that may have been created (UncertainSend: a 5xx or a broken exchange).
+UNSURE = (UncertainSend, discord.DiscordServerError, aiohttp.ClientError, OSError, TimeoutError)
 
 
 def nonce(*parts: object) -> str:
@@ -190,30 +193,39 @@ class DiscordNotifier:
                 log.info("%s: found the post to %s made before a restart", event.key, dest)
                 await deliveries.posted(event.id, dest, start, found, last=start == len(parts) - 1)
                 start += 1
+        last = record.message_ids[-1] if record.message_ids else record.after
         for i in range(start, len(parts)):
-            with sent_count() as sent:
-                msg = await send(i)
-            kept = str(msg.id)
-            if sent[0] > 1:  # (not a wait for a turn: only a retry may have posted twice)
-                kept = await self._drop_repeat(channel, parts[i], msg, record.after)
+            kept = await self._send_once(channel, parts[i], partial(send, i), last)
             await deliveries.posted(event.id, dest, i, kept, last=i == len(parts) - 1)
+            last = kept
 
-    async def _drop_repeat(
+    async def _send_once(
         self,
         channel: discord.PartialMessageable,
         text: str,
-        msg: discord.Message,
+        send: Callable[[], Awaitable[discord.Message]],
         since: str | None,
     ) -> str:
-        """A send made twice may be discord.py posting again after a 5xx whose message Discord had
-        created: keep the first of the two, delete the repeat. Returns the id kept."""
-        first = await self._unrecorded(channel, text, since)
-        if first is None or int(first) >= msg.id:
-            return str(msg.id)
-        log.warning("channel %s: message %s repeated a lost post; deleted", channel.id, msg.id)
-        with contextlib.suppress(discord.NotFound):
-            await msg.delete()
-        return first
+        """Post once: after a send whose fate is unknown (a 5xx, a broken or timed-out
+        exchange: `uncertain`), the channel's history after `since` is read before posting
+        again, at once and whatever the send took (issue 36); a 429 is discord.py's to wait
+        out. The id of the message posted (or found)."""
+        look = False  # look before sending: after any failed send, until a look succeeds
+        for pause in (*RETRY_AFTER, None):
+            try:
+                if look and (found := await self._unrecorded(channel, text, since)) is not None:
+                    log.info("channel %s: the uncertain post went through (%s)", channel.id, found)
+                    return found
+                look = False
+                with uncertain():
+                    return str((await send()).id)
+            except UNSURE as exc:
+                if pause is None:
+                    raise  # the outbox tries again later (it looks first too: `resumed`)
+                look = True  # (a failed look is made again too, before any send)
+                log.info("channel %s: %s; trying again in %g s", channel.id, exc, pause)
+            await asyncio.sleep(pause)
+        raise AssertionError("unreachable")
 
     async def _unrecorded(
         self, channel: discord.PartialMessageable, text: str, since: str | None

@@ -27,20 +27,6 @@ import aiohttp
 RESULTS, TABLE, FEED, DM = 0, 1, 2, 3
 RATE = 40  # of Discord's 50/s: a margin for jitter between here and Discord
 priority: ContextVar[int] = ContextVar("priority", default=TABLE)
-# Requests sent on the wire by the current task, when counted (see `sent_count`).
-_sent: ContextVar[list[int] | None] = ContextVar("sent", default=None)
-
-
-@contextlib.contextmanager
-def sent_count() -> Iterator[list[int]]:
-    """Counts the HTTP requests made inside the block: more than one for one call means
-    discord.py sent it again (after a 5xx or a 429)."""
-    counter = [0]
-    token = _sent.set(counter)
-    try:
-        yield counter
-    finally:
-        _sent.reset(token)
 
 
 @contextlib.contextmanager
@@ -119,9 +105,6 @@ def trace(pacer: Pacer) -> aiohttp.TraceConfig:
         _context: SimpleNamespace,
         params: aiohttp.TraceRequestStartParams,
     ) -> None:
-        counter = _sent.get()
-        if counter is not None:
-            counter[0] += 1
         path = params.url.path
         if "/api/" in path and "/interactions/" not in path and "/webhooks/" not in path:
             await pacer.slot()

@@ -16,6 +16,15 @@ grace. So with a Discord gateway (`Intake.fence`, set by the bot) the grace is o
 gateway up to the answer, and a set whose event came before that answer has arrived in time,
 however late the bot got to it. The grace so adapts to the bot's lag, up to HOLD. Without a
 gateway (the service alone, `parley demo`) or with no grace (`--grace 0`) it is fixed.
+
+After a restart (issue 36) a phase whose grace ended before this process started, or before its
+first gateway session, closes at once: a new process's gateway session only carries what
+Discord sends from its start on, so nothing sent in time is left to read (`NoSessionError`).
+One whose grace ends while the gateway is not connected yet (or is reconnecting) catches up as
+soon as it is, tried again every FENCE_GAP; however the gateway behaves, a phase waits at most
+HOLD after its grace (`Table.held`). A gateway that cannot be followed (a discord.py whose
+private keep-alive state changed) leaves the grace fixed, and the phases waiting for it close
+at once.
 """
 
 from __future__ import annotations
@@ -44,6 +53,11 @@ POLL = 0.05  # seconds between looks while a phase waits for such a set
 FENCE_GAP = 0.6
 
 log = logging.getLogger("parley.service")
+
+
+class NoSessionError(ConnectionError):
+    """The fence's answer when this process has never been connected to the gateway: no
+    session was open when it was asked, so none holds anything sent before (issue 36)."""
 
 
 def sent_time(created_at: float | None, received: float) -> float:
@@ -81,6 +95,7 @@ class Intake:
         self._arrived = 0
         self.then: Callable[[], None] | None = None  # told each time the bot has caught up
         self.catch_ups = 0  # how many times it has
+        self.started = clock.now()  # (this process's gateway carries nothing sent before)
 
     @contextmanager
     def receiving(self, user: str, created_at: float | None) -> Iterator[Receipt]:
@@ -107,7 +122,7 @@ class Intake:
         """With a gateway: how many sets had arrived when the bot had read its gateway up to
         a heartbeat sent at or after `closes` (those arrived in time, however late it read
         them); None until then (a catch-up begins at `closes`). Without one: 0."""
-        if self.fence is None:
+        if self.fence is None or closes <= self.started:
             return 0
         if self.clock.now() < closes:
             return None
@@ -130,21 +145,34 @@ class Intake:
         return grace
 
     async def _catch_up(self, fence: Callable[[], Awaitable[None]]) -> None:
-        await asyncio.sleep(max(0.0, self._last_fence + FENCE_GAP - time.monotonic()))
-        self._last_fence = time.monotonic()
-        asked = self.clock.now()
-        try:
-            await asyncio.wait_for(fence(), HOLD)
-        except NotImplementedError as exc:  # cannot be followed: the grace alone, as without
-            log.warning("the gateway cannot be followed (%s): the grace is fixed", exc)
-            self.fence = None
-        except Exception as exc:  # noqa: BLE001 - not caught up: the next look asks again
-            log.warning("could not catch up with the gateway: %s", exc)
-            return
+        """Catch up, tried again every FENCE_GAP while the gateway is not connected or does
+        not answer, for at most HOLD (the phases waiting for it close by then anyway)."""
+        first = time.monotonic()
+        failures = 0
+        while True:
+            await asyncio.sleep(max(0.0, self._last_fence + FENCE_GAP - time.monotonic()))
+            self._last_fence = time.monotonic()
+            asked = self.clock.now()
+            try:
+                await asyncio.wait_for(fence(), HOLD)
+                break
+            except NoSessionError:  # what comes on its first session was sent after `asked`
+                break
+            except NotImplementedError as exc:  # cannot be followed: the grace alone
+                log.warning("the gateway cannot be followed (%s): the grace is fixed", exc)
+                self.fence = None
+                break  # (the phases waiting for a catch-up are due now)
+            except Exception as exc:  # noqa: BLE001 - not caught up: try again shortly
+                failures += 1
+                if failures == 1:  # (one line per stretch, not one per try)
+                    log.warning("could not catch up with the gateway: %s", exc)
+                if self.fence is not fence or time.monotonic() - first >= HOLD:
+                    return
         await asyncio.sleep(0)  # the handlers of the events read before it start first
-        # A few recent answers serve every phase that closed before them.
-        self._caught_up = [*self._caught_up[-7:], (asked, self._arrived)]
-        self.catch_ups += 1
+        if self.fence is not None:
+            # A few recent answers serve every phase that closed before them.
+            self._caught_up = [*self._caught_up[-7:], (asked, self._arrived)]
+            self.catch_ups += 1
         if self.then is not None:
             self.then()
 

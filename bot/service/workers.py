@@ -7,7 +7,8 @@ delivery. Each worker loads a variant's map, rules and the renderer's static lay
 only the names, the position and orders as JSON, and returns strings and the PNG bytes.
 
 A pool that breaks (a worker killed, out of memory) must never lose a phase: `PhaseMachine`
-runs that job in a thread instead and asks the pool to `restart` for the next ones.
+runs that job in a thread instead and asks the pool to `restart` for the next ones. A bot that
+dies, by any signal, takes its workers with it (`bot.service.lifeline`, issue 36).
 """
 
 from __future__ import annotations
@@ -17,17 +18,23 @@ import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from multiprocessing.connection import Connection
 from typing import Any
+
+from bot.service.lifeline import Lifeline, watch
 
 log = logging.getLogger(__name__)
 
 WARM_VARIANTS = ("standard",)  # loaded in every worker at its start; others on first use
 
 
-def warm(variants: tuple[str, ...] = WARM_VARIANTS) -> int:
+def warm(variants: tuple[str, ...] = WARM_VARIANTS, lifeline: Connection | None = None) -> int:
     """Adjudicate and draw each variant's first phase once: its map, the default rules, the
     renderer's static layers, fonts and sprites are then loaded (the first map drawn would
-    pay them: ~0.3 s); returns the worker's pid."""
+    pay them: ~0.3 s); returns the worker's pid. With the bot's `lifeline`, this worker
+    ends when the bot does (watched from the start, warming included)."""
+    if lifeline is not None:
+        watch(lifeline)
     from bot.core.jsonio import position_to_json  # noqa: PLC0415 - in the worker
     from bot.service.engine import CoreEngine  # noqa: PLC0415
     from bot.service.phase_machine import compute_phase  # noqa: PLC0415
@@ -58,6 +65,7 @@ class ComputePool(Executor):
         self._max_workers = self.workers  # (as concurrent.futures' own pools name it)
         self.variants = variants
         self.restarts = 0
+        self.lifeline = Lifeline()  # one for every pool started (see `restart`)
         self._pool = self._new()
 
     def _new(self) -> ProcessPoolExecutor:
@@ -67,7 +75,10 @@ class ComputePool(Executor):
         # (No preload: the fork server would import `bot` by its own path, not this one's.)
         context = multiprocessing.get_context("forkserver")
         pool = ProcessPoolExecutor(
-            self.workers, mp_context=context, initializer=warm, initargs=(self.variants,)
+            self.workers,
+            mp_context=context,
+            initializer=warm,
+            initargs=(self.variants, self.lifeline.reader),
         )
         for _ in range(self.workers):
             pool.submit(os.getpid)
@@ -91,3 +102,5 @@ class ComputePool(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+        if wait:  # (not sooner: a worker still finishing its job would end with it)
+            self.lifeline.cut()

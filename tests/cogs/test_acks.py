@@ -65,3 +65,22 @@ async def test_ack_that_finally_fails_is_one_warning_and_no_traceback(
     assert errors(caplog) == []
     # the orders were saved all the same
     assert (await table.service.status(game_id)).submitted == [Power.GERMANY]
+
+
+@pytest.mark.parametrize("status", [502, -1])
+async def test_ack_created_and_its_reply_lost_is_not_sent_twice(table: Table, status: int) -> None:
+    """Issue 36: a 502 (or a dropped connection) after Discord created the acknowledgement, on
+    a Discord that has forgotten the nonce: found in the DM's history, never sent again."""
+    table.fake.state.nonce_memory = False
+    await table.create_started_game()
+    await table.settle()
+    germany = table.players[Power.GERMANY]
+    before = len(table.fake.state.dms_to(germany.id))
+    dm = table.fake.state.dm_channels[germany.id].id
+    table.fake.after_post(f"/channels/{dm}/messages", status=status)
+    await table.fake.send_dm(germany, OPENING[Power.GERMANY])
+    reply = await table.fake.dm_reply(germany, before, within=10)
+    assert "A MUN - RUH" in reply.content
+    await asyncio.sleep(1.5)  # (discord.py would have sent it again 1 s after a 502)
+    assert len(table.fake.state.dms_to(germany.id)) == before + 1
+    assert table.fake.state.repeats() == 0

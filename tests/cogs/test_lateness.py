@@ -44,3 +44,25 @@ async def test_a_dm_written_before_the_deadline_and_read_after_it_counts(table: 
     results = await table.service.results(game_id)
     assert results is not None
     assert results.orders[Power.FRANCE] == ["A PAR - BUR"]
+
+
+async def test_restarted_after_the_grace_the_bot_closes_the_phase_at_once(table: Table) -> None:
+    """Issue 36: killed before the deadline, back 1 s after its grace (HOLD has 9 s to run):
+    the phase closes as soon as the bot is up, the clock standing still."""
+    await table.shutdown()
+    await table.boot(grace=GRACE)
+    game_id = await table.create_started_game()
+    await table.advance(SPRING)
+    assert table.service is not None
+    deadline = (await table.service.status(game_id)).deadline
+    assert deadline is not None
+    await table.kill()
+    table.clock.set(deadline + GRACE + 1.0)
+    await table.boot(grace=GRACE)
+    await table.fake.wait_for(
+        lambda: any(
+            "Results of" in m.content for m in table.fake.state.messages_in(table.table.id)
+        ),
+        within=5,
+        what="the results",
+    )

@@ -38,7 +38,8 @@ class Fault:
     retry_after: float = 0.0
     method: str | None = None
     # "before": refuse the request; "after": create the message, then answer `status`
-    # (the reply is lost); "hang": create it, then never answer (the bot dies waiting).
+    # (the reply is lost); "hang": create it, then never answer (the bot dies waiting);
+    # "reset": create it, then drop the connection without an answer.
     when: str = "before"
     hit: asyncio.Event | None = None  # set each time the fault fires
 
@@ -74,10 +75,11 @@ class Rest:
 
     def after_post(self, pattern: str, *, count: int = 1, status: int = 0) -> asyncio.Event:
         """The next `count` messages posted to paths containing `pattern` are created, then
-        the reply is lost: answered with `status`, or with 0 never answered (a kill point
-        between Discord's post and the bot's record). The event is set when it fires."""
+        the reply is lost: answered with `status`, with 0 never answered (a kill point
+        between Discord's post and the bot's record), with -1 the connection dropped. The
+        event is set when it fires."""
         hit = asyncio.Event()
-        when = "after" if status else "hang"
+        when = "reset" if status < 0 else "after" if status else "hang"
         self.faults.append(Fault(pattern, count, status, method="POST", when=when, hit=hit))
         return hit
 
@@ -277,6 +279,8 @@ class Rest:
             fault.hit.set()
             if fault.when == "hang":
                 await self.unhang.wait()  # the bot has died waiting by then
+            if fault.when == "reset" and request.transport is not None:
+                request.transport.abort()
             return web.Response(status=fault.status or 502, text="upstream error")
         return json_response(self.state.message_payload(msg, self.state.bot_user))
 

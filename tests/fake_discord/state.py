@@ -402,5 +402,11 @@ class FakeState:
         keys = [(m.channel_id, m.nonce) for m in self.messages if m.nonce]
         return len(keys) - len(set(keys))
 
+    def repeats(self) -> int:
+        """Like `double_posts`, counting the messages deleted since too: each was seen (and
+        pinged the channel) while it lasted (issue 36)."""
+        keys = [(m.channel_id, m.nonce) for m in [*self.messages, *self.deleted] if m.nonce]
+        return len(keys) - len(set(keys))
+
     def files_in(self, channel_id: int) -> list[SentFile]:
         return [f for m in self.messages_in(channel_id) for f in m.files]

@@ -5,16 +5,20 @@ written after the deadline is refused. Through the fake Discord, on both backend
 from __future__ import annotations
 
 import asyncio
+import inspect
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import discord
+import discord.gateway
 import pytest
 
 from bot.client import ParleyBot
 from bot.core.model import Power
-from bot.discord_app.gateway import caught_up
-from bot.service.lateness import GRACE, POLL
+from bot.discord_app.gateway import HEARTBEAT, caught_up, follow
+from bot.service.lateness import GRACE, POLL, NoSessionError
 from bot.service.storage import SqliteStorage, Storage
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.pg import dsn, fresh_schema, settings
@@ -119,3 +123,97 @@ async def test_catching_up_returns_once_what_was_sent_before_is_read(table: Tabl
     busy.release()
     await asyncio.wait_for(waiting, 5)
     assert seen == ["hello"]  # read (and handed to the handlers) before it returned
+
+
+# -- discord.py's private keep-alive state, as the catch-up reads it (issue 36) -------------
+# These fail when a discord.py upgrade changes what bot.discord_app.gateway relies on: then
+# `follow` must say NotImplementedError (the grace is fixed again), never misread it.
+
+
+class StubSocket:
+    """What discord.py's KeepAliveHandler reads from its gateway socket."""
+
+    HEARTBEAT = discord.gateway.DiscordWebSocket.HEARTBEAT
+    thread_id = 0
+    _max_heartbeat_timeout = 60.0
+    sequence = 41
+    open = True
+
+    async def send_heartbeat(self, payload: dict[str, Any]) -> None:
+        self.sent = payload
+
+
+def test_discord_py_keeps_the_heartbeat_times_the_catch_up_reads() -> None:
+    assert discord.gateway.DiscordWebSocket.HEARTBEAT == HEARTBEAT == 1  # Discord's opcode
+    ws = StubSocket()
+    before = time.perf_counter()
+    keep_alive = discord.gateway.KeepAliveHandler(ws=ws, interval=41.25, shard_id=None)
+    # The times of the last heartbeat sent and answered: perf_counter() floats
+    assert isinstance(keep_alive._last_send, float)
+    assert isinstance(keep_alive._last_ack, float)
+    assert before <= keep_alive._last_ack <= time.perf_counter()
+    sent_at = time.perf_counter()
+    payload = keep_alive.beat()  # a heartbeat's payload, noted as sent now
+    assert payload == {"op": HEARTBEAT, "d": 41}
+    assert sent_at <= keep_alive._last_send <= time.perf_counter()
+    asked = time.perf_counter()
+    assert keep_alive._last_ack < asked
+    keep_alive.ack()  # what the socket calls on HEARTBEAT_ACK
+    assert asked <= keep_alive._last_ack <= time.perf_counter()
+    # The socket: its handler, the heartbeat it sends, whether it is open
+    socket = discord.gateway.DiscordWebSocket
+    assert asyncio.iscoroutinefunction(socket.send_heartbeat)
+    assert isinstance(inspect.getattr_static(socket, "open"), property)
+    assert "self._keep_alive" in inspect.getsource(socket.__init__)
+    ws._keep_alive = keep_alive
+    assert follow(ws) is keep_alive
+
+
+async def test_a_connected_bot_has_the_keep_alive_state_the_catch_up_reads(table: Table) -> None:
+    assert table.bot is not None
+    ws: Any = table.bot.ws
+    assert isinstance(ws, discord.gateway.DiscordWebSocket)
+    assert isinstance(follow(ws), discord.gateway.KeepAliveHandler)
+    asked = time.perf_counter()
+    await caught_up(table.bot)  # answered: discord.py noted the answer to our heartbeat
+    assert follow(ws)._last_ack >= asked
+
+
+def test_a_changed_keep_alive_state_is_not_followed() -> None:
+    with pytest.raises(ConnectionError):
+        follow(None)  # not connected yet: the phase waits (at most HOLD)
+    ws = StubSocket()
+    ws._keep_alive = None  # type: ignore[attr-defined]
+    with pytest.raises(ConnectionError):
+        follow(ws)
+    keep_alive = discord.gateway.KeepAliveHandler(ws=ws, interval=41.25, shard_id=None)
+    ws._keep_alive = keep_alive  # type: ignore[attr-defined]
+    assert follow(ws) is keep_alive
+    keep_alive._last_ack = None  # type: ignore[assignment]  # kept another way
+    with pytest.raises(NotImplementedError):
+        follow(ws)
+    del keep_alive._last_ack
+    with pytest.raises(NotImplementedError):
+        follow(ws)
+    del ws._keep_alive  # type: ignore[attr-defined]
+    with pytest.raises(NotImplementedError):
+        follow(ws)
+
+
+async def test_a_heartbeat_payload_changed_is_not_sent() -> None:
+    ws = StubSocket()
+    keep_alive = discord.gateway.KeepAliveHandler(ws=ws, interval=41.25, shard_id=None)
+    keep_alive.beat = lambda: {"op": 99}  # type: ignore[method-assign]
+    ws._keep_alive = keep_alive  # type: ignore[attr-defined]
+    client = discord.Client(intents=discord.Intents.none())
+    client.ws = ws  # type: ignore[assignment]
+    with pytest.raises(NotImplementedError):
+        await caught_up(client)
+    assert not hasattr(ws, "sent")
+
+
+async def test_a_client_never_connected_has_no_session_to_wait_for() -> None:
+    client = discord.Client(intents=discord.Intents.none())
+    assert client.ws is None  # (discord.py sets it once connected)
+    with pytest.raises(NoSessionError):
+        await caught_up(client)

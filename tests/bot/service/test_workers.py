@@ -4,8 +4,15 @@ loses a phase."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
 
 from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier
@@ -87,3 +94,58 @@ async def test_with_workers_each_tables_results_go_out_before_the_last_is_done(
         await until(first_posted, "both tables' results, the first before the last is done")
     finally:
         pool.shutdown()
+
+
+# A bot with its pool, as `parley run` starts it: prints its workers', its fork server's and
+# its resource tracker's pids, starts a long job, then waits to be killed.
+BOT_WITH_POOL = """
+import multiprocessing.forkserver as fs, multiprocessing.resource_tracker as rt, os, time
+from bot.service.workers import ComputePool
+if __name__ == "__main__":
+    pool = ComputePool(1)
+    pool.submit(os.getpid).result()
+    helpers = [fs._forkserver._forkserver_pid, rt._resource_tracker._pid]
+    pool.submit(time.sleep, 60)  # a worker busy when the bot dies
+    print(*pool.pids(), *helpers, flush=True)
+    time.sleep(60)
+"""
+
+
+def alive(pid: int) -> bool:
+    """Running (a zombie waiting for init to reap it has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_a_bot_killed_by_sigkill_leaves_no_process_behind(tmp_path: Path) -> None:
+    script = tmp_path / "bot_with_pool.py"
+    script.write_text(BOT_WITH_POOL)
+    root = Path(__file__).resolve().parents[3]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    bot = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=root, env=env
+    )
+    assert bot.stdout is not None
+    left: list[int] = []
+    try:
+        pids = [int(p) for p in bot.stdout.readline().split()]
+        assert len(pids) == 3, pids  # a worker, the fork server, the resource tracker
+        assert all(alive(p) for p in pids)
+        bot.send_signal(signal.SIGKILL)  # no clean-up: the workers must notice by themselves
+        bot.wait(5)
+        ends = time.monotonic() + 5  # issue 36: none alive 5 s after the kill
+        while any(alive(p) for p in pids) and time.monotonic() < ends:
+            time.sleep(0.05)
+        left = [p for p in pids if alive(p)]
+        assert not left, f"still running 5 s after the bot was killed: {left}"
+    finally:
+        for pid in left:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait()
