@@ -41,6 +41,8 @@ from bot.discord_app.format import (
     stamp,
     window_name,
 )
+from bot.discord_app.builder import open_view
+from bot.discord_app.builder_notice import act_line, tell_to_act
 from bot.discord_app.hidden import deliver_hidden
 from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, sent_count, urgency
 from bot.i18n import t
@@ -347,7 +349,8 @@ class DiscordNotifier:
         ]
         sent = await asyncio.gather(
             *(
-                self.dm(u, text, event.key, event=event)
+                # with the builder's button: orders without typing (issue 30)
+                self.dm(u, text, event.key, view=open_view(game.id, u, lang), event=event)
                 for (_, u), text in zip(users, welcomes, strict=True)
             )
         )
@@ -376,7 +379,9 @@ class DiscordNotifier:
                 deadline=f"<t:{int(deadline)}:R>" if deadline else "—",
                 clock=clock,
             )
+        text += act_line(event, game)  # a retreat or adjustment: who must act (issue 30)
         await self.post(game.meta.get("channel"), [text], event.key, event=event)
+        await tell_to_act(self, event, game)
 
     async def _reminder(self, event: Event, game: GameStatus) -> None:
         lang = game.lang
