@@ -142,9 +142,7 @@ async def choose(
     if not menus:
         raise AssertionError("no select menu on the message")
     menu = menus[select]
-    option = next(
-        (o for o in menu["options"] if label in (o.get("label"), o.get("value"))), None
-    )
+    option = next((o for o in menu["options"] if label in (o.get("label"), o.get("value"))), None)
     if option is None:
         shown = [o.get("label") for o in menu["options"]]
         raise AssertionError(f"no option {label!r} in {menu.get('placeholder')!r}: {shown}")
