@@ -25,12 +25,13 @@ from typing import TYPE_CHECKING, Any, Self
 import discord
 
 from bot.core.advice import order_key
-from bot.core.builder import page
-from bot.core.model import PhaseKind
-from bot.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, SupportMove
+from bot.core.builder import Slot, page
+from bot.core.model import PhaseKind, UnitType
+from bot.core.orders import Build, Disband, Hold, Move, Order, Retreat
 from bot.discord_app.format import chunks, power_name, submit_reply_lines
 from bot.discord_app.interactions import describe_refusal, user_key
-from bot.service.builder import WAIVE, Draft, say
+from bot.service import ServiceError
+from bot.service.builder import Draft, say
 
 if TYPE_CHECKING:
     from bot.discord_app.app import Parley
@@ -44,6 +45,12 @@ BACK = "+back"
 SUPPORT = "+support"
 CONVOY = "+convoy"
 UNSET = "+unset"
+STYLES = {
+    "submit": discord.ButtonStyle.success,
+    "hold": discord.ButtonStyle.secondary,
+    "repeat": discord.ButtonStyle.secondary,
+    "clear": discord.ButtonStyle.danger,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,59 +115,52 @@ def _paged(
 
 
 def _describe(draft: Draft, order: Order) -> str:
-    """A short gloss of an option: the place it goes to, in full."""
+    """A short gloss of an option: what it does, or the place it goes to, in full."""
     lang = draft.lang
+    dest = getattr(order, "dest", None)
+    where = draft.place_label(dest.province) if dest is not None else ""
+    key, place = "", where
     if isinstance(order, Hold):
-        return say("hold", lang)
-    if isinstance(order, Move):
-        where = draft.place_label(order.dest.province)
-        return say("by_convoy", lang, place=where) if order.via_convoy else where
-    if isinstance(order, Retreat):
-        return say("retreat_to", lang, place=draft.place_label(order.dest.province))
-    if isinstance(order, Disband):
-        return say("disband" if draft.phase.kind is PhaseKind.RETREAT else "remove", lang)
-    if isinstance(order, Build):
-        kind = (
-            "build_army"
-            if order.unit.type is not None and order.unit.type.value == "A"
-            else "build_fleet"
+        key = "hold"
+    elif isinstance(order, Move) and order.via_convoy:
+        key = "by_convoy"
+    elif isinstance(order, Retreat):
+        key = "retreat_to"
+    elif isinstance(order, Disband):
+        key = "disband" if draft.phase.kind is PhaseKind.RETREAT else "remove"
+    elif isinstance(order, Build):
+        key = "build_fleet" if order.unit.type is UnitType.FLEET else "build_army"
+        place = draft.place_label(order.unit.province)
+    return say(key, lang, place=place) if key else where
+
+
+def _lines(draft: Draft, focus: Slot | None, left: list[Slot]) -> list[str]:
+    lang = draft.lang
+    who = power_name(draft.power, lang, draft.variant)
+    phase = draft.phase.describe(lang)
+    lines = [say("head", lang, power=who, phase=phase, name=draft.name, id=draft.game_id)]
+    if draft.owed:
+        lines.append(
+            say("owed_builds" if draft.owed > 0 else "owed_removals", lang, n=abs(draft.owed))
         )
-        return say(kind, lang, place=draft.place_label(order.unit.province))
-    if isinstance(order, SupportMove | Convoy):
-        return draft.place_label(order.dest.province)
-    return ""
+    lines += [f"• {draft.render(o)}" for o in draft.orders] or [say("none_yet", lang)]
+    if left:
+        lines.append(say("unordered", lang, units=", ".join(draft.unit_label(s.key) for s in left)))
+    elif draft.slots:
+        lines.append(say("complete", lang))
+    if focus is not None:
+        lines.append(say("now", lang, unit=draft.unit_label(focus.key)))
+    return lines
 
 
 def draw(draft: Draft, user: str, screen: Screen) -> tuple[str, discord.ui.View]:
     """The builder message: its text and its components."""
     lang = draft.lang
     key = Key(draft.game_id, draft.phase_id, user)
-    who = power_name(draft.power, lang, draft.variant)
-    lines = [
-        say(
-            "head",
-            lang,
-            power=who,
-            phase=draft.phase.describe(lang),
-            name=draft.name,
-            id=draft.game_id,
-        )
-    ]
-    if draft.owed > 0:
-        lines.append(say("owed_builds", lang, n=draft.owed))
-    elif draft.owed < 0:
-        lines.append(say("owed_removals", lang, n=-draft.owed))
-    lines += [f"• {draft.render(o)}" for o in draft.orders] or [say("none_yet", lang)]
     left = draft.unordered()
-    if left:
-        lines.append(say("unordered", lang, units=", ".join(draft.unit_label(s.key) for s in left)))
-    elif draft.slots:
-        lines.append(say("complete", lang))
     focus = draft.slot(screen.focus) if screen.focus else None
-    if focus is None and screen.focus is None and left:
-        focus = left[0]
-    if focus is not None:
-        lines.append(say("now", lang, unit=draft.unit_label(focus.key)))
+    if focus is None and screen.mode != "units" and left:
+        focus = left[0]  # the next unit without an order: one pick orders it
     view = discord.ui.View(timeout=None)
     given = {order_key(o): o for o in draft.orders}
     if draft.slots:
@@ -173,36 +173,37 @@ def draw(draft: Draft, user: str, screen: Screen) -> tuple[str, discord.ui.View]
             )
             for s in draft.slots
         ]
-        number = screen.page if screen.mode == "" and focus is None else 0
-        view.add_item(
-            _select(key, "unit", str(number), _paged(units, number, lang), say("pick_unit", lang))
-        )
+        number = screen.page if screen.mode == "units" else 0
+        menu = _paged(units, number, lang)
+        view.add_item(_select(key, "unit", str(number), menu, say("pick_unit", lang)))
     if focus is not None:
-        _focus_rows(view, draft, key, focus, screen, given)
-    for what, style in (
-        ("submit", discord.ButtonStyle.success),
-        ("hold", discord.ButtonStyle.secondary),
-        ("repeat", discord.ButtonStyle.secondary),
-        ("clear", discord.ButtonStyle.danger),
-    ):
-        if what == "repeat" and draft.phase.kind is not PhaseKind.MOVEMENT:
-            continue
-        if what == "hold" and draft.owed < 0:
-            continue  # removals: nothing to "hold"; the rules remove for whoever owes them
+        _focus_rows(view, draft, key, focus, screen=screen, given=given)
+    _buttons(view, draft, key)
+    return "\n".join(_lines(draft, focus, left)), view
+
+
+def _buttons(view: discord.ui.View, draft: Draft, key: Key) -> None:
+    kind = draft.phase.kind
+    shown = ["submit", "hold", "repeat", "clear"]
+    if kind is not PhaseKind.MOVEMENT:
+        shown.remove("repeat")
+    if draft.owed < 0:
+        shown.remove("hold")  # removals: the rules choose for whoever owes them
+    for what in shown:
         label = say(
-            f"button.{what}_{draft.phase.kind.value}" if what == "hold" else f"button.{what}", lang
+            f"button.{what}_{kind.value}" if what == "hold" else f"button.{what}", draft.lang
         )
-        view.add_item(Press(key.custom_id("b", what), label, style))
-    return "\n".join(lines), view
+        view.add_item(Press(key.custom_id("b", what), label, STYLES[what]))
 
 
 def _focus_rows(
     view: discord.ui.View,
     draft: Draft,
     key: Key,
-    focus: Any,
+    focus: Slot,
+    *,
     screen: Screen,
-    given: dict[Any, Order],
+    given: dict[str | None, Order],
 ) -> None:
     lang = draft.lang
     unit = draft.unit_label(focus.key)
@@ -367,7 +368,7 @@ async def pressed(interaction: discord.Interaction[Any], custom_id: str, values:
     """Any press on a builder: checked (whose, which phase), applied, the message redrawn."""
     bot: Parley = interaction.client
     item = _Item()
-    item._read(custom_id)  # noqa: SLF001 - the module's own reader
+    item._read(custom_id)
     key, what, arg = item.key, item.what, item.arg
     presser = user_key(interaction.user)
     svc = bot.service
@@ -440,39 +441,26 @@ async def _send_new(interaction: discord.Interaction[Any], draft: Draft, user: s
 def _screen(what: str, arg: str, value: str) -> Screen:
     """The screen after a pick: `mode` "set" when the value is an order to put in the set."""
     parts = arg.split(".")
-    if what == "unit":
-        if value.startswith((MORE, BACK)):
-            return Screen(None, "", "", int(value.lstrip(MORE + BACK) or 0))
-        return Screen(value)
-    if what == "act":
-        focus = parts[0]
-        if value.startswith((MORE, BACK)):
-            return Screen(focus, "", "", int(value.lstrip(MORE + BACK) or 0))
-        if value == SUPPORT:
-            return Screen(focus, "sup")
-        if value == CONVOY:
-            return Screen(focus, "cvy")
-        if value == UNSET:
-            return Screen(focus)
-        return Screen(focus, "set")
+    focus = parts[0] if what != "unit" else value
+    other = parts[1] if what in ("sto", "cvo") and len(parts) > 2 else ""
+    if value.startswith((MORE, BACK)):  # another page of the same list
+        number = int(value.removeprefix(MORE).removeprefix(BACK) or 0)
+        if what == "unit":
+            return Screen(None, "units", "", number)
+        return Screen(focus, "" if what == "act" else what, other, number)
+    if what == "unit" or value == UNSET:
+        return Screen(focus)
+    if what == "act" and value in (SUPPORT, CONVOY):
+        return Screen(focus, "sup" if value == SUPPORT else "cvy")
     if what in ("sup", "cvy"):
-        focus = parts[0]
-        step = "sto" if what == "sup" else "cvo"
-        if value.startswith((MORE, BACK)):
-            return Screen(focus, what, "", int(value.lstrip(MORE + BACK) or 0))
-        return Screen(focus, step, value)
-    if what in ("sto", "cvo"):
-        focus, other = parts[0], parts[1] if len(parts) > 1 else ""
-        if value.startswith((MORE, BACK)):
-            return Screen(focus, what, other, int(value.lstrip(MORE + BACK) or 0))
-        return Screen(focus, "set")
-    return Screen(None)
+        return Screen(focus, "sto" if what == "sup" else "cvo", value)
+    return Screen(focus, "set")
 
 
 async def _lang(bot: Parley, game_id: int, interaction: discord.Interaction[Any]) -> str:
     try:
         return (await bot.service.seat(game_id)).lang
-    except Exception:  # no such game: the presser's own language
+    except ServiceError:  # no such game: the presser's own language
         return str(interaction.locale.value)[:2]
 
 

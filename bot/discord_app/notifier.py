@@ -30,6 +30,8 @@ from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind
 from bot.core.scoring import standings_lines
 from bot.discord_app.ballots import ballot_view
+from bot.discord_app.builder import open_view
+from bot.discord_app.builder_notice import act_line, tell_to_act
 from bot.discord_app.format import (
     MESSAGE_LIMIT,
     centers_text,
@@ -41,8 +43,6 @@ from bot.discord_app.format import (
     stamp,
     window_name,
 )
-from bot.discord_app.builder import open_view
-from bot.discord_app.builder_notice import act_line, tell_to_act
 from bot.discord_app.hidden import deliver_hidden
 from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, sent_count, urgency
 from bot.i18n import t

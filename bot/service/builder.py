@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core import builder as model
-from bot.core.advice import adjustment
+from bot.core.advice import adjustment, order_key
 from bot.core.catalogue import text
 from bot.core.map import GameMap
 from bot.core.model import Phase, PhaseKind, Position, Power
@@ -167,7 +167,7 @@ class Builder:
         if action == "set":
             orders = self._set(current, orders, value)
         elif action == "unset":
-            orders = [o for o in orders if model.order_key(o) != value]
+            orders = [o for o in orders if order_key(o) != value]
         elif action == "hold":
             orders += self._defaults(current)
         elif action == "repeat":

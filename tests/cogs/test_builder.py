@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from bot.core.model import Power
 from tests.cogs.conftest import Table
 from tests.fake_discord import FakeUser, SentMessage
