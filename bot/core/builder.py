@@ -35,6 +35,7 @@ from bot.core.orders import (
     SupportMove,
     UnitRef,
 )
+from bot.core.stab.placement import home_spaces
 
 SELECT_OPTIONS = 25  # Discord: at most 25 options a string select
 
@@ -232,10 +233,35 @@ def unordered(found: Sequence[Slot], orders: Iterable[Order]) -> list[Slot]:
 
 
 def placed(orders: Sequence[Order], order: Order) -> list[Order]:
-    """`orders` with `order` in place of the one for the same unit (or added)."""
-    key = order_key(order)
-    kept = [o for o in orders if key is None or order_key(o) != key]
+    """`orders` with `order` in place of the one for the same unit (or added). A build is
+    apart from an order for the same province: a Stab! placement, then its unit's order."""
+
+    def key(o: Order) -> tuple[str | None, bool]:
+        return order_key(o), isinstance(o, Build)
+
+    mine = key(order)
+    kept = [o for o in orders if mine[0] is None or key(o) != mine]
     return [*kept, order]
+
+
+def placement_slots(game_map: GameMap, power: Power, orders: Sequence[Order]) -> list[Slot]:
+    """Stab! rule 1: the home spaces still free for the power's starting units (one a home
+    centre), each with an army and a fleet on each coast where it may stand."""
+    spaces = home_spaces(game_map, power)
+    taken = {o.unit.province for o in orders if isinstance(o, Build)}
+    if len(taken) >= len(game_map.home_centers(power)):
+        return []
+    out = []
+    for pid in sorted(spaces - taken):
+        direct: list[Order] = []
+        if game_map.province(pid).kind is not ProvinceKind.SEA:
+            direct.append(Build(power, UnitRef(UnitType.ARMY, Location(pid), power)))
+        direct += [
+            Build(power, UnitRef(UnitType.FLEET, loc, power))
+            for loc in game_map.fleet_locations(pid)
+        ]
+        out.append(Slot(pid, None, tuple(direct)))
+    return out
 
 
 def repeated(found: Sequence[Slot], previous: Iterable[Order]) -> list[Order]:

@@ -139,6 +139,8 @@ def _lines(draft: Draft, focus: Slot | None, left: list[Slot]) -> list[str]:
     who = power_name(draft.power, lang, draft.variant)
     phase = draft.phase.describe(lang)
     lines = [say("head", lang, power=who, phase=phase, name=draft.name, id=draft.game_id)]
+    if draft.placing:
+        lines.append(say("placing", lang))
     if draft.owed:
         lines.append(
             say("owed_builds" if draft.owed > 0 else "owed_removals", lang, n=abs(draft.owed))

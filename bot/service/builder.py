@@ -18,8 +18,8 @@ from bot.core import builder as model
 from bot.core.advice import adjustment, order_key
 from bot.core.catalogue import text
 from bot.core.map import GameMap
-from bot.core.model import Phase, PhaseKind, Position, Power
-from bot.core.orders import Order, Retreat, UnitRef, Waive
+from bot.core.model import Phase, PhaseKind, Power
+from bot.core.orders import Build, Order, Retreat, UnitRef, Waive
 from bot.service import codec, hidden, order_map
 from bot.service.errors import InvalidStateError, ServiceError
 from bot.service.lateness import Receipt
@@ -59,6 +59,7 @@ class Draft:
     unit_label: Callable[[str], str]  # a slot (by province) as the player reads it
     place_label: Callable[[str], str]  # a province's full name
     ref_label: Callable[[UnitRef], str]  # any unit an order names, in the game's notation
+    placing: bool = False  # Stab! Spring 1901: the starting units are being placed (rule 1)
 
     def slot(self, key: str) -> model.Slot | None:
         return next((s for s in self.slots if s.key == key), None)
@@ -71,11 +72,15 @@ class Draft:
         adjusting = self.owed and self.phase.kind is PhaseKind.ADJUSTMENT
         if adjusting and len(self.orders) >= abs(self.owed):
             return []
+        if self.phase.kind is PhaseKind.MOVEMENT:  # a Stab! placement is no unit's order
+            return model.unordered(self.slots, [o for o in self.orders if not isinstance(o, Build)])
         return model.unordered(self.slots, self.orders)
 
     def text(self) -> str:
-        """The set as typed: one order a line, in the game's language."""
-        return "\n".join(self.render(o) for o in self.orders)
+        """The set as typed: one order a line, in the game's language (Stab! placement
+        lines first, rule 1)."""
+        first = sorted(self.orders, key=lambda o: not isinstance(o, Build))
+        return "\n".join(self.render(o) for o in first)
 
 
 class Builder:
@@ -96,12 +101,6 @@ class Builder:
         if (phase_id is not None and phase_id != ph.id) or ph.status != "open" or late:
             raise _refusal(InvalidStateError, "closed", ctx.lang)
         return ctx, ph, power, row.name
-
-    def _position(self, ctx: GameCtx, ph: PhaseState, power: Power) -> Position:
-        position = self.table.position_of(ph)
-        if ctx.rules.hidden_movement:  # Stab!: only what the player may see (rule 3)
-            position, _ = hidden.known(position, power, [])
-        return position
 
     async def draft(self, game_id: int, user: str, phase_id: int | None = None) -> Draft:
         """The builder of `user` in the phase being written (`phase_id`: the one the menus
@@ -125,12 +124,25 @@ class Builder:
         power: Power,
         orders: list[Order],
     ) -> Draft:
-        position = self._position(ctx, ph, power)
         game_map: GameMap = ctx.game_map
-        found = tuple(model.slots(position, game_map, power))
+        raw = self.table.position_of(ph)
+        position = raw
+        placing = False
+        places: list[model.Slot] = []
+        if ctx.rules.hidden_movement:  # Stab!: the player's own units, its placement made
+            position, _ = hidden.known(raw, power, orders)
+            places = model.placement_slots(game_map, power, orders) if hidden.placing(raw) else []
+            placing = bool(places)
+        found = tuple(places if placing else model.slots(position, game_map, power))
         names = game_map.names()
         lang = ctx.lang
         engine = self.table.engine
+        movement = ph.phase.kind is PhaseKind.MOVEMENT
+
+        def render(order: Order) -> str:
+            if movement and isinstance(order, Build):  # a Stab! placement line: `F STP/NC`
+                return order.unit.canonical()
+            return engine.render_order(order, lang, game_map)
 
         def unit_label(key: str) -> str:
             slot = next((s for s in found if s.key == key), None)
@@ -150,10 +162,11 @@ class Builder:
             found,
             tuple(orders),
             owed,
-            lambda o: engine.render_order(o, lang, game_map),
+            render,
             unit_label,
             lambda pid: names.full_name(pid, lang),
             lambda ref: unit_text(names, ref.type, ref.location, lang),
+            placing,
         )
 
     async def change(
@@ -200,6 +213,8 @@ class Builder:
         """One press for the rest: hold (movement), disband (retreat), waive (builds)."""
         left = current.unordered()
         kind = current.phase.kind
+        if current.placing:
+            return []  # Stab!: the starting units are chosen, not defaulted
         if kind is PhaseKind.ADJUSTMENT:
             built = sum(1 for o in current.orders if not isinstance(o, Waive))
             return [Waive(current.power)] * max(0, current.owed - built) if current.owed > 0 else []

@@ -363,3 +363,41 @@ async def test_orders_build_in_a_server_is_secret_and_repeats_last_turn(table: T
         "A MAR H",
         "F MAO H",
     ]
+
+
+async def test_stab_places_the_starting_units_then_orders_only_its_own(table: Table) -> None:
+    reply = await table.command(
+        table.gm, "game create", {"name": "Stab", "clock": "edc2023", "rules": "stab"}
+    )
+    game = int(reply.content.split("(#")[1].split(")")[0])
+    for power, user in table.players.items():
+        await table.command(user, "game join", {"power": power.value})
+    await table.command(table.gm, "game start")
+    await table.advance(SPRING)
+    svc = table.service
+    assert svc is not None
+    england = table.players[Power.ENGLAND]
+    thumb = Thumb(table, england)
+    builder = await thumb.open(welcome(table, england))
+    assert "first place your starting units" in builder.content
+    units, action = selects_of(builder)
+    # home spaces (Stab! rule 1: the coloured regions, not only the centres)
+    assert {o["value"] for o in units["options"]} >= {"LON", "EDI", "LVP", "YOR", "WAL", "CLY"}
+    assert [o["label"] for o in action["options"]][:2] == ["A CLY", "F CLY"]
+    for unit, choice in (("YOR", "A YOR"), ("WAL", "A WAL"), ("CLY", "F CLY")):
+        await thumb.order(unit, choice)
+    assert thumb.message is not None
+    units, _ = selects_of(thumb.message)[:2]
+    assert [o["label"] for o in units["options"]] == ["F CLY", "A WAL", "A YOR"]
+    await thumb.order("A YOR", "A YOR - LON")
+    _, action = selects_of(thumb.message)[:2]
+    await thumb.pick("Support…", select=1)
+    supported = [o["label"] for o in selects_of(thumb.message)[2]["options"]]
+    assert set(supported) <= {"F CLY", "A WAL", "A YOR"}  # its own units only: nothing else seen
+    await thumb.press("Hold all others")
+    ack = await thumb.submit()
+    assert "Saved" in ack, ack
+    built = sorted((await svc.my_orders(game, str(england.id))).orders)
+    await typed(table, Power.ENGLAND, "A YOR\nA WAL\nF CLY\nA YOR - LON\nA WAL H\nF CLY H")
+    assert sorted((await svc.my_orders(game, str(england.id))).orders) == built
+    print(built)
