@@ -28,7 +28,7 @@ from bot.core.advice import order_key
 from bot.core.builder import Slot, page
 from bot.core.model import PhaseKind, UnitType
 from bot.core.orders import Build, Disband, Hold, Move, Order, Retreat
-from bot.discord_app.format import chunks, power_name, submit_reply_lines
+from bot.discord_app.format import MESSAGE_LIMIT, chunks, power_name, submit_reply_lines
 from bot.discord_app.interactions import describe_refusal, user_key
 from bot.service import ServiceError
 from bot.service.builder import Draft, say
@@ -181,7 +181,19 @@ def draw(draft: Draft, user: str, screen: Screen) -> tuple[str, discord.ui.View]
     if focus is not None:
         _focus_rows(view, draft, key, focus, screen=screen, given=given)
     _buttons(view, draft, key)
-    return "\n".join(_lines(draft, focus, left)), view
+    return _fit(_lines(draft, focus, left)), view
+
+
+def _fit(lines: list[str]) -> str:
+    """The builder's text within Discord's 2,000 characters: the oldest orders of a very
+    long set give way first (the head, what is left and the unit being ordered stay)."""
+    text = "\n".join(lines)
+    if len(text) <= MESSAGE_LIMIT:
+        return text
+    head, middle, tail = lines[:1], lines[1:-2], lines[-2:]
+    while middle and len("\n".join([*head, "…", *middle, *tail])) > MESSAGE_LIMIT:
+        middle.pop(0)
+    return "\n".join([*head, "…", *middle, *tail])[:MESSAGE_LIMIT]
 
 
 def _buttons(view: discord.ui.View, draft: Draft, key: Key) -> None:
@@ -232,7 +244,7 @@ def _focus_rows(
     )
     groups = focus.supports if screen.mode in ("sup", "sto") else focus.convoys
     if screen.mode in ("sup", "cvy"):
-        others = [_option(draft_label(draft, k), k, "") for k in groups]
+        others = [_option(draft_label(draft, k), k, _owner(draft, k)) for k in groups]
         what = "sup" if screen.mode == "sup" else "cvy"
         hint = say("pick_supported" if what == "sup" else "pick_convoyed", lang, unit=unit)
         view.add_item(
@@ -249,6 +261,12 @@ def _focus_rows(
         hint = say("pick_target", lang, unit=draft_label(draft, screen.other))
         arg = f"{focus.key}.{screen.other}.{screen.page}"
         view.add_item(_select(key, what, arg, _paged(orders, screen.page, lang), hint))
+
+
+def _owner(draft: Draft, province: str) -> str:
+    """Whose unit it is: a support or a convoy is often for another power's unit."""
+    power = draft.owners.get(province)
+    return power_name(power, draft.lang, draft.variant) if power is not None else ""
 
 
 def draft_label(draft: Draft, province: str) -> str:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 from bot.core import builder as model
 from bot.core.advice import adjustment, order_key
@@ -60,6 +60,7 @@ class Draft:
     place_label: Callable[[str], str]  # a province's full name
     ref_label: Callable[[UnitRef], str]  # any unit an order names, in the game's notation
     placing: bool = False  # Stab! Spring 1901: the starting units are being placed (rule 1)
+    owners: Mapping[str, Power] = field(default_factory=dict)  # whose unit is where (seen)
 
     def slot(self, key: str) -> model.Slot | None:
         return next((s for s in self.slots if s.key == key), None)
@@ -167,6 +168,7 @@ class Builder:
             lambda pid: names.full_name(pid, lang),
             lambda ref: unit_text(names, ref.type, ref.location, lang),
             placing,
+            {pid: u.power for pid, u in position.units.items()},
         )
 
     async def change(
