@@ -199,7 +199,7 @@ def _fit(lines: list[str]) -> str:
 def _buttons(view: discord.ui.View, draft: Draft, key: Key) -> None:
     kind = draft.phase.kind
     shown = ["submit", "hold", "repeat", "clear"]
-    if kind is not PhaseKind.MOVEMENT:
+    if kind is not PhaseKind.MOVEMENT or draft.first:
         shown.remove("repeat")
     if draft.owed < 0:
         shown.remove("hold")  # removals: the rules choose for whoever owes them

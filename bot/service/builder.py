@@ -61,6 +61,7 @@ class Draft:
     ref_label: Callable[[UnitRef], str]  # any unit an order names, in the game's notation
     placing: bool = False  # Stab! Spring 1901: the starting units are being placed (rule 1)
     owners: Mapping[str, Power] = field(default_factory=dict)  # whose unit is where (seen)
+    first: bool = False  # the game's first phase: no last turn to repeat
 
     def slot(self, key: str) -> model.Slot | None:
         return next((s for s in self.slots if s.key == key), None)
@@ -169,6 +170,7 @@ class Builder:
             lambda ref: unit_text(names, ref.type, ref.location, lang),
             placing,
             {pid: u.power for pid, u in position.units.items()},
+            ph.phase == game_map.start.phase,
         )
 
     async def change(

@@ -243,7 +243,6 @@ async def test_a_french_game_builds_in_french(table: Table) -> None:
     assert [b["label"] for b in buttons_of(builder)] == [
         "Envoyer",
         "Les autres tiennent",
-        "Comme au dernier tour",
         "Recommencer",
     ]
     wanted = [
