@@ -304,6 +304,9 @@ async def test_another_players_press_or_a_closed_phase_changes_nothing(table: Ta
     thumb = Thumb(table, france)
     builder = await thumb.open(welcome(table, france))
     await thumb.order("F BRE", "F BRE - MAO")
+    await thumb.pick("Support…", select=1)  # A MAR: whose units it may support, by power
+    supported = {o["label"]: o.get("description") for o in selects_of(builder)[2]["options"]}
+    assert supported == {"F BRE": "France", "A MUN": "Germany", "A PAR": "France", "A VEN": "Italy"}
     shown = builder.content
 
     # Italy presses France's builder (a forwarded message, a shared screen): refused
