@@ -403,3 +403,25 @@ async def test_stab_places_the_starting_units_then_orders_only_its_own(table: Ta
     await typed(table, Power.ENGLAND, "A YOR\nA WAL\nF CLY\nA YOR - LON\nA WAL H\nF CLY H")
     assert sorted((await svc.my_orders(game, str(england.id))).orders) == built
     print(built)
+
+
+async def test_a_removal_owed_is_told_and_picked(table: Table) -> None:
+    game = await table.create_started_game()
+    await table.advance(SPRING)
+    svc = table.service
+    assert svc is not None
+    await svc.edit_board(game, str(table.gm.id), "place A BUR FRANCE")
+    await adjudicate(table, game, 4 * 60)  # Spring: everyone holds
+    await adjudicate(table, game, 6 * 60)  # Fall: France has 4 units for 3 centres
+    france = table.players[Power.FRANCE]
+    told = [m for m in table.fake.state.dms_to(france.id) if "Adjustments" in m.content]
+    assert len(told) == 1
+    assert "you must remove 1 unit, among F BRE, A BUR, A MAR, A PAR" in told[0].content
+    thumb = Thumb(table, france)
+    builder = await thumb.open(told[0])
+    assert "You must remove 1 unit." in builder.content
+    assert [b["label"] for b in buttons_of(builder)] == ["Submit", "Start again"]
+    assert await thumb.order("A BUR", "A BUR D") == 2
+    assert "Every unit has an order" in builder.content
+    assert "Saved: 1 order(s)" in await thumb.submit()
+    assert (await svc.my_orders(game, str(france.id))).orders == ["A BUR D"]
