@@ -30,6 +30,8 @@ from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind
 from bot.core.scoring import standings_lines
 from bot.discord_app.ballots import ballot_view
+from bot.discord_app.builder import open_view
+from bot.discord_app.builder_notice import act_line, tell_to_act
 from bot.discord_app.format import (
     MESSAGE_LIMIT,
     centers_text,
@@ -359,7 +361,8 @@ class DiscordNotifier:
         ]
         sent = await asyncio.gather(
             *(
-                self.dm(u, text, event.key, event=event)
+                # with the builder's button: orders without typing (issue 30)
+                self.dm(u, text, event.key, view=open_view(game.id, u, lang), event=event)
                 for (_, u), text in zip(users, welcomes, strict=True)
             )
         )
@@ -388,7 +391,9 @@ class DiscordNotifier:
                 deadline=f"<t:{int(deadline)}:R>" if deadline else "—",
                 clock=clock,
             )
+        text += act_line(event, game)  # a retreat or adjustment: who must act (issue 30)
         await self.post(game.meta.get("channel"), [text], event.key, event=event)
+        await tell_to_act(self, event, game)
 
     async def _reminder(self, event: Event, game: GameStatus) -> None:
         lang = game.lang

@@ -32,9 +32,11 @@ async def reply(
     lines: Sequence[str],
     about: int,
     file: discord.File | None = None,
+    view: discord.ui.View | None = None,
 ) -> bool:
     """Send `lines` (split to fit) in `channel`, in answer to message `about`, the `file`
-    (the map of the orders) with the last part; False if a part could not be sent (logged)."""
+    (the map of the orders) and the `view` (the builder's button) with the last part; False
+    if a part could not be sent (logged)."""
     parts = chunks(lines)
     # discord.py closes a file once sent (or not): each try gets its own copy of the bytes
     attached = (file.filename, file.fp.read()) if file is not None else None
@@ -45,6 +47,8 @@ async def reply(
             extra: dict[str, Any] = {}
             if attached is not None and i == len(parts) - 1:
                 extra["file"] = discord.File(io.BytesIO(attached[1]), filename=attached[0])
+            if view is not None and i == len(parts) - 1:
+                extra["view"] = view
             try:
                 found = await _posted(channel, part, since) if look else None
                 if found is not None:

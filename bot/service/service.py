@@ -30,6 +30,7 @@ from typing import Any
 
 from bot.core.model import Position, Power
 from bot.core.votes import VoteRecord
+from bot.service.builder import Builder
 from bot.service.clock import Clock, SystemClock, load_clock
 from bot.service.deliveries import Deliveries
 from bot.service.engine import CoreEngine, Engine, bundled_variants
@@ -122,6 +123,7 @@ class TableService:
         self.orders = Orders(self.table, self.scheduler, self.outbox)
         self.gm = GmTools(self.table, self.machine, self.outbox)
         self.palettes = Palettes(self.table)
+        self.builder = Builder(self.table, self.orders)  # issue 30: orders from menus
 
     @property
     def notifier(self) -> Notifier:

@@ -12,6 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_app.app import Parley
+from bot.discord_app.builder import open_builder, open_view
 from bot.discord_app.format import chunks, phase_name, power_name, submit_reply_lines
 from bot.discord_app.interactions import (
     RUNNING,
@@ -104,6 +105,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         self.bot = bot
         self.pending: dict[int, tuple[str, str]] = {}  # DM message id -> (user, orders text)
         self.accepted: dict[tuple[int, str], bool] = {}  # (game, user) -> last set saved?
+        self.answered: dict[str, tuple[int, str]] = {}  # user -> (game, lang) of the last reply
         super().__init__()
 
     async def picked(self, interaction: discord.Interaction, message_id: int, game_id: int) -> None:
@@ -175,6 +177,7 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
             log.info("refused orders from %s for game %s: %s", user, game_id, message)
             return [message]
         self.accepted[game_id, user] = reply.accepted
+        self.answered[user] = (game_id, game.lang)
         head = t("orders.picked", game.lang, name=game.name, id=game.game_id)
         return [head, *submit_reply_lines(reply, game.lang)]
 
@@ -190,7 +193,9 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         with self.bot.service.receiving(user, message.created_at.timestamp()) as receipt:
             got = await self._dm_orders(message, user, receipt)
         if isinstance(got, tuple):
-            await reply(message.channel, got[0], message.id, got[1])
+            game = self.answered.pop(user, None)  # the builder's button under the answer
+            view = open_view(game[0], user, game[1]) if game else None
+            await reply(message.channel, got[0], message.id, got[1], view)
             return
         self.pending[message.id] = (user, message.content)
         view = GamePicker.menu(message.id, got)
@@ -260,8 +265,15 @@ class OrdersCog(commands.GroupCog, group_name="orders", description="Your secret
         reply = await self.bot.service.clear_orders(found.id, user_key(interaction.user))
         await send(interaction, submit_reply_lines(reply, found.lang))
 
+    @app_commands.command(name="build", description="Build your orders from menus")
+    @app_commands.describe(game="Game number (#)")
+    async def build(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        found = await resolve_game(self.bot, interaction, game, states=RUNNING)
+        await open_builder(interaction, found.id)  # ephemeral in a server (bot/discord_app/builder)
+
     @submit.autocomplete("game")
     @show.autocomplete("game")
+    @build.autocomplete("game")
     @clear.autocomplete("game")
     async def _games(
         self, interaction: discord.Interaction, current: str

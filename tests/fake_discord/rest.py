@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fake_discord import components
 from tests.fake_discord.limits import Limits
 from tests.fake_discord.state import (
     CommandSync,
@@ -64,6 +65,7 @@ class Rest:
         self.latency = 0.0  # seconds added to every request, for benchmarks
         self.unhang = asyncio.Event()  # set at shutdown: hanging replies end
         self.limits: Limits | None = None  # Discord's rate limits, when a test turns them on
+        self.originals: dict[int, int] = {}  # component interaction -> its message (6 and 7)
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -266,6 +268,8 @@ class Rest:
                 self.state.refused_dms.append(recipient.id)
                 return error(403, 50007, "Cannot send messages to this user")
         body, files = await read_body(request)
+        if (refused := components.refusal(body)) is not None:
+            return refused
         if body.get("nonce") and body.get("enforce_nonce") and self.state.nonce_memory:
             # Discord: the same author and nonce within minutes returns the first message
             for earlier in self.state.messages:
@@ -287,9 +291,11 @@ class Rest:
     async def edit_message(self, request: web.Request) -> web.Response:
         message_id = int(request.match_info["message_id"])
         body, files = await read_body(request)
+        if (refused := components.refusal(body)) is not None:
+            return refused
         for msg in self.state.messages:
             if msg.id == message_id:
-                apply_edit(msg, body, files)
+                components.update(msg, body, files)
                 return json_response(self.state.message_payload(msg, self.state.bot_user))
         return error(404, 10008, "Unknown Message")
 
@@ -361,12 +367,21 @@ class Rest:
         if record.responses:
             return error(400, 40060, "Interaction has already been acknowledged.")
         body, files = await read_body(request)
+        data = body.get("data") or {}
+        if (refused := components.refusal(data)) is not None:
+            return refused
         record.responses.append(body)
         kind = body["type"]
-        data = body.get("data") or {}
         resource: dict[str, Any] = {"type": kind}
         message_id = None
-        if kind in (4, 7):  # CHANNEL_MESSAGE_WITH_SOURCE / UPDATE_MESSAGE
+        origin = components.source(self.state, record) if kind in (6, 7) else None
+        if origin is not None:  # DEFERRED_UPDATE_MESSAGE / UPDATE_MESSAGE: the component's
+            self.originals[record.id] = origin.id  # message is the original response
+        if kind == 7 and origin is not None:
+            components.update(origin, data, files)
+            message_id = origin.id
+            resource["message"] = self.state.message_payload(origin, self.state.bot_user)
+        elif kind in (4, 7):  # CHANNEL_MESSAGE_WITH_SOURCE / UPDATE_MESSAGE
             msg = self._record(data, files, record_channel(record), record.id)
             message_id = msg.id
             resource["message"] = self.state.message_payload(msg, self.state.bot_user)
@@ -391,6 +406,8 @@ class Rest:
         if record is None:
             return error(404, 10015, "Unknown Webhook")
         body, files = await read_body(request)
+        if (refused := components.refusal(body)) is not None:
+            return refused
         first = not any(m.interaction_id == record.id for m in self.state.messages)
         deferred = record.responses[0]
         if first and deferred["type"] == 5:
@@ -405,6 +422,8 @@ class Rest:
         if record is None:
             return error(404, 10015, "Unknown Webhook")
         body, files = await read_body(request)
+        if (refused := components.refusal(body)) is not None:
+            return refused
         target = request.match_info["message_id"]
         msg = self._find_interaction_message(record.id, target)
         if msg is None:  # editing the original after a deferral creates the visible reply
@@ -412,7 +431,7 @@ class Rest:
             body.setdefault("flags", deferred.get("flags", 0))
             msg = self._record(body, files, record_channel(record), record.id)
         else:
-            apply_edit(msg, body, files)
+            components.update(msg, body, files)
         return json_response(self.state.message_payload(msg, self.state.bot_user))
 
     async def get_followup(self, request: web.Request) -> web.Response:
@@ -425,6 +444,9 @@ class Rest:
         return json_response(self.state.message_payload(msg, self.state.bot_user))
 
     def _find_interaction_message(self, interaction_id: int, target: str) -> SentMessage | None:
+        origin = self.originals.get(interaction_id)
+        if target in ("@original", str(origin)) and origin is not None:
+            return next((m for m in self.state.messages if m.id == origin), None)
         mine = [m for m in self.state.messages if m.interaction_id == interaction_id]
         if target == "@original":
             return mine[0] if mine else None

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.service.storage.claims import ClaimsRepository, Coordination
+from bot.service.storage.drafts import DraftRepo
 from bot.service.storage.early import EarlyOrdersRepo
 from bot.service.storage.palettes import PaletteRepo
 from bot.service.storage.rows import (
@@ -34,7 +35,9 @@ from bot.service.storage.rows import (
 from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(TournamentRepository, ClaimsRepository, EarlyOrdersRepo, PaletteRepo, Protocol):
+class Repository(
+    TournamentRepository, ClaimsRepository, EarlyOrdersRepo, PaletteRepo, DraftRepo, Protocol
+):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

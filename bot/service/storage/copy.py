@@ -31,6 +31,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("submissions", "id"),
     ("early_orders", "id"),
     ("ready", "phase_id, power"),
+    ("builder_drafts", "phase_id, power"),
     ("results", "phase_id"),
     ("outbox", "id"),
     ("audit", "id"),

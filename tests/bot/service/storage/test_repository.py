@@ -144,3 +144,18 @@ async def test_votebook_audit_and_deliveries(storage: Storage) -> None:
     done = await storage.delivery(event, "table")
     assert (done.after, done.message_ids, done.delivered) == (None, ("m1",), True)
     assert await storage.claimed_messages(["m1", "m2"]) == {"m1"}
+
+
+async def test_a_builder_draft_is_kept_replaced_and_dropped(storage: Storage) -> None:
+    _, pid = await _started(storage)
+    assert await storage.draft(pid, "FRANCE") is None
+    async with storage.tx() as tx:
+        await tx.set_draft(pid, "FRANCE", '["first"]', 1.0)
+        await tx.set_draft(pid, "FRANCE", '["second"]', 2.0)  # an upsert: one draft a power
+        await tx.set_draft(pid, "ENGLAND", "[]", 2.0)
+    assert await storage.draft(pid, "FRANCE") == '["second"]'
+    assert await storage.draft(pid, "ENGLAND") == "[]"
+    async with storage.tx() as tx:
+        await tx.set_draft(pid, "FRANCE", None, 3.0)
+    assert await storage.draft(pid, "FRANCE") is None
+    assert await storage.draft(pid, "ENGLAND") == "[]"
