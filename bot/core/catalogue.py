@@ -49,6 +49,7 @@ _FILES: Mapping[str, str] = MappingProxyType(
         "render": "messages/render.{lang}.toml",
         "cli": "messages/cli.{lang}.toml",
         "tournament": "messages/tournament.{lang}.toml",
+        "embeds": "messages/embeds.{lang}.toml",
     }
 )
 DOMAINS = tuple(_FILES)
