@@ -173,7 +173,9 @@ def _from_events(notifier: MemoryNotifier, status: Any, found: Any) -> dict[str,
 def feed(lang: str) -> dict[str, Messages]:
     """The tournament feed after a round (made-up players, as the feed shows mentions)."""
     rows = tuple(
-        embeds.FeedRow(i, f"<@{4000 + i}>", f"{100 - 4.5 * i:g}".replace(".", ","))
+        embeds.FeedRow(
+            i, f"<@{4000 + i}>", f"{100 - 4.5 * i:g}".replace(".", "," if lang == "fr" else ".")
+        )
         for i in range(1, 22)
     )
     facts = embeds.FeedFacts(7, "Coupe de Paris" if lang == "fr" else "Paris Cup", 2, rows)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fake_discord.board import Pins, embed_errors, invalid_form
 from tests.fake_discord.limits import Limits
 from tests.fake_discord.state import (
     CommandSync,
@@ -63,6 +64,7 @@ class Rest:
         self.latency = 0.0  # seconds added to every request, for benchmarks
         self.unhang = asyncio.Event()  # set at shutdown: hanging replies end
         self.limits: Limits | None = None  # Discord's rate limits, when a test turns them on
+        self.pins = Pins(state, gateway)  # pinned messages, embeds' limits (board.py)
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -174,6 +176,7 @@ class Rest:
             r.patch(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.edit_followup),
             r.get(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_followup),
             r.delete(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.no_content),
+            *self.pins.routes(API),
             r.get("/gateway", self.gateway.handle),
         ]
 
@@ -264,6 +267,8 @@ class Rest:
                 self.state.refused_dms.append(recipient.id)
                 return error(403, 50007, "Cannot send messages to this user")
         body, files = await read_body(request)
+        if errors := embed_errors(body):
+            return invalid_form(errors)
         if body.get("nonce") and body.get("enforce_nonce") and self.state.nonce_memory:
             # Discord: the same author and nonce within minutes returns the first message
             for earlier in self.state.messages:
@@ -283,6 +288,8 @@ class Rest:
     async def edit_message(self, request: web.Request) -> web.Response:
         message_id = int(request.match_info["message_id"])
         body, files = await read_body(request)
+        if errors := embed_errors(body):
+            return invalid_form(errors)
         for msg in self.state.messages:
             if msg.id == message_id:
                 apply_edit(msg, body, files)
