@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.service.storage.boards import BoardRepo
 from bot.service.storage.claims import ClaimsRepository, Coordination
 from bot.service.storage.early import EarlyOrdersRepo
 from bot.service.storage.palettes import PaletteRepo
@@ -34,7 +35,9 @@ from bot.service.storage.rows import (
 from bot.service.storage.tournaments import TournamentRepository
 
 
-class Repository(TournamentRepository, ClaimsRepository, EarlyOrdersRepo, PaletteRepo, Protocol):
+class Repository(
+    TournamentRepository, ClaimsRepository, EarlyOrdersRepo, PaletteRepo, BoardRepo, Protocol
+):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 
     # --- games --------------------------------------------------------------------

@@ -15,6 +15,7 @@ from typing import Any
 from bot.service.storage.claims import LocalCoordination, SqliteClaims
 from bot.service.storage.connection import Store, Tx
 from bot.service.storage.early import EarlyOrdersSql
+from bot.service.storage.boards import BoardStatements
 from bot.service.storage.palettes import PaletteStatements
 from bot.service.storage.rows import (
     AuditRow,
@@ -101,7 +102,9 @@ def _result(r: sqlite3.Row) -> ResultRow:
     )
 
 
-class SqliteRepo(TournamentStatements, SqliteClaims, EarlyOrdersSql, PaletteStatements):
+class SqliteRepo(
+    TournamentStatements, SqliteClaims, EarlyOrdersSql, PaletteStatements, BoardStatements
+):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
     def __init__(self, db: Store | Tx) -> None:
