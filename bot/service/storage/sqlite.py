@@ -12,10 +12,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.service.storage.boards import BoardStatements
 from bot.service.storage.claims import LocalCoordination, SqliteClaims
 from bot.service.storage.connection import Store, Tx
 from bot.service.storage.early import EarlyOrdersSql
-from bot.service.storage.boards import BoardStatements
 from bot.service.storage.palettes import PaletteStatements
 from bot.service.storage.rows import (
     AuditRow,

@@ -7,10 +7,10 @@ import io
 import json
 
 from bot.cli import main
+from bot.cli.adjudicate import Engine
 from bot.core.map import load_map
 from bot.core.notation import notation_lines
 from bot.core.presets import load_rules
-from bot.cli.adjudicate import Engine
 
 # Turkey's last unit, A ARM, dislodged; its only centre (ANK) held by Russia, SMY occupied:
 # its one retreat (SYR) is no centre and collides with no one, so 3(a) destroys it.
