@@ -41,7 +41,7 @@ async def vote_post(table: Table) -> SentMessage:
 
 
 def text_of(table: Table, channel) -> str:
-    return "\n".join(m.content for m in table.fake.state.messages_in(channel.id))
+    return "\n".join(m.text() for m in table.fake.state.messages_in(channel.id))
 
 
 async def test_a_draw_passed_by_secret_ballots_ends_the_game(table: Table) -> None:

@@ -11,7 +11,7 @@ from tests.cogs.test_table_flow import OPENING, SPRING, WRITING, maps_in, send_o
 
 def results_posts(table: Table, channel) -> list[str]:
     return [
-        m.content for m in table.fake.state.messages_in(channel.id) if "Results of" in m.content
+        m.text() for m in table.fake.state.messages_in(channel.id) if "Results of" in m.content
     ]
 
 
