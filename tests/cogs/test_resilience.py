@@ -80,7 +80,7 @@ async def test_killed_mid_phase_and_restarted_loses_nothing(table: Table) -> Non
     assert maps_in(table, table.table) == 1
     results = results_posts(table, table.table)[0]
     for line in ("A PAR - BUR", "F STP/SC - BOT", "A CON - BUL"):  # every order was kept
-        assert line in results.splitlines()  # succeeded: no annotation (stabbeurfou 4)
+        assert f"• `{line}`" in results.splitlines()  # succeeded: no annotation (stabbeurfou 4)
     assert (await table.service.status(game_id)).phase == "F1901M"
 
 
