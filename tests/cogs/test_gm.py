@@ -33,7 +33,7 @@ async def test_gm_runs_the_table(table: Table) -> None:
 
     await table.command(table.gm, "gm adjudicate")
     await fake.wait_for(lambda: maps_in(table, table.table) == 1, what="results")
-    assert "A PAR - BUR" in table_text(table).splitlines()  # succeeded (stabbeurfou 4)
+    assert "• `A PAR - BUR`" in table_text(table).splitlines()  # succeeded (stabbeurfou 4)
 
     rolled = await table.command(table.gm, "gm rollback")
     assert "Spring 1901" in rolled.content

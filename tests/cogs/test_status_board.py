@@ -75,7 +75,7 @@ async def test_the_board_is_edited_in_place_through_a_game(table: Table) -> None
     for (gid, phase, what), n in boards(table).done.items():
         assert gid == game_id
         per_phase[f"{phase} {what}"] += n
-    print("status board, per phase:", dict(sorted(per_phase.items())))  # noqa: T201
+    print("status board, per phase:", dict(sorted(per_phase.items())))
     assert sum(n for key, n in per_phase.items() if key.endswith("post")) == 1
     edits = sum(n for key, n in per_phase.items() if key.endswith("edit"))
     assert edits >= 4  # the phases changed, the orders came in
