@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT))
 from bot.cli.demo import random_orders  # noqa: E402
 from bot.core.map import load_map  # noqa: E402
 from bot.core.parser import render_order  # noqa: E402
-from bot.discord_app import announce, embeds  # noqa: E402
+from bot.discord_app import announce, embed_posts, embeds  # noqa: E402
 from bot.service import EventKind, FakeClock, MemoryNotifier, TableService  # noqa: E402
 from bot.service.record import final_standings, game_record  # noqa: E402
 
@@ -171,15 +171,10 @@ def _from_events(notifier: MemoryNotifier, status: Any, found: Any) -> dict[str,
 
 
 def feed(lang: str) -> dict[str, Messages]:
-    """The tournament feed after a round (made-up players, as the feed shows mentions)."""
-    rows = tuple(
-        embeds.FeedRow(
-            i, f"<@{4000 + i}>", f"{100 - 4.5 * i:g}".replace(".", "," if lang == "fr" else ".")
-        )
-        for i in range(1, 22)
-    )
-    facts = embeds.FeedFacts(7, "Coupe de Paris" if lang == "fr" else "Paris Cup", 2, rows)
-    return {"feed": embeds.messages(embeds.feed_embeds(facts, lang))}
+    """The tournament feed after a round (made-up players, shown as mentions)."""
+    rows = [(i, str(4000 + i), 100 - 4.5 * i) for i in range(1, 22)]
+    name = "Coupe de Paris" if lang == "fr" else "Paris Cup"
+    return {"feed": embed_posts.feed_post(7, name, lang, 2, rows)}
 
 
 async def build() -> dict[str, Messages]:

@@ -8,10 +8,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
+from bot.core.catalogue import meta
 from bot.core.map import load_map
 from bot.discord_app import announce
 from bot.discord_app.embeds import (
     Embed,
+    FeedFacts,
+    FeedRow,
+    feed_embeds,
     messages,
     opening_embeds,
     over_embeds,
@@ -74,3 +78,16 @@ async def over_post(
         found = None
     facts = announce.over_facts(game, event, found, chart)
     return lines[:1], messages(over_embeds(facts, load_map(game.variant), game.lang))
+
+
+def feed_post(
+    snap_id: int, name: str, lang: str, after: int, rows: Sequence[tuple[int, str, float]]
+) -> list[list[Embed]]:
+    """The tournament feed's standings after round `after`: (rank, player id, total) best
+    first; players as mentions (an embed's mention pings no one)."""
+    decimal = meta(lang).decimal
+    shown = tuple(
+        FeedRow(rank, f"<@{p}>" if p.isdigit() else p, f"{round(total, 2):g}".replace(".", decimal))
+        for rank, p, total in rows
+    )
+    return messages(feed_embeds(FeedFacts(snap_id, name, after, shown), lang))
