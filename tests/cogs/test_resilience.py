@@ -10,9 +10,7 @@ from tests.cogs.test_table_flow import OPENING, SPRING, WRITING, maps_in, send_o
 
 
 def results_posts(table: Table, channel) -> list[str]:
-    return [
-        m.text() for m in table.fake.state.messages_in(channel.id) if "Results of" in m.content
-    ]
+    return [m.text() for m in table.fake.state.messages_in(channel.id) if "Results of" in m.content]
 
 
 async def test_gateway_close_resumes_and_keeps_a_dm_sent_meanwhile(table: Table) -> None:
