@@ -125,6 +125,7 @@ def over_facts(
         system=found[0] if found else "",
         rows=rows,
         image="centres.png" if chart else None,
+        centers=_powers(p.get("centers")),
     )
 
 

@@ -16,7 +16,7 @@ and notes (`(cut)`, `(dislodged)`, `(destroyed)`, `(invalid)`, stabbeurfou 4).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.catalogue import meta, text
@@ -343,6 +343,7 @@ class OverFacts:
     system: str  # the scoring system's name
     rows: tuple[ScoreRow, ...]
     image: str | None = "centres.png"
+    centers: Mapping[Power, int] = field(default_factory=dict)  # shown when no scores
 
 
 def score_table(rows: Sequence[ScoreRow], game_map: GameMap, lang: str) -> list[str]:
@@ -373,6 +374,8 @@ def over_embeds(facts: OverFacts, game_map: GameMap, lang: str) -> list[Embed]:
     if facts.rows:
         name = _t("over.standings", lang, system=facts.system)
         fields.append(Field(name, tuple(score_table(facts.rows, game_map, lang))))
+    elif facts.centers:
+        fields.append(centres_field(facts.centers, game_map, lang))
     tail: Embed = {"image": {"url": f"attachment://{facts.image}"}} if facts.image else {}
     return spread(head, fields, tail, more=_t("more", lang))
 

@@ -152,3 +152,13 @@ def test_stab_embeds_tell_nothing_hidden(lang):
         assert embeds._t(f"board.{state}", lang) not in board
     opening = found[f"stab-{lang}-opening.json"]
     assert all(Power.ENGLAND.value not in json.dumps(m) for m in opening)
+
+
+def test_an_end_without_scores_still_shows_the_centres():
+    game_map = load_map("standard")
+    facts = embeds.OverFacts(
+        1, "g", "the GM's reason", None, "", (), None, {Power.FRANCE: 18, Power.ITALY: 3}
+    )
+    [made] = embeds.over_embeds(facts, game_map, "en")
+    assert made["fields"][0]["value"].split("\n") == ["🟦 France — 18", "🟩 Italy — 3"]
+    assert "image" not in made
