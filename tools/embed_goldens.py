@@ -96,6 +96,9 @@ async def sandard(tmp: Path, lang: str) -> dict[str, Messages]:
             await _step(svc, clock, game.id)
         record = await svc.propose_vote(game.id, users[game_map.powers[0]], "draw")
         st = await svc.status(game.id)
+        votes = announce.open_votes(await svc.votes(game.id), st)
+        out["board-vote"] = [embeds.board_embeds(announce.board_facts(st, votes), game_map, lang)]
+        st = await svc.status(game.id)
         for u in users.values():
             if st.status != "over":
                 await svc.cast_ballot(game.id, u, int(record["id"]), "yes")

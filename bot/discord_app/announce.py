@@ -24,7 +24,8 @@ from bot.discord_app.embeds import (
     ScoreRow,
     VoteFacts,
 )
-from bot.discord_app.format import phase_name, reason_name, window_name
+from bot.discord_app.format import phase_name, powers_text, reason_name, window_name
+from bot.i18n import t
 from bot.service import Event, GameStatus
 
 
@@ -145,6 +146,19 @@ def power_state(game: GameStatus, power: Power) -> str:
     if power in game.ready:
         return READY
     return ORDERED if power in game.submitted else NOT_YET
+
+
+def open_votes(records: Sequence[Any], game: GameStatus) -> list[tuple[int, str]]:
+    """(id, what) of the votes in progress: "a draw between France, Italy" (never who
+    proposed it nor who voted what)."""
+    out = []
+    for v in records:
+        if v.get("status") != "open":
+            continue
+        kind = "vote.what_draw" if v.get("kind") == "draw" else "vote.what_concede"
+        powers = powers_text(v.get("powers") or [], game.lang, game.variant)
+        out.append((int(v["id"]), t(kind, game.lang, powers=powers)))
+    return out
 
 
 def board_facts(game: GameStatus, votes: Sequence[tuple[int, str]] = ()) -> BoardFacts:

@@ -19,23 +19,20 @@ interaction or DM (an order, a ready, a ballot), and at start-up for every runni
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
 import time
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
 
 import discord
 
 from bot.core.map import load_map
-from bot.discord_app.announce import board_facts
+from bot.discord_app.announce import board_facts, open_votes
 from bot.discord_app.app import Parley
 from bot.discord_app.embeds import Embed, board_embeds, problems
 from bot.discord_app.pacing import DM, urgency
-from bot.i18n import t
 from bot.service import GameStatus, ServiceError
 from bot.service.storage.boards import BoardRow
 
@@ -143,11 +140,7 @@ class StatusBoards:
             )
 
     async def _payload(self, game: GameStatus) -> list[Embed]:
-        votes = [
-            (int(v["id"]), _vote_text(v, game))
-            for v in await self.bot.service.votes(game.id)
-            if v.get("status") == "open"
-        ]
+        votes = open_votes(await self.bot.service.votes(game.id), game)
         payload = board_embeds(board_facts(game, votes), load_map(game.variant), game.lang)
         assert not problems(payload), problems(payload)  # (the builder keeps to the limits)
         return payload
@@ -167,13 +160,3 @@ class StatusBoards:
         if game_id is not None:
             self._gone.add(game_id)
             self.touch(game_id)
-
-
-def _vote_text(record: Any, game: GameStatus) -> str:
-    from bot.discord_app.format import powers_text  # noqa: PLC0415 - format imports much
-
-    kind = "what_draw" if record.get("kind") == "draw" else "what_concede"
-    with contextlib.suppress(KeyError, ValueError):
-        powers = powers_text(record.get("powers") or [], game.lang, game.variant)
-        return t(f"vote.{kind}", game.lang, powers=powers)
-    return str(record.get("kind", ""))

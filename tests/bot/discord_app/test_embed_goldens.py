@@ -21,7 +21,7 @@ GOLDEN = ROOT / "tests" / "data" / "embeds"
 sys.path.insert(0, str(ROOT / "tools"))
 import embed_goldens  # noqa: E402
 
-KINDS = {"results", "opening", "vote-opened", "vote-closed", "over", "board", "feed"}
+KINDS = {"results", "opening", "vote-opened", "vote-closed", "over", "board", "board-vote", "feed"}
 
 
 def goldens() -> dict[str, list[list[embeds.Embed]]]:
