@@ -45,25 +45,38 @@ def results_post(
     """The results (`public`: a Stab! phase's public report, else the game's outcome)."""
     if text_only(game):
         return lines, None
-    found = announce.result_text_lines(game, event) if public is None else list(public)
-    facts = announce.results_facts(game, event, found)
-    made = results_embeds(facts, load_map(game.variant), game.lang)
+    try:
+        found = announce.result_text_lines(game, event) if public is None else list(public)
+        facts = announce.results_facts(game, event, found)
+        made = results_embeds(facts, load_map(game.variant), game.lang)
+    except Exception:  # a bug in an embed must not hold back the results: the text goes
+        log.exception("game %s: results as text, not embeds", game.id)
+        return lines, None
     return lines[:1], messages(made)
 
 
 def opening_post(game: GameStatus, event: Event) -> Posts:
     if text_only(game):
         return None
-    facts = announce.opening_facts(game, event)
-    return messages(opening_embeds(facts, load_map(game.variant), game.lang))
+    try:
+        facts = announce.opening_facts(game, event)
+        return messages(opening_embeds(facts, load_map(game.variant), game.lang))
+    except Exception:  # (the opening's sentence goes alone)
+        log.exception("game %s: opening without its embed", game.id)
+        return None
 
 
 def vote_post(game: GameStatus, event: Event, lines: list[str]) -> tuple[list[str], Posts]:
     if text_only(game):
         return lines, None
     opened = event.kind is EventKind.VOTE_OPENED
-    facts = announce.vote_facts(game, event, opened=opened)
-    return lines[:1], messages(vote_embeds(facts, game.lang))
+    try:
+        facts = announce.vote_facts(game, event, opened=opened)
+        made = vote_embeds(facts, game.lang)
+    except Exception:
+        log.exception("game %s: vote as text, not embeds", game.id)
+        return lines, None
+    return lines[:1], messages(made)
 
 
 async def over_post(
@@ -76,8 +89,13 @@ async def over_post(
     except Exception:  # the announcement goes without the table rather than not at all
         log.exception("game %s: no standings for the end embed", game.id)
         found = None
-    facts = announce.over_facts(game, event, found, chart)
-    return lines[:1], messages(over_embeds(facts, load_map(game.variant), game.lang))
+    try:
+        facts = announce.over_facts(game, event, found, chart)
+        made = over_embeds(facts, load_map(game.variant), game.lang)
+    except Exception:
+        log.exception("game %s: the end as text, not embeds", game.id)
+        return lines, None
+    return lines[:1], messages(made)
 
 
 def feed_post(

@@ -162,3 +162,17 @@ def test_an_end_without_scores_still_shows_the_centres():
     [made] = embeds.over_embeds(facts, game_map, "en")
     assert made["fields"][0]["value"].split("\n") == ["🟦 France — 18", "🟩 Italy — 3"]
     assert "image" not in made
+
+
+def test_a_bug_in_an_embed_falls_back_to_the_text(monkeypatch):
+    from types import SimpleNamespace  # noqa: PLC0415
+
+    from bot.discord_app import embed_posts  # noqa: PLC0415
+
+    def broken(*_args, **_kw):
+        raise RuntimeError("bug")
+
+    monkeypatch.setattr(embed_posts.announce, "result_text_lines", broken)
+    game = SimpleNamespace(meta={}, id=1)
+    lines = ["**Results**", "France:", "A PAR - BUR"]
+    assert embed_posts.results_post(game, SimpleNamespace(), lines) == (lines, None)
