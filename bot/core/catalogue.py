@@ -50,6 +50,7 @@ _FILES: Mapping[str, str] = MappingProxyType(
         "cli": "messages/cli.{lang}.toml",
         "tournament": "messages/tournament.{lang}.toml",
         "builder": "messages/builder.{lang}.toml",
+        "embeds": "messages/embeds.{lang}.toml",
     }
 )
 DOMAINS = tuple(_FILES)

@@ -197,7 +197,18 @@ def retreat_locations(unit: Unit, retreats: Iterable[str], game_map: GameMap) ->
     return out
 
 
-def _dislodged_json(d: DislodgedUnit, game_map: GameMap) -> dict[str, Any]:
+def _dislodged_json(
+    d: DislodgedUnit, game_map: GameMap, removed: tuple[Unit, ...] = ()
+) -> dict[str, Any]:
+    if d.retreats and d.unit in removed:
+        # stabbeurfou 3(a): destroyed at once by the Fall moves, its options never used
+        return {
+            "power": d.unit.power.value,
+            "unit": str(d.unit),
+            "attacker_from": d.attacker_from,
+            "retreats": [],
+            "destroyed": True,
+        }
     return {
         "power": d.unit.power.value,
         "unit": str(d.unit),
@@ -228,6 +239,6 @@ def outcome_to_json(outcome: Outcome, game_map: GameMap) -> dict[str, Any]:
         position["dislodged"] = [_dislodged_json(d, game_map) for d in outcome.position.dislodged]
     return {
         "results": results,
-        "dislodged": [_dislodged_json(d, game_map) for d in outcome.dislodged],
+        "dislodged": [_dislodged_json(d, game_map, outcome.removed) for d in outcome.dislodged],
         "position": position,
     }

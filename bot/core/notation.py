@@ -205,7 +205,9 @@ def result_line(
     if outcome is not None and isinstance(order, UnitOrder) and not isinstance(order, Retreat):
         for d in outcome.dislodged:
             if d.unit.province == order.unit.province:
-                notes.append(w.destroyed if not d.retreats else w.dislodged)
+                # stabbeurfou 3(a): destroyed at once though it had somewhere to go
+                gone = not d.retreats or d.unit in outcome.removed
+                notes.append(w.destroyed if gone else w.dislodged)
                 break
     text = render(order, lang, lower=lower, game_map=game_map)
     if notes:

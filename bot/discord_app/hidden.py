@@ -10,6 +10,7 @@ import asyncio
 from functools import partial
 from typing import TYPE_CHECKING
 
+from bot.discord_app.embed_posts import results_post
 from bot.discord_app.format import results_lines
 from bot.discord_app.pacing import RESULTS
 from bot.service import Event, GameStatus
@@ -31,9 +32,11 @@ async def deliver_hidden(notifier: DiscordNotifier, event: Event, game: GameStat
         return [frame[0], *lines, *frame[1:]]
 
     public = await svc.hidden_view(game.id, NOBODY, phase_id)
+    # The table and spectators: embeds of the public report alone (issue 31).
+    lines, msgs = results_post(game, event, framed(public.lines), public=public.lines)
     await notifier.each_channel(
         [
-            partial(notifier.post, c, framed(public.lines), event.key, png=event.png, event=event)
+            partial(notifier.post, c, lines, event.key, png=event.png, event=event, embeds=msgs)
             for c in notifier._public(game)
         ],
         first=RESULTS,

@@ -32,6 +32,14 @@ from bot.core.scoring import standings_lines
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.builder import open_view
 from bot.discord_app.builder_notice import act_line, tell_to_act
+from bot.discord_app.embed_posts import (
+    numbered,
+    opening_post,
+    over_post,
+    results_post,
+    vote_post,
+)
+from bot.discord_app.embeds import Embed
 from bot.discord_app.format import (
     MESSAGE_LIMIT,
     centers_text,
@@ -113,6 +121,9 @@ class DiscordNotifier:
         if handler is None:
             return
         game = await self.bot.service.status(event.game_id)
+        board = self.bot.get_cog("StatusBoard")  # (cogs/board: the status board, issue 31)
+        if board is not None:
+            board.touch(event.game_id)  # type: ignore[attr-defined]
         try:
             await handler(event, game)
         except (*TRANSIENT, TimeoutError) as exc:
@@ -139,14 +150,16 @@ class DiscordNotifier:
         filename: str = "map.png",
         view: discord.ui.View | None = None,
         event: Event | None = None,
+        embeds: Sequence[Sequence[Embed]] | None = None,
     ) -> None:
         """Post lines (split to fit) in a channel; the map (or `png` named `filename`) and
         the `view` (buttons) go with the last part. With the `event`, exactly once per
-        channel and `key` (see the module docstring)."""
+        channel and `key` (see the module docstring). With `embeds` (one list a message,
+        bot/discord_app/embeds.py), `lines[0]` heads each message, numbered if several."""
         if not channel_id:
             return
         channel = self.bot.get_partial_messageable(int(channel_id))
-        parts = chunks(lines)
+        parts = chunks(lines) if not embeds else numbered(lines[0], len(embeds))
 
         async def send(i: int) -> discord.Message:
             extra: dict[str, Any] = {}
@@ -154,6 +167,8 @@ class DiscordNotifier:
                 extra["file"] = discord.File(io.BytesIO(png), filename=filename)
             if view is not None and i == len(parts) - 1:
                 extra["view"] = view
+            if embeds:
+                extra["embeds"] = [discord.Embed.from_dict(e) for e in embeds[i]]
             return await channel.send(
                 parts[i],
                 nonce=nonce(key, channel_id, i),
@@ -392,7 +407,8 @@ class DiscordNotifier:
                 clock=clock,
             )
         text += act_line(event, game)  # a retreat or adjustment: who must act (issue 30)
-        await self.post(game.meta.get("channel"), [text], event.key, event=event)
+        msgs = opening_post(game, event)
+        await self.post(game.meta.get("channel"), [text], event.key, event=event, embeds=msgs)
         await tell_to_act(self, event, game)
 
     async def _reminder(self, event: Event, game: GameStatus) -> None:
@@ -424,9 +440,10 @@ class DiscordNotifier:
             await deliver_hidden(self, event, game)
             return
         lines = results_lines(game, event.phase, event.payload, game.lang, event.outcome)
+        lines, msgs = results_post(game, event, lines)
         await self.each_channel(
             [
-                partial(self.post, c, lines, event.key, png=event.png, event=event)
+                partial(self.post, c, lines, event.key, png=event.png, event=event, embeds=msgs)
                 for c in self._public(game)
             ],
             first=RESULTS,
@@ -591,10 +608,18 @@ class DiscordNotifier:
             )
         standings, chart = await self._final(game)
         lines.extend(standings)
+        lines, msgs = await over_post(self.bot.service, game, event, lines, chart=chart is not None)
         await self.each_channel(
             [
                 partial(
-                    self.post, c, lines, event.key, png=chart, filename="centres.png", event=event
+                    self.post,
+                    c,
+                    lines,
+                    event.key,
+                    png=chart,
+                    filename="centres.png",
+                    event=event,
+                    embeds=msgs,
                 )
                 for c in self._public(game)
             ]
@@ -635,10 +660,14 @@ class DiscordNotifier:
             view = ballot_view(game.id, int(record["id"]), game.rules, game.lang)
         table = game.meta.get("channel")
         others = [c for c in self._public(game) if c != int(table or 0)]
+        lines, msgs = vote_post(game, event, lines)
         await self.each_channel(
             [
-                partial(self.post, table, lines, event.key, view=view, event=event),
-                *(partial(self.post, c, lines[:1], event.key, event=event) for c in others),
+                partial(self.post, table, lines, event.key, view=view, event=event, embeds=msgs),
+                *(
+                    partial(self.post, c, lines[:1], event.key, event=event, embeds=msgs)
+                    for c in others
+                ),
             ]
         )
 

@@ -86,13 +86,13 @@ class HistoryCog(commands.Cog):
         played = [p for p in played if p.status in ("done", "skipped")]
         chosen = [p for p in played if wanted is None or p.phase == wanted]
         if not chosen:
-            raise Refusal(t("history.none", lang, phase=phase_name(wanted, lang)))
+            raise _nothing(wanted, lang)
         if found.hidden:  # Stab!: what the caller may see (the service chooses, by who asks)
             await self._hidden(interaction, found, chosen[-1].id)
             return
         res = await self.bot.service.results(found.id, chosen[-1].id)
         if res is None:
-            raise Refusal(t("history.none", lang, phase=phase_name(wanted, lang)))
+            raise _nothing(wanted, lang)
         phase_text = phase_name(res.phase, lang)
         head = t("event.results_head", lang, phase=phase_text, name=found.name, id=found.id)
         lines = [head, *notation_lines(res.outcome, lang, load_map(found.variant))]
@@ -193,3 +193,10 @@ class HistoryCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         return await game_choices(self.bot, interaction, current)
+
+
+def _nothing(wanted: str | None, lang: str) -> Refusal:
+    """No adjudicated phase: the one asked for, or (no phase asked) none at all yet."""
+    if wanted is None:
+        return Refusal(t("history.nothing_yet", lang))
+    return Refusal(t("history.none", lang, phase=phase_name(wanted, lang)))

@@ -18,6 +18,7 @@ from bot.core import catalogue
 from bot.core.presets import list_presets
 from bot.core.scoring import SYSTEMS
 from bot.core.tournament import aggregation
+from bot.discord_app.embed_posts import feed_post
 from bot.discord_app.interactions import (
     Refusal,
     guild_only_check,
@@ -28,7 +29,7 @@ from bot.discord_app.interactions import (
 )
 from bot.service import clock_names
 from bot.service.tournament_export import export_document, tables_csv
-from bot.service.tournament_state import snapshot
+from bot.service.tournament_state import snapshot, standings
 from bot.service.tournament_texts import tt
 from bot.service.tournaments import Tournaments
 from cogs.tournament.post import (
@@ -489,7 +490,15 @@ class TournamentCog(
         snap = await snapshot(self.bot.service.storage, tid)
         text, files = await standings_post(self.bot, snap)
         channel = self.bot.get_partial_messageable(int(snap.row.channel_id))
-        await channel.send(text, files=files, allowed_mentions=discord.AllowedMentions.none())
+        rows = [(r.rank, r.player, r.total) for r in standings(snap)]
+        posts = feed_post(tid, snap.row.name, snap.lang, n, rows)  # (many players: several)
+        for i, embeds in enumerate(posts):
+            await channel.send(
+                text if i == 0 else None,
+                files=files if i == 0 else [],
+                embeds=[discord.Embed.from_dict(e) for e in embeds],
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
         await self.tours.mark_posted(tid, n)
 
     @commands.Cog.listener()

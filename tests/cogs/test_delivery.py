@@ -14,7 +14,7 @@ from tests.cogs.test_table_flow import SPRING, WRITING, maps_in
 
 
 def results_in(table: Table, channel) -> int:
-    return sum("Results of" in m.content for m in table.fake.state.messages_in(channel.id))
+    return sum("Results of" in m.text() for m in table.fake.state.messages_in(channel.id))
 
 
 async def spring_deadline(table: Table) -> int:

@@ -15,10 +15,11 @@ async def test_a_french_game_speaks_french(table: Table) -> None:
     await table.create_started_game(language="fr")
     await table.advance(SPRING + WRITING)
     await table.fake.wait_for(lambda: maps_in(table, table.table))
-    texts = "\n".join(m.content for m in table.fake.state.messages_in(table.table.id))
+    texts = "\n".join(m.text() for m in table.fake.state.messages_in(table.table.id))
     assert "commence" in texts
     assert "Résultats de Printemps 1901" in texts
-    assert "Allemagne :" in texts.splitlines()  # stabbeurfou 4 notation, in French
+    assert "🟫 Allemagne" in texts.splitlines()  # the results embed's field, in French
+    assert "Ensuite" in texts.splitlines()
     assert "La presse est fermée" in texts
 
 

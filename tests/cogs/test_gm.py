@@ -8,7 +8,7 @@ from tests.cogs.test_table_flow import maps_in
 
 
 def table_text(table: Table) -> str:
-    return "\n".join(m.content for m in table.fake.state.messages_in(table.table.id))
+    return "\n".join(m.text() for m in table.fake.state.messages_in(table.table.id))
 
 
 async def test_gm_runs_the_table(table: Table) -> None:
@@ -33,7 +33,7 @@ async def test_gm_runs_the_table(table: Table) -> None:
 
     await table.command(table.gm, "gm adjudicate")
     await fake.wait_for(lambda: maps_in(table, table.table) == 1, what="results")
-    assert "A PAR - BUR" in table_text(table).splitlines()  # succeeded (stabbeurfou 4)
+    assert "• `A PAR - BUR`" in table_text(table).splitlines()  # succeeded (stabbeurfou 4)
 
     rolled = await table.command(table.gm, "gm rollback")
     assert "Spring 1901" in rolled.content
@@ -48,7 +48,7 @@ async def test_gm_runs_the_table(table: Table) -> None:
 
     await table.command(table.gm, "gm end", {"reason": "time is up"})
     assert (await table.service.status(game_id)).status == "over"
-    spectated = lambda: "\n".join(m.content for m in fake.state.messages_in(table.spectators.id))  # noqa: E731
+    spectated = lambda: "\n".join(m.text() for m in fake.state.messages_in(table.spectators.id))  # noqa: E731
     await fake.wait_for(lambda: "is over" in spectated(), what="game over for spectators")
     assert "is over" in table_text(table)
     await table.settle()
@@ -155,7 +155,7 @@ async def test_gm_deadline_missed_orders_and_draw(table: Table) -> None:
     await fake.wait_for(lambda: maps_in(table, table.table) == 1, what="results")
     await table.settle()
     gm_dms = fake.state.dm_channel(table.gm.id)
-    told = "\n".join(m.content for m in fake.state.messages_in(gm_dms.id))
+    told = "\n".join(m.text() for m in fake.state.messages_in(gm_dms.id))
     assert "no orders for **Spring 1901" in told  # house VII(6): the GM is told
     missed = await table.command(table.gm, "gm missed")
     assert missed.ephemeral

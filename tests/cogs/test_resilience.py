@@ -10,9 +10,7 @@ from tests.cogs.test_table_flow import OPENING, SPRING, WRITING, maps_in, send_o
 
 
 def results_posts(table: Table, channel) -> list[str]:
-    return [
-        m.content for m in table.fake.state.messages_in(channel.id) if "Results of" in m.content
-    ]
+    return [m.text() for m in table.fake.state.messages_in(channel.id) if "Results of" in m.content]
 
 
 async def test_gateway_close_resumes_and_keeps_a_dm_sent_meanwhile(table: Table) -> None:
@@ -80,7 +78,7 @@ async def test_killed_mid_phase_and_restarted_loses_nothing(table: Table) -> Non
     assert maps_in(table, table.table) == 1
     results = results_posts(table, table.table)[0]
     for line in ("A PAR - BUR", "F STP/SC - BOT", "A CON - BUL"):  # every order was kept
-        assert line in results.splitlines()  # succeeded: no annotation (stabbeurfou 4)
+        assert f"• `{line}`" in results.splitlines()  # succeeded: no annotation (stabbeurfou 4)
     assert (await table.service.status(game_id)).phase == "F1901M"
 
 

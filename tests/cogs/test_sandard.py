@@ -65,17 +65,18 @@ async def test_sandard_is_played_from_discord(table: Table, drawn: list[str], la
     await fake.wait_for(lambda: maps_in(table, table.table), what="the map")
     await table.advance(1)
     await table.advance(1)
-    posted = [m.content for m in fake.state.messages_in(table.table.id)]
+    posted = [m.text() for m in fake.state.messages_in(table.table.id)]
     results = [text for text in posted if text.startswith(RESULTS[lang])]
     assert len(results) == 1, posted
     assert maps_in(table, table.table) == 1
     [png] = fake.state.files_in(table.table.id)
     assert png.data.startswith(b"\x89PNG")
     lines = results[0].splitlines()
-    colon = " :" if lang == "fr" else ":"
-    headings = [line for line in lines if line.endswith(colon) and " " not in line.strip(" :")]
-    assert headings == [f"{name}{colon}" for name in NAMES[lang]]
-    assert "A VIE - GAL; (failed)" in lines or "A VIE - GAL; (échec)" in lines
+    [message] = [m for m in fake.state.messages_in(table.table.id) if m.text() == results[0]]
+    # The results embed: a field per power, in the variant's order (issue 31)
+    headings = [f["name"].split(" ", 1)[1] for f in message.embeds[0]["fields"][:6]]
+    assert headings == NAMES[lang]
+    assert "✗ `A VIE - GAL` (failed)" in lines or "✗ `A VIE - GAL` (échec)" in lines
     assert TURKEY[lang] not in results[0]
     legend = [text for text in drawn if text in NAMES[lang] or text == TURKEY[lang]]
     assert legend == NAMES[lang]  # the map's legend: six rows, in the variant's order
@@ -85,13 +86,14 @@ async def test_sandard_is_played_from_discord(table: Table, drawn: list[str], la
     await table.advance(1)
     await fake.wait_for(lambda: maps_in(table, table.table) == 2, what="the centre chart")
     over = next(
-        m.content
+        m.text()
         for m in fake.state.messages_in(table.table.id)
-        if "**Sandbox**" in m.content and "1." in m.content
+        if "**Sandbox**" in m.content and m.embeds and "```" in m.text()
     )
-    standings = [line for line in over.splitlines() if line[:2] in {"1.", "2."}]
-    assert len(standings) == 6, over
-    assert {line.split(" - ")[0].split(". ")[1] for line in standings} == set(NAMES[lang])
+    # The scores table of the end embed: place, power, centres, score (issue 31)
+    table_lines = over.split("```")[1].strip().splitlines()[1:]
+    assert len(table_lines) == 6, over
+    assert {line.split()[1] for line in table_lines} == set(NAMES[lang])
     assert TURKEY[lang] not in over
     chart = [
         text

@@ -49,7 +49,7 @@ async def test_a_stab_spring_on_discord_leaks_nothing(table: Table) -> None:
         {"name": "Stab", "clock": "edc2023", "rules": "stab", "retreats": "conditional"},
     )
     game_id = int(reply.content.split("(#")[1].split(")")[0])
-    settings = "\n".join(m.content for m in fake.state.messages_in(table.table.id))
+    settings = "\n".join(m.text() for m in fake.state.messages_in(table.table.id))
     assert "retreats written with the moves" in settings
     for power, user in table.players.items():
         await table.command(user, "game join", {"power": power.value})

@@ -39,7 +39,7 @@ async def test_a_spring_at_the_table(table: Table) -> None:
     game_id = await table.create_started_game()
     await table.command(table.gm, "spectate", {"game": game_id}, channel=table.spectators)
     await table.settle()
-    opened = [m.content for m in fake.state.messages_in(table.table.id)]
+    opened = [m.text() for m in fake.state.messages_in(table.table.id)]
     assert any("<t:" in text and ":R>" in text for text in opened)  # deadlines as timestamps
 
     await send_opening(table)
@@ -63,11 +63,11 @@ async def test_a_spring_at_the_table(table: Table) -> None:
     assert maps_in(table, table.spectators) == 1
     [png] = fake.state.files_in(table.table.id)
     assert png.data.startswith(b"\x89PNG")
-    results = "\n".join(m.content for m in fake.state.messages_in(table.table.id))
+    results = "\n".join(m.text() for m in fake.state.messages_in(table.table.id))
     assert "A PAR - BUR" in results
-    # stabbeurfou 4 notation: A VIE - GAL and A WAR - GAL stand off
-    assert "A VIE - GAL; (failed)" in results.splitlines()
-    spectated = "\n".join(m.content for m in fake.state.messages_in(table.spectators.id))
+    # stabbeurfou 4 notation in the results embed: A VIE - GAL and A WAR - GAL stand off
+    assert "✗ `A VIE - GAL` (failed)" in results.splitlines()
+    spectated = "\n".join(m.text() for m in fake.state.messages_in(table.spectators.id))
     assert "A PAR - BUR" in spectated
 
 
@@ -100,6 +100,6 @@ async def test_press_is_locked_for_reading_and_reopened(table: Table) -> None:
         "allow": str(attach_files),
         "deny": "0",
     }
-    notes = "\n".join(m.content for m in fake.state.messages_in(table.table.id))
+    notes = "\n".join(m.text() for m in fake.state.messages_in(table.table.id))
     assert "Press is closed" in notes
     assert "Press is open again" in notes

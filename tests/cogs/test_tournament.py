@@ -148,6 +148,7 @@ async def test_an_edc_weekend_49_players_4_rounds_and_a_final_table(weekend: Wee
     assert len(posts) == 4
     for m in posts:
         assert sorted(f.filename.rsplit(".", 1)[1] for f in m.files) == ["csv", "json", "png"]
+        assert m.embeds[0]["fields"][0]["value"].startswith("**1.** <@")  # the feed embed
     last = posts[-1]
     png = next(f for f in last.files if f.filename.endswith(".png"))
     picture = Image.open(io.BytesIO(png.data))

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.fake_discord import components
+from tests.fake_discord.board import Pins, embed_errors, invalid_form
 from tests.fake_discord.limits import Limits
 from tests.fake_discord.state import (
     CommandSync,
@@ -66,6 +67,7 @@ class Rest:
         self.unhang = asyncio.Event()  # set at shutdown: hanging replies end
         self.limits: Limits | None = None  # Discord's rate limits, when a test turns them on
         self.originals: dict[int, int] = {}  # component interaction -> its message (6 and 7)
+        self.pins = Pins(state, gateway)  # pinned messages, embeds' limits (board.py)
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -178,6 +180,7 @@ class Rest:
             r.patch(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.edit_followup),
             r.get(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.get_followup),
             r.delete(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.no_content),
+            *self.pins.routes(API),
             r.get("/gateway", self.gateway.handle),
         ]
 
@@ -270,6 +273,8 @@ class Rest:
         body, files = await read_body(request)
         if (refused := components.refusal(body)) is not None:
             return refused
+        if errors := embed_errors(body):
+            return invalid_form(errors)
         if body.get("nonce") and body.get("enforce_nonce") and self.state.nonce_memory:
             # Discord: the same author and nonce within minutes returns the first message
             for earlier in self.state.messages:
@@ -293,6 +298,8 @@ class Rest:
         body, files = await read_body(request)
         if (refused := components.refusal(body)) is not None:
             return refused
+        if errors := embed_errors(body):
+            return invalid_form(errors)
         for msg in self.state.messages:
             if msg.id == message_id:
                 components.update(msg, body, files)

@@ -253,7 +253,9 @@ def _obscure(r: OrderResult, unit: Unit, mv: _Movement, lang: str) -> str:
         words = ["notation.convoy"]
     d = mv.dislodged.get(unit.province)
     if d is not None:
-        notes.append("notation.dislodged" if d.retreats else "notation.destroyed")
+        # (stabbeurfou 3(a) destroys some at once: in `removed`, with options never used)
+        kept = d.retreats and d.unit not in mv.outcome.removed
+        notes.append("notation.dislodged" if kept else "notation.destroyed")
     body = " ".join(text("core", w, lang) for w in words)
     if words == ["notation.support"]:
         body += " ?"

@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Protocol
 
+from bot.service.storage.boards import BoardRepo
 from bot.service.storage.claims import ClaimsRepository, Coordination
 from bot.service.storage.drafts import DraftRepo
 from bot.service.storage.early import EarlyOrdersRepo
@@ -36,7 +37,13 @@ from bot.service.storage.tournaments import TournamentRepository
 
 
 class Repository(
-    TournamentRepository, ClaimsRepository, EarlyOrdersRepo, PaletteRepo, DraftRepo, Protocol
+    TournamentRepository,
+    ClaimsRepository,
+    EarlyOrdersRepo,
+    PaletteRepo,
+    DraftRepo,
+    BoardRepo,
+    Protocol,
 ):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""
 

@@ -39,6 +39,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("deliveries", "event_id, dest"),
     ("delivered_messages", "event_id, dest, part"),
     ("palettes", "scope, owner"),
+    ("status_boards", "game_id"),
     ("tournaments", "id"),
     ("tournament_entries", "tournament_id, round_no, user_id"),
     ("tournament_rounds", "tournament_id, round_no"),

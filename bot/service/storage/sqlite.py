@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from bot.service.storage.boards import BoardStatements
 from bot.service.storage.claims import LocalCoordination, SqliteClaims
 from bot.service.storage.connection import Store, Tx
 from bot.service.storage.drafts import DraftStatements
@@ -103,7 +104,12 @@ def _result(r: sqlite3.Row) -> ResultRow:
 
 
 class SqliteRepo(
-    TournamentStatements, SqliteClaims, EarlyOrdersSql, PaletteStatements, DraftStatements
+    TournamentStatements,
+    SqliteClaims,
+    EarlyOrdersSql,
+    PaletteStatements,
+    DraftStatements,
+    BoardStatements,
 ):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
