@@ -252,7 +252,10 @@ class PhaseMachine:
         start = now if missed else min(now, float(ph.opens_at or now))
         writing_at = start + times.negotiation
         deadline = writing_at + times.writing
-        window = "negotiation" if times.negotiation > 0 else "writing"
+        if ctx.clock.schedule is not None and deadline > start:  # a fixed local time
+            movement = ph.phase.kind is PhaseKind.MOVEMENT
+            writing_at, deadline = start, ctx.clock.schedule.deadline(start, movement=movement)
+        window = "negotiation" if writing_at > start else "writing"
         async with self.table.storage.tx() as tx:
             if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
