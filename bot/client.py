@@ -23,6 +23,7 @@ EXTENSIONS = (
     "cogs.history",
     "cogs.settings",
     "cogs.tournament",
+    "cogs.casual",
 )
 
 

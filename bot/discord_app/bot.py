@@ -35,6 +35,8 @@ def intents(*, message_content: bool = False) -> discord.Intents:
     wanted.guilds = True
     wanted.dm_messages = True
     wanted.message_content = message_content
+    # Orders typed in a power's own channel (cogs/casual): guild messages, read with the text.
+    wanted.guild_messages = message_content
     return wanted
 
 

@@ -29,6 +29,7 @@ import discord
 from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind
 from bot.core.scoring import standings_lines
+from bot.discord_app import channels
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import (
     MESSAGE_LIMIT,
@@ -110,6 +111,7 @@ class DiscordNotifier:
         game = await self.bot.service.status(event.game_id)
         try:
             await handler(event, game)
+            await channels.after_event(self.bot, event, game)  # a casual game's own channels
         except (*TRANSIENT, TimeoutError) as exc:
             # Discord is down or slow: the service delivers the event again later.
             raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc

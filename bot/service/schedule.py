@@ -200,7 +200,7 @@ def _days(text: str) -> tuple[int, ...]:
 
 
 def _retreats(text: str) -> tuple[float, bool]:
-    from bot.service.clock import parse_duration  # (clock imports this module)
+    from bot.service.clock import parse_duration  # noqa: PLC0415 - clock imports this module
 
     plain = text.casefold().strip()
     if plain.isdigit():
