@@ -31,8 +31,6 @@ from bot.service.errors import ConfigError
 
 DAY = 86400.0
 SLACK = DAY / 2  # "every N days" means at least N days less half a day (see the docstring)
-WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
-_FRENCH_DAYS = ("lun", "mar", "mer", "jeu", "ven", "sam", "dim")
 _KEYS = {
     "at": "at",
     "heure": "at",
@@ -120,7 +118,7 @@ class Schedule:
         )
 
     def describe(self, lang: str) -> str:
-        names = WEEKDAYS if catalogue.normalise(lang) == "en" else _FRENCH_DAYS
+        names = weekdays(lang)
         skip = ", ".join(names[d] for d in self.skip) or "-"
         retreats = (
             ct("schedule_days", lang, n=int(self.retreats))
@@ -136,6 +134,11 @@ class Schedule:
             skip=skip,
             retreats=retreats,
         )
+
+
+def weekdays(lang: str) -> list[str]:
+    """Monday to Sunday, three letters, in `lang` (the catalogue's `weekdays`)."""
+    return ct("weekdays", lang).split()
 
 
 def checked(s: Schedule) -> Schedule:
@@ -190,12 +193,10 @@ def _days(text: str) -> tuple[int, ...]:
         if not word:
             continue
         key = word.casefold()[:3]
-        if key in WEEKDAYS:
-            out.add(WEEKDAYS.index(key))
-        elif key in _FRENCH_DAYS:
-            out.add(_FRENCH_DAYS.index(key))
-        else:
+        found = [names.index(key) for names in map(weekdays, catalogue.languages()) if key in names]
+        if not found:
             raise ScheduleError.of("schedule_day", value=word)
+        out.add(found[0])
     return tuple(sorted(out))
 
 
