@@ -203,16 +203,19 @@ async def reveal(bot: Parley, game: GameStatus, *, private: bool) -> None:
             int(casual[key]), guild, "0", str(TALK), ROLE, reason=reason
         )
     gm = int(game.gm)
-    for channel in (casual.get("private") or {}).values():
+    users = {int(u) for u in (*game.players.values(), *(casual.get("holders") or {}).values())}
+    users.discard(gm)  # the GM keeps their voice: a closing word stays possible
+    read = str(VIEW | READ_HISTORY)
+    for user in users:  # a player's own allow would outweigh @everyone's deny
+        await bot.http.edit_channel_permissions(int(casual["press"]), user, read, str(TALK), MEMBER)
+    holders = casual.get("holders") or {}
+    for power, channel in (casual.get("private") or {}).items():
         await bot.http.edit_channel_permissions(
             int(channel), guild, "0", str(VIEW | TALK), ROLE, reason=reason
         )
-        if private:
-            for user in {*game.players.values(), *(casual.get("holders") or {}).values()}:
-                if int(user) != gm:
-                    await bot.http.edit_channel_permissions(
-                        int(channel), int(user), str(VIEW | READ_HISTORY), str(TALK), MEMBER
-                    )
+        readers = users if private else {int(holders[power])} - {gm} if power in holders else set()
+        for user in readers:
+            await bot.http.edit_channel_permissions(int(channel), user, read, str(TALK), MEMBER)
     casual["revealed"] = casual.get("revealed") or private
     await bot.service.set_meta(game.id, "casual", casual, by=BOT)
 
