@@ -21,17 +21,20 @@ import contextlib
 import logging
 import re
 import unicodedata
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import discord
 
 from bot.core.map import load_map
 from bot.core.model import Power
 from bot.discord_app.app import Parley
-from bot.discord_app.format import power_name
+from bot.discord_app.format import mention, power_name, stamp
 from bot.service import Event, EventKind, GameStatus
 from bot.service.access import BOT
 from bot.service.schedule import ct
+
+if TYPE_CHECKING:
+    from bot.discord_app.notifier import DiscordNotifier
 
 log = logging.getLogger(__name__)
 
@@ -224,8 +227,21 @@ def labels(game_powers: list[Power], lang: str, variant: str) -> list[tuple[Powe
     return [(p, power_name(p, lang, variant)) for p in game_powers]
 
 
-async def after_event(bot: Parley, event: Event, game: GameStatus) -> None:
-    """The channels' side of a game event (called by the notifier after its own post)."""
+async def after_event(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
+    """A casual game's side of an event (called by the notifier after its own post): the
+    reason a deadline moved, the channels' access."""
+    bot = notifier.bot
+    why = event.payload.get("absence") if event.kind is EventKind.WINDOW_OPENED else None
+    if isinstance(why, dict):  # an approved absence moved this phase's deadline
+        line = ct(
+            "absence_window",
+            game.lang,
+            user=mention(str(why["user"])),
+            power=power_name(str(why["power"]), game.lang, game.variant),
+            end=stamp(float(why["end"])),
+            deadline=stamp(event.payload.get("deadline")),
+        )
+        await notifier.post(game.meta.get("channel"), [line], f"{event.key}:absence", event=event)
     if not game.meta.get("casual"):
         return
     if event.kind in (EventKind.GAME_STARTED, EventKind.PLAYER_REPLACED, EventKind.PRESS_UNLOCKED):

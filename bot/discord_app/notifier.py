@@ -111,7 +111,7 @@ class DiscordNotifier:
         game = await self.bot.service.status(event.game_id)
         try:
             await handler(event, game)
-            await channels.after_event(self.bot, event, game)  # a casual game's own channels
+            await channels.after_event(self, event, game)  # a casual game's own channels
         except (*TRANSIENT, TimeoutError) as exc:
             # Discord is down or slow: the service delivers the event again later.
             raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc

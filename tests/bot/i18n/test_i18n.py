@@ -65,6 +65,8 @@ async def test_every_command_string_has_a_valid_french_translation() -> None:
         "settings",
         "tournament",
         "press",
+        "absence",
+        "absences",
     }
     items: list[tuple[str, dict, dict]] = []
     for payload in payloads:
