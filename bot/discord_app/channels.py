@@ -151,37 +151,60 @@ def power_at(game: GameStatus, channel_id: int) -> Power | None:
 
 async def sync_access(bot: Parley, game: GameStatus) -> None:
     """Each power's channel, threads and press voice to its player now; taken from whoever
-    held the power before (a replacement)."""
+    held the power before (a replacement). Only what changed is sent; a press voice given
+    while the press is locked waits for it to reopen ("press_pending")."""
     casual = dict(game.meta.get("casual") or {})
     if not casual or game.status == "forming":
         return
     holders: dict[str, str] = dict(casual.get("holders") or {})
+    pending = set(casual.get("press_pending") or [])
     threads: list[dict[str, Any]] = list(game.meta.get("press_threads") or [])
     press = int(casual["press"])
+    talk = game.press_open and not game.meta.get("press_lock")
     current = {p.value: u for p, u in game.players.items()}
     reason = "Parley: a power's player"
     for power, user in current.items():
         old = holders.get(power)
-        channel = channel_of(game, power)
-        if old and old != user and old not in current.values():
-            if channel:
-                await _forget(bot, channel, int(old))
-            await _forget(bot, press, int(old))
-        for thread in threads:
-            if power in thread["powers"]:
-                if old and old != user:
-                    await _quietly(bot.http.remove_user_from_thread(int(thread["id"]), int(old)))
-                await _quietly(bot.http.add_user_to_thread(int(thread["id"]), int(user)))
-        if channel:
-            await bot.http.edit_channel_permissions(
-                channel, int(user), str(PLAYER), "0", MEMBER, reason=reason
-            )
-        if game.press_open and not game.meta.get("press_lock"):
+        if old != user:
+            gone = old if old and old not in current.values() else None
+            await _hand_over(bot, game, power, gone, old, user, threads)
+            pending.discard(gone or "")
+            pending.add(user)
+        if user in pending and talk:
             await bot.http.edit_channel_permissions(
                 press, int(user), str(PLAYER | TALK), "0", MEMBER, reason=reason
             )
+            pending.discard(user)
     casual["holders"] = current
+    casual["press_pending"] = sorted(pending)
     await bot.service.set_meta(game.id, "casual", casual, by=BOT)
+
+
+async def _hand_over(  # noqa: PLR0917 - one power changing hands
+    bot: Parley,
+    game: GameStatus,
+    power: str,
+    gone: str | None,
+    old: str | None,
+    user: str,
+    threads: list[dict[str, Any]],
+) -> None:
+    """`power` to `user`: its channel and threads; `gone` (who no longer plays) loses them
+    and the press voice."""
+    channel = channel_of(game, power)
+    if gone:
+        if channel:
+            await _forget(bot, channel, int(gone))
+        await _forget(bot, int(game.meta["casual"]["press"]), int(gone))
+    for thread in threads:
+        if power in thread["powers"]:
+            if old:
+                await _quietly(bot.http.remove_user_from_thread(int(thread["id"]), int(old)))
+            await _quietly(bot.http.add_user_to_thread(int(thread["id"]), int(user)))
+    if channel:
+        await bot.http.edit_channel_permissions(
+            channel, int(user), str(PLAYER), "0", MEMBER, reason="Parley: a power's player"
+        )
 
 
 async def _forget(bot: Parley, channel: int, user: int) -> None:
