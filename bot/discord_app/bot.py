@@ -28,7 +28,7 @@ from bot.service import TableService
 log = logging.getLogger("parley.discord")
 
 
-def intents(*, message_content: bool = False) -> discord.Intents:
+def intents(*, message_content: bool = False, members: bool = False) -> discord.Intents:
     """Guilds (channels) and DM messages. DMs to the bot carry their text without the
     privileged Message Content intent; ask for it only if the portal has it enabled."""
     wanted = discord.Intents.none()
@@ -37,6 +37,8 @@ def intents(*, message_content: bool = False) -> discord.Intents:
     wanted.message_content = message_content
     # Orders typed in a power's own channel (cogs/casual): guild messages, read with the text.
     wanted.guild_messages = message_content
+    # A player leaving the server (GUILD_MEMBER_REMOVE): only with Server Members (privileged).
+    wanted.members = members
     return wanted
 
 
@@ -49,6 +51,7 @@ class DiscordBot(commands.Bot):
         *,
         extensions: Sequence[str] = (),
         message_content: bool = False,
+        members: bool = False,
         sync_commands: bool = True,
         **options: Any,
     ) -> None:
@@ -57,9 +60,11 @@ class DiscordBot(commands.Bot):
         self.pacer = Pacer(shared=None if rate is None else rate.turn)
         # Every REST call waits its turn under the global limit (see `pacing`).
         options.setdefault("http_trace", trace(self.pacer))
+        # The Server Members intent is for a member leaving only: no member list at start-up.
+        options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents(message_content=message_content),
+            intents=intents(message_content=message_content, members=members),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             **options,

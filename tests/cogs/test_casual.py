@@ -103,6 +103,14 @@ async def test_under_stab_the_channels_stay_closed_until_the_gm_opens_them(table
     _, children = made_by_bot(table)
     own = children["france"]
     germany = table.players[Power.GERMANY]
+    # Private press under Stab!: the thread and what the bot posts name powers, never units.
+    france = table.players[Power.FRANCE]
+    await table.command(france, "press open", {"power": "germany"}, channel=children["press"])
+    [thread] = [c for c in fake.state.channels.values() if c.type == 12]
+    posted = [thread.name, *(m.content for m in fake.state.messages_in(thread.id))]
+    assert posted[1:]
+    for word in ("PAR", "Paris", "BRE", "Brest", "MAR", "BER", "KIE", "MUN", " A ", " F "):
+        assert all(word not in text for text in posted), word
     await table.command(gm, "gm end", {"reason": "time is up", "game": game_id})
     await table.settle()
     await fake.wait_for(lambda: fake.state.dms_to(gm.id), what="the GM told")
