@@ -118,16 +118,15 @@ class Absences:
             raise PermissionDeniedError.of("players_only", lang, game=game_id)
         if end <= start or end <= self.svc.table.clock.now():
             raise AbsenceError.of("absence_dates", lang)
-        _, meta = await self._meta(game_id)
-        days, _mode = policy(meta)
-        taken = sum(
-            a.end - a.start for a in absences(meta) if a.user == user and a.status != "refused"
-        )
-        if taken + (end - start) > days * DAY:
-            raise AbsenceError.of("absence_limit", lang, days=days)
-        listed = absences(meta)
-        absence = Absence(len(listed) + 1, user, power.value, start, end)
-        await self._save(game_id, [*listed, absence])
+        async with self.svc.table.lock(game_id):  # two requests at once: both kept
+            _, meta = await self._meta(game_id)
+            days, _mode = policy(meta)
+            listed = absences(meta)
+            taken = sum(a.end - a.start for a in listed if a.user == user and a.status != "refused")
+            if taken + (end - start) > days * DAY:
+                raise AbsenceError.of("absence_limit", lang, days=days)
+            absence = Absence(len(listed) + 1, user, power.value, start, end)
+            await self._save(game_id, [*listed, absence])
         return absence
 
     async def decide(
@@ -135,16 +134,18 @@ class Absences:
     ) -> tuple[Absence, float | None]:
         """The GM approves (or refuses) an absence; the open phase's deadline, if it moved."""
         row = await self.svc.table.require_gm(game_id, gm)
-        _, meta = await self._meta(game_id)
-        listed = absences(meta)
-        found = next((a for a in listed if a.id == absence_id), None)
-        if found is None:
-            raise AbsenceError.of("no_absence", row.lang, id=absence_id)
-        if found.status != "pending":
-            raise AbsenceError.of("absence_decided", row.lang, id=absence_id)
-        decided = Absence(**{**found.to_json(), "status": "approved" if approve else "refused"})
-        listed = [decided if a.id == absence_id else a for a in listed]
-        await self._save(game_id, listed)
+        async with self.svc.table.lock(game_id):
+            _, meta = await self._meta(game_id)
+            listed = absences(meta)
+            found = next((a for a in listed if a.id == absence_id), None)
+            if found is None:
+                raise AbsenceError.of("no_absence", row.lang, id=absence_id)
+            if found.status != "pending":
+                raise AbsenceError.of("absence_decided", row.lang, id=absence_id)
+            verdict = "approved" if approve else "refused"
+            decided = Absence(**{**found.to_json(), "status": verdict})
+            listed = [decided if a.id == absence_id else a for a in listed]
+            await self._save(game_id, listed)
         if not approve:
             return decided, None
         status = await self.svc.status(game_id)
