@@ -28,7 +28,7 @@ import discord
 from bot.core.map import load_map
 from bot.core.model import Power
 from bot.discord_app.app import Parley
-from bot.discord_app.format import mention, power_name, stamp
+from bot.discord_app.format import chunks, mention, power_name, stamp
 from bot.service import Event, EventKind, GameStatus
 from bot.service.access import BOT
 from bot.service.schedule import ct
@@ -285,6 +285,7 @@ async def set_up(
     mode: str | None,
     press_given: bool,
     stab: bool,
+    summary: list[str],
 ) -> list[str]:
     """Make the game's channels if asked (or by default where the bot may); the lines to add
     to /game create's reply. Without the permissions: a note naming them, the game as today."""
@@ -312,6 +313,9 @@ async def set_up(
     await bot.service.set_meta(game.id, "press", [int(casual["press"])], by=gm)
     await bot.service.set_meta(game.id, "casual", casual, by=gm)
     await bot.table_created(int(casual["table"]), game.id)
+    table = bot.get_partial_messageable(int(casual["table"]))
+    for part in chunks(summary):  # the game's settings, at its own table
+        await table.send(part, allowed_mentions=discord.AllowedMentions.none())
     return [
         ct("channels_made", game.lang, table=f"<#{casual['table']}>", press=f"<#{casual['press']}>")
     ]

@@ -179,6 +179,7 @@ class GameCog(
             lang=lang,
         )
         settings = await self.bot.service.game_settings(game.id)
+        summary = [text, *settings_lines(settings, game.id)]
         made = await set_up(
             self.bot,
             interaction,
@@ -186,8 +187,9 @@ class GameCog(
             mode=channels.value if channels else None,
             press_given=press is not None,
             stab=bool(settings.stab_retreats),  # a hidden-movement preset
+            summary=summary,
         )
-        await send(interaction, [text, *settings_lines(settings, game.id), *made], ephemeral=False)
+        await send(interaction, [*summary, *made], ephemeral=False)
 
     @create.autocomplete("clock")
     async def _clock_names(

@@ -60,6 +60,8 @@ async def test_a_game_gets_its_channels_and_each_power_its_own(table: Table) -> 
     status = await table.service.status(game_id)
     assert status.meta["channel"] == children["table"].id
     assert status.meta["press"] == [children["press"].id]
+    [summary] = fake.state.messages_in(children["table"].id)[:1]
+    assert "Settings of **Autumn League**" in summary.content  # at the game's own table
 
     france, germany = table.players[Power.FRANCE], table.players[Power.GERMANY]
     spectator = table.outsider
