@@ -130,7 +130,6 @@ async def make_channels(
         "holders": {},
         "stab": stab,
         "revealed": False,
-        "gm_in_press": False,
     }
 
 

@@ -111,7 +111,7 @@ class Schedule:
                 zone=str(doc["zone"]),
                 at=str(doc["at"]),
                 every=int(doc.get("every", 1)),
-                skip=tuple(sorted(int(d) for d in doc.get("skip", ()))),
+                skip=_skip(doc.get("skip", ())),
                 retreats=float(doc.get("retreats", 1)),
                 retreats_days=bool(doc.get("retreats_days", True)),
             )
@@ -185,6 +185,13 @@ def parse_schedule(text: str) -> Schedule:
             retreats_days=in_days,
         )
     )
+
+
+def _skip(raw: Any) -> tuple[int, ...]:
+    """Weekdays as stored (0 Monday ... 6 Sunday) or named (a clock file: ["sat", "sun"])."""
+    if isinstance(raw, str):
+        return _days(raw)
+    return tuple(sorted({d if isinstance(d, int) else _days(str(d))[0] for d in raw}))
 
 
 def _days(text: str) -> tuple[int, ...]:

@@ -142,8 +142,7 @@ class PressCog(commands.GroupCog, group_name="press", description="Private press
         )
         thread_id = int(made["id"])
         members = [found.players[p] for p in group]
-        casual = found.meta.get("casual") or {}
-        if casual.get("gm_in_press"):
+        if found.meta.get("press_gm"):
             members.append(found.gm)
         for member in members:
             await self.bot.http.add_user_to_thread(thread_id, int(member))
@@ -164,9 +163,7 @@ class PressCog(commands.GroupCog, group_name="press", description="Private press
     ) -> None:
         found = await resolve_game(self.bot, interaction, game)
         require_gm(found, interaction)
-        casual = dict(found.meta.get("casual") or {})
-        casual["gm_in_press"] = reads
-        await self.bot.service.set_meta(found.id, "casual", casual, by=found.gm)
+        await self.bot.service.set_meta(found.id, "press_gm", reads, by=found.gm)
         await send(interaction, [ct("press_gm_on" if reads else "press_gm_off", found.lang)])
 
     @app_commands.command(

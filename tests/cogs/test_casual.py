@@ -167,6 +167,10 @@ async def test_press_threads_a_replacement_and_a_member_leaving(table: Table) ->
     )
     assert "<#" in group.content
     assert len([c for c in fake.state.channels.values() if c.type == 12]) == 2
+    await table.command(gm, "press gm", {"reads": True, "game": game_id})
+    await table.command(table.players[Power.RUSSIA], "press open", {"power": "turkey"})
+    [*_, watched] = [c for c in fake.state.channels.values() if c.type == 12]
+    assert allowed(watched, guild, gm.id, VIEW)  # the GM asked to be in new threads
 
     # The clock's press lock (edc2023: closed while orders are read) closes the threads too.
     status = await table.service.status(game_id)

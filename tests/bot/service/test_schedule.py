@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.service import ConfigError
+from bot.service.clock import load_clock
 from bot.service.schedule import Schedule, parse_schedule
 from tests.bot.service.conftest import seven_player_game
 
@@ -88,3 +89,10 @@ async def test_a_game_on_a_weekly_schedule_across_the_change(opener, clock) -> N
     ]
     settings = await svc.game_settings(gid)
     assert settings.clock == "casual+custom"
+
+
+def test_a_clock_file_may_carry_a_schedule_with_named_days() -> None:
+    doc = {"zone": "Europe/Paris", "at": "20:30", "every": 2, "skip": ["sat", "dim"]}
+    clock = load_clock("casual").with_overrides({"schedule": doc})
+    assert clock.schedule == Schedule("Europe/Paris", "20:30", 2, (5, 6))
+    assert clock.to_json()["schedule"]["skip"] == [5, 6]
