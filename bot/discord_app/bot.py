@@ -77,13 +77,15 @@ class DiscordBot(commands.Bot):
         self._tables: dict[int, set[int]] | None = None  # table channel -> game ids
 
     async def games_at(self, channel_id: int) -> set[int]:
-        """Games whose table is `channel_id`; the index is read once, then kept up to date."""
+        """Games whose table is `channel_id` (or one of its powers' own channels, made by the
+        bot: bot/discord_app/channels.py); the index is read once, then kept up to date."""
         if self._tables is None:
             tables: dict[int, set[int]] = {}
             for game in await self.service.list_games():
-                channel = int(game.meta.get("channel") or 0)
-                if channel:
-                    tables.setdefault(channel, set()).add(game.id)
+                private = (game.meta.get("casual") or {}).get("private") or {}
+                for channel in (game.meta.get("channel"), *private.values()):  # (and cogs/casual)
+                    if channel:
+                        tables.setdefault(int(channel), set()).add(game.id)
             self._tables = tables
         return set(self._tables.get(channel_id, ()))
 

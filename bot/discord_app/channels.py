@@ -311,7 +311,8 @@ async def set_up(
     await bot.service.set_meta(game.id, "channel", int(casual["table"]), by=gm)
     await bot.service.set_meta(game.id, "press", [int(casual["press"])], by=gm)
     await bot.service.set_meta(game.id, "casual", casual, by=gm)
-    await bot.table_created(int(casual["table"]), game.id)
+    for channel in (casual["table"], *casual["private"].values()):  # commands resolve there
+        await bot.table_created(int(channel), game.id)
     table = bot.get_partial_messageable(int(casual["table"]))
     for part in chunks(summary):  # the game's settings, at its own table
         await table.send(part, allowed_mentions=discord.AllowedMentions.none())

@@ -80,15 +80,20 @@ class PressCog(commands.GroupCog, group_name="press", description="Private press
     async def on_message(self, message: discord.Message) -> None:
         if message.guild is None or message.author.bot or not message.content.strip():
             return
+        here = await self.bot.games_at(message.channel.id)  # (in memory: most chat stops here)
+        if not here:
+            return
         user = user_key(message.author)
         for seat in await self.bot.service.seats(user):
+            if seat.game_id not in here:
+                continue
             game = await self.bot.service.status(seat.game_id)
             power = channels.power_at(game, message.channel.id)
-            if power is None:
-                continue
             orders = self.bot.get_cog("OrdersCog")
-            if game.players.get(power) != user or not isinstance(orders, OrdersCog):
-                return  # (the channel of a power this player does not hold)
+            if power is None or game.players.get(power) != user:
+                continue  # the table, or a power this player does not hold
+            if not isinstance(orders, OrdersCog):
+                return
             sent = message.created_at.timestamp()  # Discord's time, as for a DM (issue 19)
             with self.bot.service.receiving(user, sent) as receipt:
                 lines, file = await orders.submitted(game.id, user, message.content, receipt, seat)
