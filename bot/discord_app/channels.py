@@ -252,7 +252,6 @@ def labels(game_powers: list[Power], lang: str, variant: str) -> list[tuple[Powe
 async def after_event(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
     """A casual game's side of an event (called by the notifier after its own post): the
     reason a deadline moved, the channels' access."""
-    bot = notifier.bot
     why = event.payload.get("absence") if event.kind is EventKind.WINDOW_OPENED else None
     if isinstance(why, dict):  # an approved absence moved this phase's deadline
         line = ct(
@@ -266,6 +265,16 @@ async def after_event(notifier: DiscordNotifier, event: Event, game: GameStatus)
         await notifier.post(game.meta.get("channel"), [line], f"{event.key}:absence", event=event)
     if not game.meta.get("casual"):
         return
+    try:
+        await _channels_after(notifier, event, game)
+    except (discord.Forbidden, discord.NotFound) as exc:
+        # Rights taken back or a channel deleted by hand: retrying cannot fix it, and must not
+        # hold back the game's later events. The log says what to give back.
+        log.error("game %s: cannot update its channels (%s): %s", game.id, event.key, exc)
+
+
+async def _channels_after(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
+    bot = notifier.bot
     if event.kind in (EventKind.GAME_STARTED, EventKind.PLAYER_REPLACED, EventKind.PRESS_UNLOCKED):
         await sync_access(bot, await bot.service.status(game.id))  # (the lock changed meta)
     elif event.kind is EventKind.GAME_OVER:

@@ -9,6 +9,7 @@ from tests.fake_discord.guild_admin import SEND, VIEW, allowed, remove_member
 from tests.fake_discord.state import FakeChannel, FakeUser
 
 MANAGE_CHANNELS = 1 << 4
+MANAGE_ROLES = 1 << 28
 
 
 async def casual_game(table: Table, gm: FakeUser, **options) -> int:
@@ -200,3 +201,20 @@ async def test_press_threads_a_replacement_and_a_member_leaving(table: Table) ->
 
     told = await fake.wait_for(left, what="the GM told")
     assert f"<@{italy.id}> (Italy)" in told[0].content
+
+
+async def test_rights_taken_back_never_hold_the_game(table: Table) -> None:
+    fake, guild = table.fake, table.guild
+    guild.bot_permissions |= MANAGE_CHANNELS
+    gm = fake.add_user("gamemaster")
+    fake.join(guild, gm)
+    game_id = await casual_game(table, gm)
+    guild.bot_permissions &= ~MANAGE_ROLES  # an admin takes Manage Roles back
+    newcomer = fake.add_user("newcomer")
+    fake.join(guild, newcomer)
+    await table.command(gm, "gm replace", {"power": "GERMANY", "user": newcomer, "game": game_id})
+    await table.settle()
+    status = await table.service.status(game_id)
+    await table.advance(status.deadline - table.clock.now())
+    assert not await table.service.table.storage.pending_events()  # nothing stuck
+    assert (await table.service.status(game_id)).phase != status.phase  # the game went on
