@@ -316,6 +316,9 @@ async def set_up(
     except discord.Forbidden:
         needed = ", ".join(NEEDED)
         return [ct("missing_permission", game.lang, permissions=needed)]
+    except discord.HTTPException as exc:  # e.g. the server's 500 channels reached
+        log.warning("game %s: channels not made: %s", game.id, exc)
+        return [ct("channels_failed", game.lang, why=exc.text or exc.status)]
     gm = str(game.gm)
     await bot.service.set_meta(game.id, "channel", int(casual["table"]), by=gm)
     await bot.service.set_meta(game.id, "press", [int(casual["press"])], by=gm)

@@ -221,6 +221,8 @@ def settings_lines(s: GameSettings, game_id: int) -> list[str]:
             adjustments=duration(s.adjustments),
         ),
     ]
+    if s.schedule:  # the deadlines are the schedule's, not the windows' lengths
+        lines[-1] = s.schedule
     if s.winter_combined:
         lines.append(t("game.settings_winter_combined", lang, writing=duration(s.retreats)))
     if s.years:
@@ -230,8 +232,6 @@ def settings_lines(s: GameSettings, game_id: int) -> list[str]:
     lines.append(t("game.settings_early" if s.early else "game.settings_no_early", lang))
     if s.palette == "colorblind":
         lines.append(t("game.settings_colorblind", lang))
-    if s.schedule:
-        lines.append(s.schedule)
     if s.stab_retreats:  # Stab! rule 4, chosen at creation
         lines.append(t(f"game.settings_stab_{s.stab_retreats}", lang))
     return lines
