@@ -45,7 +45,6 @@ PALETTES = [
     app_commands.Choice(name="Default colours", value="default"),
     app_commands.Choice(name="Colour-blind friendly", value="colorblind"),
 ]
-# Stab! rule 4: how retreats are ordered, fixed at creation (the GM note's default first).
 # /game create channels: the bot makes the game's category and channels, or uses these.
 CHANNELS = [
     app_commands.Choice(
@@ -53,6 +52,7 @@ CHANNELS = [
     ),
     app_commands.Choice(name="This channel (and the press channel given)", value="here"),
 ]
+# Stab! rule 4: how retreats are ordered, fixed at creation (the GM note's default first).
 RETREATS = [
     app_commands.Choice(name="A separate retreat phase", value="phase"),
     app_commands.Choice(name="Conditional, written with the moves", value="conditional"),
