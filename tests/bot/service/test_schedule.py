@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import tomllib
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from bot.service import ConfigError
-from bot.service.clock import load_clock
+from bot.service.clock import ClockPreset, clocks_dir, load_clock
 from bot.service.schedule import Schedule, parse_schedule
 from tests.bot.service.conftest import seven_player_game
 
@@ -96,3 +97,8 @@ def test_a_clock_file_may_carry_a_schedule_with_named_days() -> None:
     clock = load_clock("casual").with_overrides({"schedule": doc})
     assert clock.schedule == Schedule("Europe/Paris", "20:30", 2, (5, 6))
     assert clock.to_json()["schedule"]["skip"] == [5, 6]
+    toml = tomllib.loads(
+        (clocks_dir() / "casual.toml").read_text(encoding="utf-8")
+        + '\n[schedule]\nzone = "Europe/Paris"\nat = "21:00"\nskip = ["sun"]\n'
+    )
+    assert ClockPreset.from_json(toml).schedule == Schedule("Europe/Paris", "21:00", 1, (6,))
