@@ -24,6 +24,7 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.tournament",
     "cogs.board",
+    "cogs.casual",
 )
 
 

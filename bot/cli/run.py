@@ -51,7 +51,14 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--message-content",
         action="store_true",
-        help="ask for the privileged Message Content intent (not needed for DM orders)",
+        help="ask for the privileged Message Content intent (not needed for DM orders; "
+        "needed for orders typed in a power's own channel)",
+    )
+    p.add_argument(
+        "--members-intent",
+        action="store_true",
+        help="ask for the privileged Server Members intent: the GM is told when a player "
+        "leaves the server",
     )
     p.add_argument(
         "--grace",
@@ -220,6 +227,7 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
             shards=shards,
             shard_count=getattr(args, "shard_count", None),
             message_content=args.message_content,
+            members=getattr(args, "members_intent", False),
             sync_commands=sync,
         )
 
@@ -243,8 +251,9 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
         return 2
     except discord.PrivilegedIntentsRequired:
         print(
-            "parley run: enable the Message Content intent in the Developer Portal (Bot page),"
-            " or run without --message-content.",
+            "parley run: enable the Message Content (or Server Members) intent in the"
+            " Developer Portal (Bot page), or run without --message-content"
+            " (--members-intent).",
             file=sys.stderr,
         )
         return 2

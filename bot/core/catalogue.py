@@ -12,6 +12,8 @@ A catalogue is a *domain* kept as one TOML file per language:
     cli       data/messages/cli.<lang>.toml      `parley demo`'s report
     tournament data/messages/tournament.<lang>.toml tournaments: the service's refusals, the
                                                  /tournament replies, the standings picture
+    casual    data/messages/casual.<lang>.toml   casual servers: game channels, private press,
+                                                 schedules, absences
 
 The languages are the `<lang>` of the `core.<lang>.toml` files present: adding a language is
 adding files (docs/translating.md). This module is the only place that knows a language code;
@@ -51,6 +53,7 @@ _FILES: Mapping[str, str] = MappingProxyType(
         "tournament": "messages/tournament.{lang}.toml",
         "builder": "messages/builder.{lang}.toml",
         "embeds": "messages/embeds.{lang}.toml",
+        "casual": "messages/casual.{lang}.toml",
     }
 )
 DOMAINS = tuple(_FILES)

@@ -29,13 +29,17 @@ from bot.service import TableService
 log = logging.getLogger("parley.discord")
 
 
-def intents(*, message_content: bool = False) -> discord.Intents:
+def intents(*, message_content: bool = False, members: bool = False) -> discord.Intents:
     """Guilds (channels) and DM messages. DMs to the bot carry their text without the
     privileged Message Content intent; ask for it only if the portal has it enabled."""
     wanted = discord.Intents.none()
     wanted.guilds = True
     wanted.dm_messages = True
     wanted.message_content = message_content
+    # Orders typed in a power's own channel (cogs/casual): guild messages, read with the text.
+    wanted.guild_messages = message_content
+    # A player leaving the server (GUILD_MEMBER_REMOVE): only with Server Members (privileged).
+    wanted.members = members
     return wanted
 
 
@@ -48,6 +52,7 @@ class DiscordBot(commands.Bot):
         *,
         extensions: Sequence[str] = (),
         message_content: bool = False,
+        members: bool = False,
         sync_commands: bool = True,
         **options: Any,
     ) -> None:
@@ -57,9 +62,11 @@ class DiscordBot(commands.Bot):
         # Every REST call waits its turn under the global limit (see `pacing`); a post
         # whose fate is unknown is raised, not sent again (see `uncertain`).
         options.setdefault("http_trace", surface(trace(self.pacer)))
+        # The Server Members intent is for a member leaving only: no member list at start-up.
+        options.setdefault("chunk_guilds_at_startup", False)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=intents(message_content=message_content),
+            intents=intents(message_content=message_content, members=members),
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
@@ -72,13 +79,15 @@ class DiscordBot(commands.Bot):
         self._tables: dict[int, set[int]] | None = None  # table channel -> game ids
 
     async def games_at(self, channel_id: int) -> set[int]:
-        """Games whose table is `channel_id`; the index is read once, then kept up to date."""
+        """Games whose table is `channel_id` (or one of its powers' own channels, made by the
+        bot: bot/discord_app/channels.py); the index is read once, then kept up to date."""
         if self._tables is None:
             tables: dict[int, set[int]] = {}
             for game in await self.service.list_games():
-                channel = int(game.meta.get("channel") or 0)
-                if channel:
-                    tables.setdefault(channel, set()).add(game.id)
+                private = (game.meta.get("casual") or {}).get("private") or {}
+                for channel in (game.meta.get("channel"), *private.values()):  # (and cogs/casual)
+                    if channel:
+                        tables.setdefault(int(channel), set()).add(game.id)
             self._tables = tables
         return set(self._tables.get(channel_id, ()))
 

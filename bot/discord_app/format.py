@@ -221,6 +221,8 @@ def settings_lines(s: GameSettings, game_id: int) -> list[str]:
             adjustments=duration(s.adjustments),
         ),
     ]
+    if s.schedule:  # the deadlines are the schedule's, not the windows' lengths
+        lines[-1] = s.schedule
     if s.winter_combined:
         lines.append(t("game.settings_winter_combined", lang, writing=duration(s.retreats)))
     if s.years:

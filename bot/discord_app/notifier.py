@@ -29,6 +29,7 @@ import discord
 from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind
 from bot.core.scoring import standings_lines
+from bot.discord_app import channels
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.builder import open_view
 from bot.discord_app.builder_notice import act_line, tell_to_act
@@ -126,6 +127,7 @@ class DiscordNotifier:
             board.touch(event.game_id)  # type: ignore[attr-defined]
         try:
             await handler(event, game)
+            await channels.after_event(self, event, game)  # a casual game's own channels
         except (*TRANSIENT, TimeoutError) as exc:
             # Discord is down or slow: the service delivers the event again later.
             raise TransientDeliveryError(f"{type(exc).__name__}: {exc}") from exc

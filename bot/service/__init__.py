@@ -15,6 +15,9 @@ Rooms (one module per concern; `TableService` in service.py is a thin facade ove
     deliveries.py     what was posted where, per (event, destination)
     votes.py          propose_vote, cast_ballot, refuse_vote, votes
     gm.py             pause, resume, extend, adjudicate_now, rollback, replace_player, end_game
+    schedule.py       deadlines at a fixed local time in an IANA zone (a clock's `schedule`)
+    absences.py       players' absences (`Absences(svc)`): requests, the GM's decision, a
+                      deadline in an approved absence moved to its end at a phase's opening
     tournament*.py    tournaments over many games (`Tournaments(svc)`, its own docstring):
                       entries, seating, one round clock, results, standings, export; it
                       sees game events through `outbox.hooks`
@@ -59,7 +62,9 @@ Games
         clock_overrides={"fall_movement": {"negotiation": "10m"}, "years": 3,
         "reminders": ["5m"], "early_adjudication": True}, early_adjudication=None,
         meta={...}, stab_retreats=None|"phase"|"conditional") -> GameStatus
-        (stab_retreats: under a hidden-movement preset, Stab! rule 4, fixed at creation)
+        (stab_retreats: under a hidden-movement preset, Stab! rule 4, fixed at creation;
+        clock_overrides {"schedule": parse_schedule(text).to_json()}: deadlines at a fixed
+        local time, bot.service.schedule)
     await svc.join(game_id, user, power=None|"random"|Power|"france") -> Power
         (forming games only: after the start only the GM seats someone, replace_player)
     await svc.assign(game_id, gm, user, power) -> Power          (GM)

@@ -6,7 +6,9 @@ from __future__ import annotations
 # The bot itself, for its own bookkeeping (a Discord user id is only digits: never this).
 BOT = "parley"
 # Keys the bot keeps for itself: the negotiation channels' saved overwrites while locked.
-BOT_KEYS = frozenset({"press_lock"})
+# A casual server's game channels, private press threads and absences (bot/discord_app/
+# channels.py, press.py; cogs/casual): the bot keeps who holds them.
+BOT_KEYS = frozenset({"press_lock", "casual", "press_threads", "absences"})
 # Keys a player may change as well as the GM: the channels following the game.
 PLAYER_KEYS = frozenset({"spectators"})
 

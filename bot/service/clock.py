@@ -24,6 +24,7 @@ from typing import Any, Protocol
 from bot.core.model import Phase, PhaseKind, Season
 from bot.paths import data_dir
 from bot.service.errors import ConfigError
+from bot.service.schedule import Schedule
 
 
 class Clock(Protocol):
@@ -152,6 +153,8 @@ class ClockPreset:
     # window of its own (adjudicated at once). Without Fall retreats [winter_adjustment] is
     # the window.
     retreats_with_adjustments: bool = False
+    # Deadlines at a fixed local time (bot.service.schedule), instead of the windows' lengths.
+    schedule: Schedule | None = None
 
     def times(self, phase: Phase) -> SlotTimes:
         return self.slots[slot_of(phase)]
@@ -182,6 +185,7 @@ class ClockPreset:
         doc = asdict(self)
         doc["reminders"] = list(self.reminders)
         doc["slots"] = {k: {**asdict(v), "press": list(v.press)} for k, v in self.slots.items()}
+        doc["schedule"] = self.schedule.to_json() if self.schedule else None
         return doc
 
     @classmethod
@@ -203,6 +207,7 @@ class ClockPreset:
                 "early_adjudication",
                 "title",
                 "retreats_with_adjustments",
+                "schedule",
             ):
                 doc[key] = value
             else:
@@ -239,7 +244,16 @@ def _build(name: str, doc: dict[str, Any]) -> ClockPreset:
         early_adjudication=bool(doc.get("early_adjudication", False)),
         slots=slots,
         retreats_with_adjustments=_flag(name, doc, "retreats_with_adjustments"),
+        schedule=_schedule(doc.get("schedule")),
     )
+
+
+def _schedule(value: object) -> Schedule | None:
+    if value is None or isinstance(value, Schedule):
+        return value
+    if not isinstance(value, dict):
+        raise ConfigError("clock schedule: expected a table")
+    return Schedule.from_json(value)
 
 
 def _flag(name: str, doc: dict[str, Any], key: str) -> bool:

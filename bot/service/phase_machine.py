@@ -27,6 +27,7 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.service import codec, hidden
+from bot.service.absences import moved_deadline
 from bot.service.early import EarlyOrders
 from bot.service.engine import Engine
 from bot.service.events import EventKind
@@ -252,13 +253,21 @@ class PhaseMachine:
         start = now if missed else min(now, float(ph.opens_at or now))
         writing_at = start + times.negotiation
         deadline = writing_at + times.writing
-        window = "negotiation" if times.negotiation > 0 else "writing"
+        if ctx.clock.schedule is not None and deadline > start:  # a fixed local time
+            movement = ph.phase.kind is PhaseKind.MOVEMENT
+            writing_at, deadline = start, ctx.clock.schedule.deadline(start, movement=movement)
+        why = None  # an approved absence moves the deadline to its end (bot.service.absences)
+        if deadline > start:
+            deadline, why = await moved_deadline(self.table, game_id, deadline, ctx.clock.schedule)
+        window = "negotiation" if writing_at > start else "writing"
         async with self.table.storage.tx() as tx:
             if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
             key = f"{game_id}:{ph.id}:{window}"
             if deadline > start:  # (a Winter written in the Fall retreat window: no window)
-                await self._announce(tx, game_id, ctx, ph, now, key, window, writing_at, deadline)
+                await self._announce(
+                    tx, game_id, ctx, ph, now, key, window, writing_at, deadline, why
+                )
             await self.table.set_press(
                 tx, game_id, ctx.clock.press_open(ph.phase, window), key, now, ph.id, window
             )
@@ -274,6 +283,7 @@ class PhaseMachine:
         window: str,
         writing_at: float,
         deadline: float,
+        absence: dict[str, Any] | None = None,
     ) -> None:
         await self.table.emit(
             tx,
@@ -289,6 +299,7 @@ class PhaseMachine:
                 "to_order": [
                     p.value for p in to_order_powers(self.table.position_of(ph), ctx.game_map)
                 ],
+                **({"absence": absence} if absence else {}),
             },
             ph.id,
         )

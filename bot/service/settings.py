@@ -103,6 +103,7 @@ class GameSettings:
     stab_retreats: str = ""  # Stab! (a hidden-movement preset): "phase" or "conditional"
     # edc-2023 B "Winter (retirement & adjustments): writing 1'": one window for both
     winter_combined: bool = False
+    schedule: str = ""  # the fixed-time schedule, described (bot.service.schedule)
 
 
 async def game_settings(table: Table, game_id: int) -> GameSettings:
@@ -127,4 +128,5 @@ async def game_settings(table: Table, game_id: int) -> GameSettings:
         palette=await public_palette(table.storage, row),  # the game's, else the server's
         stab_retreats=await hidden_mode(table, game_id, ctx),
         winter_combined=preset.retreats_with_adjustments,
+        schedule=preset.schedule.describe(ctx.lang) if preset.schedule else "",
     )

@@ -13,6 +13,7 @@ from bot.core.map import bundled_maps, load_map
 from bot.core.presets import list_presets
 from bot.core.scoring import SYSTEMS
 from bot.discord_app.app import Parley
+from bot.discord_app.channels import set_up
 from bot.discord_app.format import mention, power_name, settings_lines, status_lines
 from bot.discord_app.interactions import (
     Refusal,
@@ -29,6 +30,8 @@ from bot.discord_app.interactions import (
 )
 from bot.i18n import t
 from bot.service import ServiceError, clock_names, parse_times
+from bot.service.clock import parse_duration
+from bot.service.schedule import parse_schedule
 
 # A game's language: one choice per catalogue language, named by its `[meta] name`.
 LANGUAGES = [
@@ -41,6 +44,13 @@ LANGUAGES = [
 PALETTES = [
     app_commands.Choice(name="Default colours", value="default"),
     app_commands.Choice(name="Colour-blind friendly", value="colorblind"),
+]
+# /game create channels: the bot makes the game's category and channels, or uses these.
+CHANNELS = [
+    app_commands.Choice(
+        name="Made by the bot (category, press, a channel per power)", value="auto"
+    ),
+    app_commands.Choice(name="This channel (and the press channel given)", value="here"),
 ]
 # Stab! rule 4: how retreats are ordered, fixed at creation (the GM note's default first).
 RETREATS = [
@@ -57,6 +67,20 @@ def _overrides(times: str, years: int | None, lang: str) -> dict[str, Any]:
         exc.lang = lang
         raise
     return {**overrides, "years": years} if years else overrides
+
+
+def casual_overrides(schedule: str, reminders: str, lang: str) -> dict[str, Any]:
+    """The clock overrides of /game create's `schedule` and `reminders` (bot.service.schedule)."""
+    out: dict[str, Any] = {}
+    try:
+        if schedule.strip():
+            out["schedule"] = parse_schedule(schedule).to_json()
+        if reminders.strip():
+            out["reminders"] = [parse_duration(r) for r in reminders.replace(",", " ").split()]
+    except ServiceError as exc:
+        exc.lang = lang
+        raise
+    return out
 
 
 def _matching(names: list[str], current: str) -> list[app_commands.Choice[str]]:
@@ -89,8 +113,13 @@ class GameCog(
         scoring="Scoring system (default: the rules')",
         palette="Map colours (colour-blind: the game's maps and the players' order maps)",
         retreats="Stab! (hidden movement) only: how retreats are ordered",
+        channels="Channels: made by the bot (default where it may), or this one",
+        schedule="Deadlines at a fixed time, e.g. at: 21:00 zone: Europe/Paris every: 2 skip: sun",
+        reminders="Reminders before each deadline, e.g. 24h 1h",
     )
-    @app_commands.choices(language=LANGUAGES, palette=PALETTES, retreats=RETREATS)
+    @app_commands.choices(
+        language=LANGUAGES, palette=PALETTES, retreats=RETREATS, channels=CHANNELS
+    )
     async def create(  # noqa: PLR0917 - one parameter per slash-command option
         self,
         interaction: discord.Interaction,
@@ -106,9 +135,15 @@ class GameCog(
         scoring: str = "",
         palette: app_commands.Choice[str] | None = None,
         retreats: app_commands.Choice[str] | None = None,
+        channels: app_commands.Choice[str] | None = None,
+        schedule: str = "",
+        reminders: str = "",
     ) -> None:
         lang = language.value if language else locale_lang(interaction)
-        overrides = _overrides(times, years, lang)
+        overrides = {
+            **_overrides(times, years, lang),
+            **casual_overrides(schedule, reminders, lang),
+        }
         if variant not in bundled_maps():  # a name, never a path, from Discord
             known = ", ".join(bundled_maps())
             raise Refusal(t("error.unknown_variant", lang, value=variant, known=known))
@@ -144,7 +179,17 @@ class GameCog(
             lang=lang,
         )
         settings = await self.bot.service.game_settings(game.id)
-        await send(interaction, [text, *settings_lines(settings, game.id)], ephemeral=False)
+        summary = [text, *settings_lines(settings, game.id)]
+        made = await set_up(
+            self.bot,
+            interaction,
+            game,
+            mode=channels.value if channels else None,
+            press_given=press is not None,
+            stab=bool(settings.stab_retreats),  # a hidden-movement preset
+            summary=summary,
+        )
+        await send(interaction, [*summary, *made], ephemeral=False)
 
     @create.autocomplete("clock")
     async def _clock_names(

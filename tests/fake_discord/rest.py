@@ -13,6 +13,7 @@ from aiohttp import web
 
 from tests.fake_discord import components
 from tests.fake_discord.board import Pins, embed_errors, invalid_form
+from tests.fake_discord.guild_admin import GuildAdmin, roles_forbidden
 from tests.fake_discord.limits import Limits
 from tests.fake_discord.state import (
     CommandSync,
@@ -68,6 +69,7 @@ class Rest:
         self.limits: Limits | None = None  # Discord's rate limits, when a test turns them on
         self.originals: dict[int, int] = {}  # component interaction -> its message (6 and 7)
         self.pins = Pins(state, gateway)  # pinned messages, embeds' limits (board.py)
+        self.admin = GuildAdmin(state, gateway)
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -169,7 +171,8 @@ class Rest:
             r.patch(API + "/channels/{channel_id}/messages/{message_id}", self.edit_message),
             r.delete(API + "/channels/{channel_id}/messages/{message_id}", self.delete_message),
             r.post(API + "/channels/{channel_id}/typing", self.no_content),
-            r.post(API + "/channels/{channel_id}/threads", self.start_thread),
+            r.post(API + "/channels/{channel_id}/threads", self.admin.start_thread),
+            *self.admin.routes(),  # channels, categories, thread members (guild_admin.py)
             r.put(API + "/channels/{channel_id}/permissions/{target_id}", self.put_permission),
             r.delete(
                 API + "/channels/{channel_id}/permissions/{target_id}", self.delete_permission
@@ -315,19 +318,12 @@ class Rest:
                 return web.Response(status=204)
         return error(404, 10008, "Unknown Message")
 
-    async def start_thread(self, request: web.Request) -> web.Response:
-        """A public thread without a starter message (type 11), in a guild text channel."""
-        parent = self.state.channels.get(int(request.match_info["channel_id"]))
-        if parent is None or parent.guild_id is None:
-            return error(404, 10003, "Unknown Channel")
-        body = await request.json()
-        thread = self.state.add_thread(parent, str(body.get("name", "")))
-        return json_response(thread.payload(self.state.users))
-
     async def put_permission(self, request: web.Request) -> web.Response:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))
         if channel is None or channel.guild_id is None:
             return error(404, 10003, "Unknown Channel")
+        if (refused := roles_forbidden(self.state, channel)) is not None:
+            return refused
         body = await request.json()
         target = int(request.match_info["target_id"])
         allow, deny, kind = int(body.get("allow", 0)), int(body.get("deny", 0)), body["type"]
@@ -347,6 +343,8 @@ class Rest:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))
         if channel is None:
             return error(404, 10003, "Unknown Channel")
+        if (refused := roles_forbidden(self.state, channel)) is not None:
+            return refused
         target = int(request.match_info["target_id"])
         channel.overwrites.pop(target, None)
         self.state.permission_changes.append(PermissionChange(channel.id, target, "delete"))

@@ -204,7 +204,7 @@ class FakeDiscord:
             "channel_id": str(channel.id),
             "channel": channel.payload(self.state.users),
             "locale": user.locale,
-            "app_permissions": str(ALL_PERMISSIONS),
+            "app_permissions": str(self._app_permissions(channel)),
             "attachment_size_limit": 10 * 2**20,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(channel.guild_id or 0)},
@@ -225,6 +225,10 @@ class FakeDiscord:
         self.state.interactions_by_token[record.token] = record
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         return record
+
+    def _app_permissions(self, channel: FakeChannel) -> int:
+        guild = self.state.guilds.get(channel.guild_id or 0)
+        return ALL_PERMISSIONS if guild is None else guild.bot_permissions
 
     async def click(self, user: FakeUser, message: SentMessage, values: list[str]) -> Any:
         """Pick values in the first select menu of a message the bot sent."""

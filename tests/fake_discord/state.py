@@ -17,6 +17,7 @@ from typing import Any
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 ALL_PERMISSIONS = (1 << 50) - 1
+MANAGE_CHANNELS = 1 << 4
 
 
 class SnowflakeFactory:
@@ -61,10 +62,12 @@ class FakeChannel:
     id: int
     name: str
     guild_id: int | None
-    type: int = 0  # 0 guild text, 1 DM, 11 public thread
+    type: int = 0  # 0 guild text, 1 DM, 4 category, 11 public / 12 private thread
     recipient_id: int | None = None
-    parent_id: int | None = None  # a thread's channel
+    parent_id: int | None = None  # a thread's channel, or a channel's category
     overwrites: dict[int, dict[str, Any]] = field(default_factory=dict)
+    members: set[int] = field(default_factory=set)  # a thread's members
+    invitable: bool = True  # a private thread: may non-moderators add others
 
     def payload(self, users: dict[int, FakeUser], position: int = 0) -> dict[str, Any]:
         if self.type == 1:
@@ -95,11 +98,12 @@ class FakeChannel:
                         "auto_archive_duration": 1440,
                         "archive_timestamp": iso_now(),
                         "locked": False,
+                        **({"invitable": self.invitable} if self.type == 12 else {}),
                     },
                     "message_count": 0,
                     "member_count": 0,
                 }
-                if self.type == 11
+                if self.type in (11, 12)
                 else {}
             ),
         }
@@ -112,6 +116,10 @@ class FakeGuild:
     owner_id: int
     channels: list[FakeChannel] = field(default_factory=list)
     member_ids: list[int] = field(default_factory=list)
+    # What the bot's roles grant it (interactions' app_permissions; checked by the routes of
+    # guild_admin.py): all but Manage Channels unless a test gives it, as a bot invited with
+    # the usual permissions.
+    bot_permissions: int = ALL_PERMISSIONS & ~MANAGE_CHANNELS
 
     def member_payload(self, user: FakeUser) -> dict[str, Any]:
         return {

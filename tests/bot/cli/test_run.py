@@ -88,6 +88,9 @@ async def test_the_bot_connects_and_syncs_its_commands(tmp_path: Path) -> None:
         "export",
         "settings",
         "tournament",
+        "press",
+        "absence",
+        "absences",
     }
     assert (tmp_path / "p.db").exists()
 

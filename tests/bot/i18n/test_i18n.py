@@ -64,6 +64,9 @@ async def test_every_command_string_has_a_valid_french_translation() -> None:
         "export",
         "settings",
         "tournament",
+        "press",
+        "absence",
+        "absences",
     }
     items: list[tuple[str, dict, dict]] = []
     for payload in payloads:
