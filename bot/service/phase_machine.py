@@ -375,7 +375,7 @@ class PhaseMachine:
         palette = await public_palette(self.table.storage, row)  # game > server > default
         mode = await hidden_mode(self.table, game_id, ctx)
         preferences = (
-            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()}
+            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id, ctx)).items()}
             if mode
             else {}
         )
