@@ -31,17 +31,14 @@ async def hidden_mode(table: Table, game_id: int, ctx: GameCtx) -> str:
     return hidden.retreat_mode(json.loads(row.options_json or "{}"))
 
 
-async def reveal_preferences(
-    table: Table, phase_id: int, ctx: GameCtx | None = None
-) -> dict[Power, list[str]]:
+async def reveal_preferences(table: Table, phase_id: int, ctx: GameCtx) -> dict[Power, list[str]]:
     """Rule 2: the order each power asked its surplus hold supports revealed in (`REVEAL`
     lines of the set that stands, in the game's nomenclature)."""
     standing = await table.standing(phase_id)
-    game_map, lang = (ctx.game_map, ctx.lang) if ctx is not None else (None, "en")
     return {
         p: found
         for p, row in standing.items()
-        if (found := hidden.reveal_order(row.text, game_map, lang))
+        if (found := hidden.reveal_order(row.text, ctx.game_map, ctx.lang))
     }
 
 
