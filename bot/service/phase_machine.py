@@ -45,6 +45,7 @@ from bot.service.table import (
     reminder_key,
     result_lines,
 )
+from bot.service.tournament_clock import round_times
 from bot.service.votes import Votes
 from bot.service.workers import ComputePool
 
@@ -252,7 +253,13 @@ class PhaseMachine:
         start = now if missed else min(now, float(ph.opens_at or now))
         writing_at = start + times.negotiation
         deadline = writing_at + times.writing
-        window = "negotiation" if times.negotiation > 0 else "writing"
+        if ctx.round_start is not None:  # a tournament table: the round's times, said once
+            fixed = round_times(
+                ctx.clock, ctx.round_start, ctx.first_year, ph.phase, start, times.writing
+            )
+            if fixed is not None:
+                writing_at, deadline = fixed
+        window = "negotiation" if writing_at > start else "writing"
         async with self.table.storage.tx() as tx:
             if not await tx.open_phase(ph.id, window, start, writing_at, deadline):
                 return
