@@ -171,3 +171,45 @@ async def test_a_reveal_line_in_the_games_nomenclature(opener, clock, lang: str,
     public = (await svc.hidden_view(gid, "nobody")).lines
     assert f"A {ruhr} S A MUN" in public, public
     assert "A BER S A MUN" not in public
+
+
+@pytest.mark.parametrize(
+    ("lang", "france", "germany", "reads"),
+    [
+        (
+            "fr",
+            "A BOU\nA PAR\nF BRE",
+            "A RHE\nA MUN\nF KIE\nA MUN - BOU\nA RHE S A MUN - BOU",
+            {
+                "waiting": "Délogées, à retirer : A BOU",
+                "public": "A BOU D",
+                "caused": "A BOU (France), délogée par votre attaque, a été dissoute",
+            },
+        ),
+        (
+            "en",
+            "A BUR\nA PAR\nF BRE",
+            "A RUH\nA MUN\nF KIE\nA MUN - BUR\nA RUH S A MUN - BUR",
+            {
+                "waiting": "Dislodged, to retreat: A BUR",
+                "public": "A BUR D",
+                "caused": "A BUR (France), dislodged by your attack, was disbanded",
+            },
+        ),
+    ],
+)
+async def test_a_separate_retreat_phase_in_the_games_nomenclature(
+    opener, clock, lang: str, france: str, germany: str, reads: dict[str, str]
+):
+    """Rule 2: a disband is reported; rule 5: the owner is told which unit waits to retreat,
+    the attacker what became of it."""
+    svc = await opener(engine=RecordingEngine())
+    gid = await stab_game(svc, lang=lang)
+    assert (await svc.submit(gid, USER[FR], france)).accepted
+    assert (await svc.submit(gid, USER[DE], germany)).accepted
+    await adjudicate(svc, clock, gid)
+    assert reads["waiting"] in (await svc.hidden_view(gid, USER[FR])).lines
+    assert (await svc.status(gid)).phase == "S1901R"
+    await adjudicate(svc, clock, gid)  # France orders no retreat: the unit is disbanded
+    assert reads["public"] in (await svc.hidden_view(gid, "nobody")).lines
+    assert reads["caused"] in (await svc.hidden_view(gid, USER[DE])).lines
