@@ -566,9 +566,24 @@ class Rounds:
         if notify:
             await self._notify_done(snap, n)
 
+    async def _settled(self, tid: int, n: int) -> RoundRow | None:
+        """Round `n` as stored, marked done if every table has its score: two tables that end
+        at once (the round clock's last year) are scored side by side, each reading the other
+        as unscored, so neither marked it done when it entered its own score."""
+        r = next((x for x in await self.storage.rounds(tid) if x.round_no == n), None)
+        if r is None or r.status != "running":
+            return r
+        tables = [t for t in await self.storage.tables(tid) if t.round_no == n]
+        if not tables or any(t.scores_json is None for t in tables):
+            return r
+        r = replace(r, status="done")
+        async with self.storage.tx() as tx:
+            await tx.put_round(tid, r)
+        return r
+
     async def _notify_done(self, snap: Snapshot, n: int) -> None:
         """Tell the listeners (the bot posts the standings) once the round is over."""
-        r = next((x for x in await self.storage.rounds(snap.id) if x.round_no == n), None)
+        r = await self._settled(snap.id, n)
         if r is not None and r.status == "done":
             for listener in self.round_done:
                 try:
@@ -616,7 +631,10 @@ class Rounds:
         """(tournament, round) whose standings are still to be posted (after a restart)."""
         out = []
         for tid in await self.storage.tournament_ids(include_over=True):
-            out += [(tid, r.round_no) for r in await self.storage.rounds(tid) if r.status == "done"]
+            for r in await self.storage.rounds(tid):
+                settled = await self._settled(tid, r.round_no) if r.status == "running" else r
+                if settled is not None and settled.status == "done":
+                    out.append((tid, r.round_no))
         return out
 
     # --- reading ------------------------------------------------------------------------

@@ -6,6 +6,7 @@ table's end has been posted."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 
@@ -133,3 +134,19 @@ async def test_entrants_are_named_by_their_kept_or_the_directors_name(
     }
     doc = await export_document(svc, snap, names)
     assert {r["name"] for r in doc["standings"]} == {r["name"] for r in seats}
+
+
+async def test_two_tables_scored_side_by_side_still_end_the_round(opener) -> None:
+    """The round clock's last year ends every table at once: their scores enter side by side,
+    each reading the other as unscored; the round is over all the same."""
+    svc, tours, tid, _ = await _tournament(opener)
+    await tours.seat(tid, DIRECTOR)
+    snap = await tours.start_round(tid, DIRECTOR)
+    await svc.run_due()
+    g1, g2 = (t.game_id for t in snap.tables_of(1))
+    svc.outbox.hooks.remove(tours.on_event)  # the two ends are entered below, together
+    await svc.end_game(g1, DIRECTOR, "time")
+    await svc.end_game(g2, DIRECTOR, "time")
+    await asyncio.gather(tours.table_ended(g1), tours.table_ended(g2))
+    assert all(t.scores_json for t in (await snapshot(svc.storage, tid)).tables_of(1))
+    assert await tours.unposted() == [(tid, 1)]  # its standings are due
