@@ -354,7 +354,8 @@ def public_lines(report: PhaseReport, game_map: GameMap, lang: str) -> list[str]
 def private_lines(report: PhaseReport, power: Power, game_map: GameMap, lang: str) -> list[str]:
     """Rule 5: the player's units, the centres it lost (to whom, with what), where the units
     its attacks dislodged went; in the Winter the centres it owns. Places in the game's
-    nomenclature and powers by their names, as the public report."""
+    nomenclature (listed in its alphabetical order) and powers by their names, as the public
+    report."""
 
     def unit(kept: str) -> str:
         return say_unit(kept, game_map, lang)
@@ -370,11 +371,11 @@ def private_lines(report: PhaseReport, power: Power, game_map: GameMap, lang: st
     if mine is None:
         return out
     if report.phase.kind is PhaseKind.ADJUSTMENT:
-        centres = ", ".join(place(c) for c in mine.centres) or "—"
+        centres = ", ".join(sorted(place(c) for c in mine.centres)) or "—"
         return [*out, t("stab_centres", lang, centres=centres)]
-    out.append(t("stab_units", lang, units=", ".join(unit(u) for u in mine.units) or "—"))
+    out.append(t("stab_units", lang, units=", ".join(sorted(map(unit, mine.units))) or "—"))
     if mine.dislodged:
-        out.append(t("stab_dislodged", lang, units=", ".join(unit(u) for u in mine.dislodged)))
+        out.append(t("stab_dislodged", lang, units=", ".join(sorted(map(unit, mine.dislodged)))))
     for lost in mine.centres_lost:
         out.append(
             t("stab_lost", lang, centre=place(lost.centre), by=name(lost.by), unit=unit(lost.unit))

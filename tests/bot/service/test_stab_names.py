@@ -67,7 +67,7 @@ SPRING_READS = {
             "A MUN - BOU",
             "A BOU T; (délogé)",
         ],
-        FR: ["**Rapport privé pour France**", "Vos unités : A TOU, A PAR, F BRE"],
+        FR: ["**Rapport privé pour France**", "Vos unités : A PAR, A TOU, F BRE"],
         DE: [
             "**Rapport privé pour Allemagne**",
             "A BOU (France), délogée par votre attaque, s'est retirée en PAR",
@@ -123,7 +123,7 @@ async def test_conditional_retreats_and_reports_in_the_games_nomenclature(
             "fr",
             "A PIE - TOU",
             "Vous avez perdu TOU au profit de Italie (A TOU)",
-            "Vos centres : TOU, NAP, ROM, VEN",
+            "Vos centres : NAP, ROM, TOU, VEN",
         ),
         (
             "en",
