@@ -159,12 +159,13 @@ READINGS: list[str] = [
     " years'): three game years in a row that change no centre's owner.",
     '`xxx_hold_accepted` (stabbeurfou 2(h), \'The sequence "XXX" is refused by the'
     " system'): the whole set is refused at entry, as the preset's other refusals.",
-    "gm-order-correction-rules I(5) ('the last order reading from top to bottom ... will be"
-    " used') when that last order is illegal: Parley reads I(5) with I(3) ('an illegally"
-    " ordered unit will be presumed to have been ordered to hold') as applying to the orders"
-    " that can be adjudicated: an illegal order is disregarded and the last legal one is"
-    " used (`duplicates_count_illegal_orders = false`). The literal reading (the unit holds)"
-    " is `duplicates_count_illegal_orders = true`.",
+    "gm-order-correction-rules I(5) ('In the event that a unit is ordered more than once, the"
+    " last order reading from top to bottom (left to right) of the order set will be used')"
+    " when that last order is illegal: world-masters reads it literally, with I(3) ('Any unit"
+    " adjudged by the GM to have been ordered illegally will be presumed to have been ordered"
+    " to hold'): the last order is the one used and, being illegal, the unit holds"
+    " (`duplicates_count_illegal_orders = true`). The other reading, an illegal order"
+    " disregarded and the last legal one used, is `duplicates_count_illegal_orders = false`.",
     "house VI(6) C (a paradox re-resolved at half strength) is not implemented: the seed does"
     " not say how strengths are halved for supports and convoys alike, and house I(2) makes the"
     " 1982 rules decide first (`convoy_paradox = b`), which resolves every DATC paradox case.",

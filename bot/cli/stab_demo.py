@@ -21,13 +21,12 @@ from bot.cli.stab import StabEngine, StabPhase
 from bot.core import catalogue
 from bot.core.jsonio import position_from_json, position_to_json
 from bot.core.map import GameMap
-from bot.core.messages import render_param
 from bot.core.model import Location, Phase, PhaseKind, Position, Power, ProvinceKind
 from bot.core.notation import notation_lines
 from bot.core.orders import Move, Order, SupportMove, UnitOrder, UnitRef
 from bot.core.parser import render_order
 from bot.core.stab.placement import home_spaces
-from bot.core.stab.report import PhaseReport, PrivateReport
+from bot.core.stab.report import PhaseReport, PrivateReport, say_place, say_unit
 from bot.core.stab.views import GM, PUBLIC, Viewer, sight
 
 ATTACK_CHANCE = 0.7  # of a power attacking a neighbour with all its support, each movement
@@ -102,17 +101,6 @@ def orders_doc(
     return out
 
 
-def _place(where: str, game_map: GameMap, lang: str) -> str:
-    """A province (`MAR`, `STP/NC`) in the game's nomenclature (`TOU` in French)."""
-    return render_param(Location.parse(where), lang, game_map)
-
-
-def _unit(text: str, game_map: GameMap, lang: str) -> str:
-    """A report's unit (`F MAR`, canonical) in the game's nomenclature."""
-    kind, where = text.split()
-    return f"{kind} {_place(where, game_map, lang)}"
-
-
 def _public_lines(report: PhaseReport, game_map: GameMap, lang: str) -> list[str]:
     head = _say("stab_public", lang, phase=report.phase.describe(lang))
     if report.phase.kind is PhaseKind.ADJUSTMENT:
@@ -139,28 +127,28 @@ def _private_lines(r: PrivateReport, phase: Phase, game_map: GameMap, lang: str)
         )
     ]
     if phase.kind is PhaseKind.ADJUSTMENT:
-        centres = ", ".join(_place(c, game_map, lang) for c in r.centres) or "-"
+        centres = ", ".join(say_place(c, game_map, lang) for c in r.centres) or "-"
         return [*lines, _say("stab_centres", lang, centres=centres)]
-    units = ", ".join(_unit(u, game_map, lang) for u in r.units) or "-"
+    units = ", ".join(say_unit(u, game_map, lang) for u in r.units) or "-"
     lines.append(_say("stab_units", lang, units=units))
     if r.dislodged:
-        waiting = ", ".join(_unit(u, game_map, lang) for u in r.dislodged)
+        waiting = ", ".join(say_unit(u, game_map, lang) for u in r.dislodged)
         lines.append(_say("stab_waiting", lang, units=waiting))
     for c in r.centres_lost:
         lines.append(
             _say(
                 "stab_lost",
                 lang,
-                centre=_place(c.centre, game_map, lang),
+                centre=say_place(c.centre, game_map, lang),
                 power=game_map.power_name(c.by, lang),
-                unit=_unit(c.unit, game_map, lang),
+                unit=say_unit(c.unit, game_map, lang),
             )
         )
     for went in r.retreats_caused:
-        to = _place(went.to, game_map, lang) if went.to else _say("stab_disbanded", lang)
+        to = say_place(went.to, game_map, lang) if went.to else _say("stab_disbanded", lang)
         name = game_map.power_name(went.power, lang)
         lines.append(
-            _say("stab_caused", lang, power=name, unit=_unit(went.unit, game_map, lang), to=to)
+            _say("stab_caused", lang, power=name, unit=say_unit(went.unit, game_map, lang), to=to)
         )
     return lines
 

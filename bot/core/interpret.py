@@ -374,12 +374,24 @@ def _civil_disorder_duplicates(
             continue  # the same order twice counts once (the adjudicator keeps one)
         unit = position.units.get(prov)
         name: Unit | Prov = unit if unit is not None else Prov(prov)
+        # 4.D.3 a/b (gm-order-correction-rules I(5): "the last order reading from top to
+        # bottom ... will be used"): the first/last written is used, legal or not; an illegal
+        # one then makes the unit hold (I(3)). c and civil disorder: none is used.
+        keep = {DuplicateOrders.FIRST: idxs[0], DuplicateOrders.LAST: idxs[-1]}.get(
+            rules.duplicate_orders
+        )
         outcome = msg(
             "decision.disorder_holds"
             if rules.duplicate_orders is DuplicateOrders.CIVIL_DISORDER
+            else "decision.first_used"
+            if rules.duplicate_orders is DuplicateOrders.FIRST
+            else "decision.last_used"
+            if rules.duplicate_orders is DuplicateOrders.LAST
             else "decision.holds"
         )
         for i in idxs:
+            if i == keep:
+                continue
             order = work[i]
             assert order is not None
             decisions.append(

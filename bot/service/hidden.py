@@ -20,6 +20,7 @@ from typing import Any
 from bot.core.advice import to_order_powers
 from bot.core.map import GameMap
 from bot.core.model import Location, PhaseKind, Position, Power, Unit, UnitType
+from bot.core.names import NameTable
 from bot.core.notation import notation_lines
 from bot.core.orders import Build, Order, Retreat, UnitRef
 from bot.core.outcome import Outcome
@@ -31,12 +32,14 @@ from bot.core.stab.report import (
     adjustment_report,
     movement_report,
     retreat_report,
+    say_place,
+    say_unit,
 )
 from bot.core.stab.retreats import conditional_retreats, split_retreats
 from bot.core.stab.views import GM, PUBLIC, Sight, sight
 from bot.service.engine import Engine
 from bot.service.intake import ReadSet, read_set
-from bot.service.texts import named, t
+from bot.service.texts import t
 
 # Rule 4: "At the beginning of the game the GM will determine whether or not the players will
 # submit conditional retreats with their orders"; the GM note's default: "[Separate retreats
@@ -124,12 +127,12 @@ def read_hidden_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a
     errors: list[str] = [
         t("stab_reveal_syntax", lang, line=line)
         for line in reveal
-        if not all(p in game_map.provinces for p in reveal_order(line))
+        if not all(p in game_map.provinces for p in reveal_order(line, game_map, lang))
     ]
     if mode == CONDITIONAL and position.phase.kind is PhaseKind.MOVEMENT:
         lines, retreat_lines = split_retreats(lines)
         for line in retreat_lines:
-            found = _retreat(line, power, view, game_map)
+            found = _retreat(line, power, view, game_map, lang)
             if isinstance(found, str):
                 errors.append(t(found, lang, line=line))
             else:
@@ -138,31 +141,46 @@ def read_hidden_set(  # noqa: PLR0917 - the pure inputs of one reading, run in a
     return ReadSet(placed + written + read.orders, read.errors + errors, read.refused, read.voided)
 
 
-def reveal_order(text: str) -> list[str]:
-    """The provinces of a set's `REVEAL` lines, in order (rule 2's stated preference)."""
+def reveal_order(text: str, game_map: GameMap | None = None, lang: str = "en") -> list[str]:
+    """The provinces of a set's `REVEAL` lines, in order (rule 2's stated preference), read
+    in the game's nomenclature first (`RÉVÉLER RHE` is the Ruhr in French)."""
+    names = game_map.names() if game_map is not None else None
     out: list[str] = []
     for line in _LINES.split(text):
         m = _REVEAL.match(line)
         if m is not None:
-            out += [w.upper() for w in re.split(r"[\s,]+", m.group(1)) if w]
+            words = [w for w in re.split(r"[\s,]+", m.group(1)) if w]
+            out += [(names.lookup(w, lang) if names else None) or w.upper() for w in words]
     return out
 
 
-def _retreat(line: str, power: Power, view: Position, game_map: GameMap) -> Retreat | str:
+def _at(pid: str, coast: str | None, names: NameTable) -> Location:
+    """A province and a coast written in either nomenclature (`STP/CN`, `STP/NC`)."""
+    found = names.coast([coast]) if coast else None
+    return Location(pid, names.coast_for(pid, found) if found else None)
+
+
+def _retreat(
+    line: str, power: Power, view: Position, game_map: GameMap, lang: str
+) -> Retreat | str:
     """`F PIC R BEL`: a conditional retreat of one of the player's units, or an error key."""
     m = _RETREAT.match(line)
     if m is None:
         return "stab_retreat_syntax"
-    kind, pid, coast, dest, dest_coast = (g.upper() if g else None for g in m.groups())
-    assert pid is not None
-    assert dest is not None
+    kind, at, coast, to_at, to_coast = (g.upper() if g else None for g in m.groups())
+    assert at is not None
+    assert to_at is not None
+    # The game's nomenclature first, as every order (`A BOU R RHE` in French).
+    names = game_map.names()
+    pid = names.lookup(at, lang) or at
+    dest = names.lookup(to_at, lang)
     unit = view.units.get(pid)
     if unit is None:
         return "stab_retreat_not_yours"
-    if dest not in game_map.provinces:
+    if dest is None:
         return "stab_retreat_syntax"
-    where = Location.parse(f"{pid}/{coast}" if coast else pid)
-    to = Location.parse(f"{dest}/{dest_coast}" if dest_coast else dest)
+    where = _at(pid, coast, names)
+    to = _at(dest, to_coast, names)
     ref = UnitRef(UnitType(kind) if kind else unit.type, where, power)
     return Retreat(power, ref, to, source=line)
 
@@ -335,23 +353,37 @@ def public_lines(report: PhaseReport, game_map: GameMap, lang: str) -> list[str]
 
 def private_lines(report: PhaseReport, power: Power, game_map: GameMap, lang: str) -> list[str]:
     """Rule 5: the player's units, the centres it lost (to whom, with what), where the units
-    its attacks dislodged went; in the Winter the centres it owns."""
+    its attacks dislodged went; in the Winter the centres it owns. Places in the game's
+    nomenclature (listed in its alphabetical order) and powers by their names, as the public
+    report."""
+
+    def unit(kept: str) -> str:
+        return say_unit(kept, game_map, lang)
+
+    def place(kept: str) -> str:
+        return say_place(kept, game_map, lang)
+
+    def name(p: Power) -> str:
+        return game_map.power_name(p, lang)
+
     mine: PrivateReport | None = report.private.get(power)
-    out = [t("stab_private_head", lang, power=named(game_map, power))]
+    out = [t("stab_private_head", lang, power=name(power))]
     if mine is None:
         return out
     if report.phase.kind is PhaseKind.ADJUSTMENT:
-        return [*out, t("stab_centres", lang, centres=", ".join(mine.centres) or "—")]
-    out.append(t("stab_units", lang, units=", ".join(mine.units) or "—"))
+        centres = ", ".join(sorted(place(c) for c in mine.centres)) or "—"
+        return [*out, t("stab_centres", lang, centres=centres)]
+    out.append(t("stab_units", lang, units=", ".join(sorted(map(unit, mine.units))) or "—"))
     if mine.dislodged:
-        out.append(t("stab_dislodged", lang, units=", ".join(mine.dislodged)))
+        out.append(t("stab_dislodged", lang, units=", ".join(sorted(map(unit, mine.dislodged)))))
     for lost in mine.centres_lost:
         out.append(
-            t("stab_lost", lang, centre=lost.centre, by=named(game_map, lost.by), unit=lost.unit)
+            t("stab_lost", lang, centre=place(lost.centre), by=name(lost.by), unit=unit(lost.unit))
         )
     for c in mine.retreats_caused:
         key = "stab_caused_disbanded" if c.to is None else "stab_caused"
-        out.append(t(key, lang, unit=c.unit, power=named(game_map, c.power), to=c.to or ""))
+        to = place(c.to) if c.to else ""
+        out.append(t(key, lang, unit=unit(c.unit), power=name(c.power), to=to))
     return out
 
 

@@ -31,11 +31,15 @@ async def hidden_mode(table: Table, game_id: int, ctx: GameCtx) -> str:
     return hidden.retreat_mode(json.loads(row.options_json or "{}"))
 
 
-async def reveal_preferences(table: Table, phase_id: int) -> dict[Power, list[str]]:
+async def reveal_preferences(table: Table, phase_id: int, ctx: GameCtx) -> dict[Power, list[str]]:
     """Rule 2: the order each power asked its surplus hold supports revealed in (`REVEAL`
-    lines of the set that stands)."""
+    lines of the set that stands, in the game's nomenclature)."""
     standing = await table.standing(phase_id)
-    return {p: found for p, row in standing.items() if (found := hidden.reveal_order(row.text))}
+    return {
+        p: found
+        for p, row in standing.items()
+        if (found := hidden.reveal_order(row.text, ctx.game_map, ctx.lang))
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +154,6 @@ class HiddenViews:
             settled = codec.outcome_from_json(json.loads(settled_row.result.outcome_json))
         prepared = hidden.prepare(position, orders)
         nmr = hidden.nmr_powers(position, orders, ctx.game_map)
-        prefs = await reveal_preferences(self.table, r.id)
+        prefs = await reveal_preferences(self.table, r.id, ctx)
         report = hidden.report_of(prepared, outcome, settled, nmr, ctx.game_map, ctx.lang, prefs)
         return hidden.Played(prepared.position, prepared.orders, outcome, settled, report)

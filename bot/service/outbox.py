@@ -40,6 +40,9 @@ class Outbox:
         # Called with each event before the notifier (e.g. a tournament records a table's
         # end); a hook that fails holds the event back like a failing notifier: idempotent.
         self.hooks: list[Callable[[Event], Awaitable[None]]] = []
+        # Called with each event the notifier has delivered (e.g. a tournament posts the
+        # standings once every table's end is posted); a failure retries it like a hook's.
+        self.delivered_hooks: list[Callable[[Event], Awaitable[None]]] = []
 
     def look_again(self) -> None:
         """Lanes running make one more round when they end (new events)."""
@@ -137,6 +140,8 @@ class Outbox:
                 for hook in self.hooks:
                     await hook(event)
                 await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
+                for hook in self.delivered_hooks:
+                    await hook(event)
             except (TransientDeliveryError, TimeoutError) as exc:
                 # An outage: one line, no traceback (it is retried, nothing is lost).
                 why = str(exc) or type(exc).__name__

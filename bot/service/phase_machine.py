@@ -46,6 +46,7 @@ from bot.service.table import (
     reminder_key,
     result_lines,
 )
+from bot.service.tournament_clock import round_times
 from bot.service.votes import Votes
 from bot.service.workers import ComputePool
 
@@ -253,6 +254,12 @@ class PhaseMachine:
         start = now if missed else min(now, float(ph.opens_at or now))
         writing_at = start + times.negotiation
         deadline = writing_at + times.writing
+        if ctx.round_start is not None:  # a tournament table: the round's times, said once
+            fixed = round_times(
+                ctx.clock, ctx.round_start, ctx.first_year, ph.phase, start, times.writing
+            )
+            if fixed is not None:
+                writing_at, deadline = fixed
         if ctx.clock.schedule is not None and deadline > start:  # a fixed local time
             movement = ph.phase.kind is PhaseKind.MOVEMENT
             writing_at, deadline = start, ctx.clock.schedule.deadline(start, movement=movement)
@@ -386,7 +393,7 @@ class PhaseMachine:
         palette = await public_palette(self.table.storage, row)  # game > server > default
         mode = await hidden_mode(self.table, game_id, ctx)
         preferences = (
-            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id)).items()}
+            {p.value: v for p, v in (await reveal_preferences(self.table, ph.id, ctx)).items()}
             if mode
             else {}
         )

@@ -62,6 +62,9 @@ class GameCtx:
     rules_name: str
     early: bool
     first_year: int
+    # A tournament table: its round's start, from which every table's movement deadlines
+    # are computed (bot/service/tournament_clock.py, `round_times`); None for other games.
+    round_start: float | None = None
 
 
 @dataclass
@@ -233,6 +236,7 @@ class Table:
             row.rules,
             early,
             int(options.get("first_year", game_map.start.phase.year)),
+            _round_start(row.meta_json),
         )
         self._ctx[game_id] = ctx
         return ctx
@@ -490,3 +494,12 @@ class Table:
         else:
             self.due[game_id] = due
         self.wake.set()
+
+
+def _round_start(meta_json: str) -> float | None:
+    """The round's start a tournament table was created with (its meta `round_start`)."""
+    try:
+        value = json.loads(meta_json or "{}").get("round_start")
+    except (ValueError, AttributeError):
+        return None
+    return float(value) if isinstance(value, int | float) else None

@@ -6,6 +6,10 @@ The schedule plays every phase of every year in full, retreats and adjustments i
 the round's start: a table that had no retreat to play waits for the others (its negotiation
 is lengthened to the common deadline), so every table writes its orders to the same deadline.
 A table whose phase is behind the schedule (a GM's pause) is shown to the director.
+
+A table's movement phase opens with the round's times (`round_times`, from the round's start
+and the clock alone): every table announces the same writing start and deadline once, none
+corrected after it opened (issue 35).
 """
 
 from __future__ import annotations
@@ -78,3 +82,21 @@ def lag(slots: list[Slot], phase: str | None, now: float) -> int:
     if index is None:
         return 0
     return max(0, due_phase(slots, now) - index)
+
+
+def round_times(  # noqa: PLR0917 - the round, the phase, and the clock's own times
+    clock: ClockPreset,
+    round_start: float,
+    first_year: int,
+    phase: Phase,
+    opens: float,
+    writing: float,
+) -> tuple[float, float] | None:
+    """(writing starts, deadline) of a table's movement phase opening at `opens`: the
+    round's deadline, the clock's writing minutes before it; None for the other phases
+    (they run as they come) and for a table behind the round clock (a GM's pause: it keeps
+    its own times, and the director sees it in the status)."""
+    target = target_deadline(schedule(clock, round_start, first_year), phase_id(phase))
+    if target is None or target - writing < opens - TOLERANCE:
+        return None
+    return max(opens, target - writing), target

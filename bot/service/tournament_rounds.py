@@ -5,6 +5,7 @@ the tournament, its late order sheets become EDC D's -1 penalties."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -77,6 +78,11 @@ class Rounds:
         self.clock = svc.clock
         self.round_done: list[Callable[[int, int], Awaitable[None]]] = []
         svc.outbox.hooks.append(self.on_event)
+        svc.outbox.delivered_hooks.append(self.on_delivered)
+        # Games whose end this process has posted (their event may not be marked delivered
+        # yet); the lock lets one delivery at a time decide whether the round is told.
+        self._ends_posted: set[int] = set()
+        self._telling = asyncio.Lock()
 
     # --- seating ------------------------------------------------------------------------
 
@@ -375,6 +381,8 @@ class Rounds:
 
     async def _table_game(self, snap: Snapshot, t: TableRow, gm: str, channel: str | None) -> int:
         """The table's game, created with its players at their countries."""
+        r = snap.round(t.round_no)
+        started = r.started_at if r is not None else None
         game = await self.svc.create_game(
             gm,
             name=f"{snap.row.name} R{t.round_no} T{t.table_no}",
@@ -390,6 +398,9 @@ class Rounds:
                 "spectators": [],
                 "scoring": snap.row.scoring,
                 "tournament": snap.id,
+                # The round clock: each movement deadline computed from it when the phase
+                # opens, the same at every table, announced once (issue 35).
+                "round_start": started,
             },
         )
         for player, power in seats(t):
@@ -410,6 +421,36 @@ class Rounds:
             raise
         except Exception:
             log.exception("tournament: event %s of game %s", event.key, event.game_id)
+
+    async def on_delivered(self, event: Event) -> None:
+        """A table's end was posted: once every table of its round has had its end posted,
+        the round's listeners are told (the standings come after every "is over")."""
+        if event.kind is not EventKind.GAME_OVER:
+            return
+        try:
+            found = await self.storage.table_of_game(event.game_id)
+            if found is None:
+                return
+            self._ends_posted.add(event.game_id)
+            async with self._telling:
+                snap = await snapshot(self.storage, found[0])
+                for t in snap.tables_of(found[1]):
+                    if t.game_id is not None and not await self._end_posted(t.game_id):
+                        return  # that table's delivery tells the round
+                await self._notify_done(snap, found[1])
+        except StoreUnavailableError:
+            raise
+        except Exception:
+            log.exception("tournament: event %s of game %s", event.key, event.game_id)
+
+    async def _end_posted(self, game_id: int) -> bool:
+        if game_id in self._ends_posted:
+            return True
+        status = await self.svc.status(game_id)
+        if status.status != "over":
+            return False
+        pending = await self.storage.pending_events_of(game_id)
+        return not any(r.kind == EventKind.GAME_OVER.value for r in pending)
 
     async def align(self, game_id: int, phase: str) -> None:
         """A table's movement phase opened: its deadline becomes the round's."""
@@ -444,7 +485,9 @@ class Rounds:
         if table.scores_json is not None:
             return
         points, centers = await self._table_score(game_id, table)
-        await self._enter(snap, table, points, centers, await self._late_sheets(game_id, table))
+        late = await self._late_sheets(game_id, table)
+        # The round is told once this table's end is posted (`on_delivered`), not before.
+        await self._enter(snap, table, points, centers, late, notify=False)
 
     async def record_result(
         self, tournament_id: int, director: str, table_no: int, text: str
@@ -485,8 +528,10 @@ class Rounds:
         late = await self._late_sheets(table.game_id, table)
         await self._enter(snap, table, points, centers, late, notify=False)
         if game.status != "over":
+            # Its end is posted in the table's thread; then `on_delivered` tells the round.
             await self.svc.end_game(table.game_id, game.gm, "result recorded by the director")
-        await self._notify_done(snap, table.round_no)
+        else:
+            await self._notify_done(snap, table.round_no)
         return points
 
     async def _enter(
@@ -521,9 +566,24 @@ class Rounds:
         if notify:
             await self._notify_done(snap, n)
 
+    async def _settled(self, tid: int, n: int) -> RoundRow | None:
+        """Round `n` as stored, marked done if every table has its score: two tables that end
+        at once (the round clock's last year) are scored side by side, each reading the other
+        as unscored, so neither marked it done when it entered its own score."""
+        r = next((x for x in await self.storage.rounds(tid) if x.round_no == n), None)
+        if r is None or r.status != "running":
+            return r
+        tables = [t for t in await self.storage.tables(tid) if t.round_no == n]
+        if not tables or any(t.scores_json is None for t in tables):
+            return r
+        r = replace(r, status="done")
+        async with self.storage.tx() as tx:
+            await tx.put_round(tid, r)
+        return r
+
     async def _notify_done(self, snap: Snapshot, n: int) -> None:
         """Tell the listeners (the bot posts the standings) once the round is over."""
-        r = next((x for x in await self.storage.rounds(snap.id) if x.round_no == n), None)
+        r = await self._settled(snap.id, n)
         if r is not None and r.status == "done":
             for listener in self.round_done:
                 try:
@@ -571,7 +631,10 @@ class Rounds:
         """(tournament, round) whose standings are still to be posted (after a restart)."""
         out = []
         for tid in await self.storage.tournament_ids(include_over=True):
-            out += [(tid, r.round_no) for r in await self.storage.rounds(tid) if r.status == "done"]
+            for r in await self.storage.rounds(tid):
+                settled = await self._settled(tid, r.round_no) if r.status == "running" else r
+                if settled is not None and settled.status == "done":
+                    out.append((tid, r.round_no))
         return out
 
     # --- reading ------------------------------------------------------------------------

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -36,6 +37,9 @@ class Snapshot:
     rounds: tuple[RoundRow, ...]
     tables: tuple[TableRow, ...]
     marks: tuple[MarkRow, ...]
+    # user -> the name people read (issue 35): the director's, else the display name kept
+    # when the entrant entered; an entrant missing here is named by the bot's cache, or id.
+    names: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def id(self) -> int:
@@ -93,6 +97,7 @@ async def snapshot(repo: Repository, tournament_id: int) -> Snapshot:
         tuple(await repo.rounds(tournament_id)),
         tuple(await repo.tables(tournament_id)),
         tuple(await repo.marks(tournament_id)),
+        MappingProxyType(await repo.entrant_names(tournament_id)),
     )
 
 

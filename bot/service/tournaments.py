@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 HOUR = 3600.0
 REQUESTS = ("withdraw", "two_tables")
+NAME_MAX = 64  # characters of an entrant's name (Discord's display names have at most 32)
 
 
 class Tournaments(Rounds):
@@ -222,6 +223,27 @@ class Tournaments(Rounds):
                 tournament_id,
                 MarkRow(user, "two_tables", round_no, None, str(table_no), self.clock.now()),
             )
+
+    # --- names (issue 35) -----------------------------------------------------------------
+
+    async def remember_name(self, tournament_id: int, user: str, name: str) -> None:
+        """The display name an entrant had when they entered (registration, check-in): the
+        bot has no members intent, so it cannot look it up when it posts the standings."""
+        clean = " ".join(name.split())[:NAME_MAX]
+        if clean:
+            async with self.storage.tx() as tx:
+                await tx.set_display_name(tournament_id, user, clean)
+
+    async def set_name(self, tournament_id: int, director: str, user: str, name: str) -> str:
+        """The name the director gives an entrant in the standings and exports ("" gives
+        them back their display name); the name shown is returned."""
+        snap = await self._director(tournament_id, director)
+        clean = " ".join(name.split())
+        if len(clean) > NAME_MAX:
+            raise TournamentRefusedError.of("name_invalid", snap.lang, max=NAME_MAX)
+        async with self.storage.tx() as tx:
+            await tx.set_director_name(tournament_id, user, clean or None)
+            return (await tx.entrant_names(tournament_id)).get(user, "")
 
     # --- the director's marks -----------------------------------------------------------
 

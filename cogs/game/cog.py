@@ -146,7 +146,10 @@ class GameCog(
         }
         if variant not in bundled_maps():  # a name, never a path, from Discord
             known = ", ".join(bundled_maps())
-            raise Refusal(t("error.unknown_variant", lang, value=variant, known=known))
+            # Stab! is a rule preset (`hidden_movement`) on any board, not a map of its own:
+            # `variant:stab` (as `parley demo --variant stab` suggests) is told to use rules:.
+            key = "error.variant_is_rules" if variant in list_presets() else "error.unknown_variant"
+            raise Refusal(t(key, lang, value=variant, known=known))
         meta = {
             "guild": interaction.guild_id,
             "channel": interaction.channel_id,

@@ -98,6 +98,11 @@ class TournamentCog(
                 return found[0].id
         raise Refusal(tt("reply.no_tournament_here", locale_lang(interaction)))
 
+    async def _remember(self, tid: int, user: discord.User | discord.Member) -> None:
+        """An entrant's display name as they enter: the standings name them by it (the bot
+        has no members intent to look it up later)."""
+        await self.tours.remember_name(tid, user_key(user), user.display_name)
+
     # --- the tournament -----------------------------------------------------------------
 
     @app_commands.command(name="create", description="Create a tournament in this channel")
@@ -198,6 +203,7 @@ class TournamentCog(
         got = await self.tours.preregister(
             tid, user_key(interaction.user), [int(w) for w in numbers]
         )
+        await self._remember(tid, interaction.user)
         await send(interaction, [tt("reply.preregistered", lang, rounds=", ".join(map(str, got)))])
 
     @app_commands.command(name="register", description="Confirm you play the next round")
@@ -207,6 +213,7 @@ class TournamentCog(
     ) -> None:
         tid = await self._tid(interaction, tournament)
         n = await self.tours.register(tid, user_key(interaction.user))
+        await self._remember(tid, interaction.user)
         await send(interaction, [tt("reply.registered", (await self.tours.get(tid)).lang, round=n)])
 
     @app_commands.command(name="checkin", description="Check in for the next round")
@@ -230,6 +237,7 @@ class TournamentCog(
             key = "reply.checked_out"
         else:
             n = await self.tours.check_in(tid, who, by=by)
+            await self._remember(tid, player or interaction.user)
             key = "reply.checked_in"
         lang = (await self.tours.get(tid)).lang
         await send(interaction, [tt(key, lang, user=f"<@{who}>", round=n)], ephemeral=False)
@@ -278,6 +286,28 @@ class TournamentCog(
         await self.tours.keep_apart(tid, user_key(interaction.user), a, b)
         lang = (await self.tours.get(tid)).lang
         await send(interaction, [tt("reply.kept_apart", lang, a=f"<@{a}>", b=f"<@{b}>")])
+
+    @app_commands.command(name="name", description="An entrant's name in the standings (director)")
+    @app_commands.describe(
+        player="The entrant",
+        name="Their name in the standings and exports (empty: their display name)",
+        tournament="Tournament #",
+    )
+    async def rename(
+        self,
+        interaction: discord.Interaction,
+        player: discord.User,
+        name: str = "",
+        tournament: int | None = None,
+    ) -> None:
+        tid = await self._tid(interaction, tournament)
+        who = user_key(player)
+        shown = await self.tours.set_name(tid, user_key(interaction.user), who, name)
+        key = "reply.named" if shown else "reply.unnamed"
+        if not shown:  # their display name again: as it is now
+            await self._remember(tid, player)
+        lang = (await self.tours.get(tid)).lang
+        await send(interaction, [tt(key, lang, user=f"<@{who}>", name=shown)], ephemeral=False)
 
     @app_commands.command(name="penalty", description="Give a penalty, EDC D 4 (director)")
     @app_commands.describe(
@@ -349,6 +379,7 @@ class TournamentCog(
         tid = await self._tid(interaction, tournament)
         late, doubler = user_key(player), user_key(replaces)
         seat = await self.tours.latecomer(tid, user_key(interaction.user), late, doubler, table)
+        await self._remember(tid, player)
         lang = (await self.tours.get(tid)).lang
         text = tt(
             "reply.latecomer",
@@ -470,7 +501,7 @@ class TournamentCog(
         tid = await self._tid(interaction, tournament)
         await think(interaction)
         snap = await snapshot(self.bot.service.storage, tid)
-        names = names_of(self.bot, snap.players())
+        names = names_of(self.bot, snap, snap.players())
         doc = await export_document(self.bot.service, snap, names)
         body = json.dumps(doc, ensure_ascii=False, indent=1).encode()
         files = [

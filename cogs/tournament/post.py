@@ -28,12 +28,13 @@ class NamedParley(Parley, Protocol):
     def get_user(self, id: int, /) -> discord.User | None: ...
 
 
-def names_of(bot: NamedParley, players: list[str]) -> dict[str, str]:
-    """Display names of the players the bot knows (the others keep their id)."""
+def names_of(bot: NamedParley, snap: Snapshot, players: list[str]) -> dict[str, str]:
+    """The names people read (issue 35): the director's or the one kept when the entrant
+    entered (`snap.names`), else the bot's cache (it has no members intent), else the id."""
     out = {}
     for p in players:
-        user = bot.get_user(int(p)) if p.isdigit() else None
-        out[p] = user.display_name if user is not None else p
+        user = bot.get_user(int(p)) if p.isdigit() and p not in snap.names else None
+        out[p] = snap.names.get(p) or (user.display_name if user is not None else p)
     return out
 
 
@@ -119,7 +120,7 @@ async def standings_post(bot: NamedParley, snap: Snapshot) -> tuple[str, list[di
     rows = standings(snap)
     played = [t.round_no for t in snap.tables if t.scores_json is not None]
     after = max(played, default=0)
-    names = names_of(bot, [r.player for r in rows])
+    names = names_of(bot, snap, [r.player for r in rows])
     text = tt("reply.standings_head", snap.lang, name=snap.row.name, round=after)
     files = await asyncio.to_thread(standings_files, snap, rows, names, after)
     return text, files

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bot.core.catalogue import text
 from bot.core.map import GameMap
-from bot.core.model import Location, Power, ProvinceKind, Unit, UnitType
+from bot.core.model import Coast, Location, Power, ProvinceKind, Unit, UnitType
 
 _LINE = re.compile(r"^\s*([AFaf])\s+([A-Za-z]{3})(?:\s*/\s*([A-Za-z]{2}))?\s*$")
 
@@ -49,10 +49,20 @@ def split_placement(lines: Sequence[str]) -> tuple[list[str], list[str]]:
 
 
 def place(power: Power, lines: Sequence[str], game_map: GameMap, lang: str = "en") -> Placement:
-    """Read and check one power's placement; a `PlacementError` names the first fault."""
+    """Read and check one power's placement; a `PlacementError` names the first fault.
+    Places are read in the game's nomenclature first (`A BOU` is Burgundy in French, `A MAR`
+    North Africa), as every order is (bot/core/names.py), and named back in it."""
+    names = game_map.names()
 
     def fail(key: str, **params: object) -> PlacementError:
-        return PlacementError(text("core", f"stab.{key}", lang, power=power.value, **params))
+        who = game_map.power_name(power, lang)
+        return PlacementError(text("core", f"stab.{key}", lang, power=who, **params))
+
+    def shown(pid: str, coast: Coast | None = None) -> str:
+        if pid not in names.province_ids:
+            return pid
+        out = names.abbreviation(pid, lang)
+        return out + (f"/{names.coast_abbreviation(coast, lang)}" if coast else "")
 
     spaces = home_spaces(game_map, power)
     limit = len(game_map.home_centers(power))
@@ -65,24 +75,27 @@ def place(power: Power, lines: Sequence[str], game_map: GameMap, lang: str = "en
         if m is None:
             raise fail("placement_syntax", line=line)
         kind = UnitType(m.group(1).upper())
-        pid = m.group(2).upper()
-        coast = m.group(3).upper() if m.group(3) else None
-        shown = f"{kind.value} {pid}" + (f"/{coast}" if coast else "")
+        pid = names.lookup(m.group(2), lang) or m.group(2).upper()
+        coast = names.coast([m.group(3)]) if m.group(3) else None
+        if coast is not None:
+            coast = names.coast_for(pid, coast)
+        unit = f"{kind.value} {shown(pid, coast)}"
         if pid not in spaces:
-            raise fail("placement_foreign", unit=shown, spaces=", ".join(sorted(spaces)))
+            listed = ", ".join(sorted(shown(s) for s in spaces))
+            raise fail("placement_foreign", unit=unit, spaces=listed)
         prov = game_map.provinces[pid]
         if kind is UnitType.FLEET and prov.kind is ProvinceKind.LAND:
-            raise fail("placement_inland", unit=shown, province=pid)
+            raise fail("placement_inland", unit=unit, province=shown(pid))
         if kind is UnitType.ARMY and prov.kind is ProvinceKind.SEA:
-            raise fail("placement_army_sea", unit=shown, province=pid)
+            raise fail("placement_army_sea", unit=unit, province=shown(pid))
         if kind is UnitType.FLEET and prov.coasts and coast is None:
-            coasts = ", ".join(f"{pid}/{c}" for c in sorted(str(c) for c in prov.coasts))
-            raise fail("placement_coast", unit=shown, province=pid, coasts=coasts)
+            coasts = ", ".join(sorted(shown(pid, Coast(c)) for c in prov.coasts))
+            raise fail("placement_coast", unit=unit, province=shown(pid), coasts=coasts)
         loc = Location.parse(f"{pid}/{coast}" if coast and kind is UnitType.FLEET else pid)
         if not game_map.can_occupy(kind, loc):
-            raise fail("placement_coast", unit=shown, province=pid, coasts="?")
+            raise fail("placement_coast", unit=unit, province=shown(pid), coasts="?")
         if pid in taken:
-            raise fail("placement_twice", province=pid)
+            raise fail("placement_twice", province=shown(pid))
         taken.add(pid)
         units.append(Unit(power, kind, loc))
     return Placement(power, tuple(units))

@@ -17,7 +17,8 @@ from types import MappingProxyType
 
 from bot.core.catalogue import normalise, text
 from bot.core.map import GameMap
-from bot.core.model import DislodgedUnit, Phase, Position, Power, Season, Unit
+from bot.core.messages import render_param
+from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Season, Unit
 from bot.core.notation import render, result_line
 from bot.core.orders import Convoy, Disband, Move, Retreat, SupportHold, SupportMove, UnitOrder
 from bot.core.outcome import OrderResult, Outcome, Reason
@@ -69,7 +70,19 @@ class PhaseReport:
 
 
 def _unit_text(unit: Unit) -> str:
+    """A unit as the reports keep it (`F MAR`: ids); `say_unit` names it for a reader."""
     return f"{unit.type.value} {unit.location}"
+
+
+def say_place(where: str, game_map: GameMap, lang: str) -> str:
+    """A kept place (`MAR`, `STP/NC`) in the game's nomenclature (`TOU`, `STP/CN` in French)."""
+    return render_param(Location.parse(where), lang, game_map)
+
+
+def say_unit(kept: str, game_map: GameMap, lang: str) -> str:
+    """A kept unit (`A MAR`) in the game's nomenclature (`A TOU` in French)."""
+    kind, where = kept.split()
+    return f"{kind} {say_place(where, game_map, lang)}"
 
 
 class _Movement:
@@ -239,9 +252,9 @@ def _shown_as(r: OrderResult, mv: _Movement) -> str:
     return "hold"
 
 
-def _obscure(r: OrderResult, unit: Unit, mv: _Movement, lang: str) -> str:
+def _obscure(r: OrderResult, unit: Unit, mv: _Movement, lang: str, game_map: GameMap) -> str:
     """The line of a unit whose order stays hidden: `F PIC S ?; (cut) (dislodged)`."""
-    head = _unit_text(unit)
+    head = render_param(unit, lang, game_map)
     words = ["notation.hold"]
     notes: list[str] = []
     shown = _shown_as(r, mv)
@@ -282,7 +295,7 @@ def _lines(
             ss = text("core", "stab.self_standoff", lang)
             line = f"{render(r.order, lang, game_map=game_map)}; ({ss})"
         else:
-            line = _obscure(r, unit, mv, lang)
+            line = _obscure(r, unit, mv, lang, game_map)
         out.setdefault(unit.power, []).append(line)
     return out
 
@@ -408,7 +421,8 @@ def retreat_report(
     disband = text("core", "notation.disband", lang)
     for d in position.dislodged:
         if went[d.unit.province] is None:
-            public.setdefault(d.unit.power, []).append(f"{_unit_text(d.unit)} {disband}")
+            shown = render_param(d.unit, lang, game_map)
+            public.setdefault(d.unit.power, []).append(f"{shown} {disband}")
     _nmr_lines(public, nmr, lang)
     after = outcome.position
     lost = _centres_lost(position, after, position.phase)

@@ -45,6 +45,7 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("tournament_rounds", "tournament_id, round_no"),
     ("tournament_tables", "tournament_id, round_no, table_no"),
     ("tournament_marks", "tournament_id, at, user_id, kind, reason"),
+    ("tournament_names", "tournament_id, user_id"),
 )
 # Coordination between running processes (leases, rate slots): nothing to carry over.
 TRANSIENT = frozenset({"claims", "rate_slots", "rate_demand", "schema_version"})

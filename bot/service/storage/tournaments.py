@@ -1,7 +1,7 @@
 """The tournament statements (issue 15): tournaments, entries per round, rounds, tables and
-marks (migration 0005). `TournamentRepository` is their interface (`Repository` inherits it);
-`TournamentStatements` is the SQLite implementation `SqliteRepo` inherits (PostgreSQL runs the
-same SQL through its translation)."""
+marks (migration 0005), entrants' names (0019). `TournamentRepository` is their interface
+(`Repository` inherits it); `TournamentStatements` is the SQLite implementation `SqliteRepo`
+inherits (PostgreSQL runs the same SQL through its translation)."""
 
 from __future__ import annotations
 
@@ -181,6 +181,18 @@ class TournamentRepository(Protocol):
         ...
 
     async def marks(self, tournament_id: int) -> list[MarkRow]: ...
+
+    async def set_display_name(self, tournament_id: int, user: str, name: str) -> None:
+        """The entrant's display name when they enter (kept, the bot cannot look it up)."""
+        ...
+
+    async def set_director_name(self, tournament_id: int, user: str, name: str | None) -> None:
+        """The name the director gives an entrant (None: their display name again)."""
+        ...
+
+    async def entrant_names(self, tournament_id: int) -> dict[str, str]:
+        """user -> the name to show: the director's, else the display name (if any)."""
+        ...
 
 
 class TournamentStatements:
@@ -451,3 +463,28 @@ class TournamentStatements:
             )
             for r in rows
         ]
+
+    async def set_display_name(self, tournament_id: int, user: str, name: str) -> None:
+        await self._tx().execute(
+            "INSERT INTO tournament_names (tournament_id, user_id, display_name) VALUES (?,?,?)"
+            " ON CONFLICT (tournament_id, user_id) DO UPDATE"
+            " SET display_name = excluded.display_name",
+            (tournament_id, user, name),
+        )
+
+    async def set_director_name(self, tournament_id: int, user: str, name: str | None) -> None:
+        await self._tx().execute(
+            "INSERT INTO tournament_names (tournament_id, user_id, director_name) VALUES (?,?,?)"
+            " ON CONFLICT (tournament_id, user_id) DO UPDATE"
+            " SET director_name = excluded.director_name",
+            (tournament_id, user, name),
+        )
+
+    async def entrant_names(self, tournament_id: int) -> dict[str, str]:
+        rows = await self._db.fetchall(
+            "SELECT user_id, display_name, director_name FROM tournament_names"
+            " WHERE tournament_id = ? ORDER BY user_id",
+            (tournament_id,),
+        )
+        out = {r["user_id"]: r["director_name"] or r["display_name"] for r in rows}
+        return {user: name for user, name in out.items() if name}

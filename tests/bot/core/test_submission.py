@@ -70,10 +70,12 @@ def test_xxx_refused_under_stabbeurfou_a_hold_under_edc():
     assert submission_problems(pos, [written_h], load_rules("stabbeurfou"), STD) == []
 
 
-def test_gm_order_correction_i5_last_legal_order_is_used():
+def test_gm_order_correction_i5_the_last_order_is_used_even_illegal():
     # gm-order-correction-rules I(5): "In the event that a unit is ordered more than once, the
     # last order reading from top to bottom (left to right) of the order set will be used."
-    # Reading (docs/rules.md): an illegal last order is disregarded, the last legal one used.
+    # I(3): "Any unit adjudged by the GM to have been ordered illegally will be presumed to
+    # have been ordered to hold." Read literally (the preset's default, docs/rules.md): the
+    # last order, illegal, is the one used, and the unit holds.
     from bot.core.interpret import adjudicate_interpreted  # noqa: PLC0415
 
     pos = STD.start
@@ -81,13 +83,22 @@ def test_gm_order_correction_i5_last_legal_order_is_used():
         parse_order(t, power=Power.FRANCE, position=pos, game_map=STD)
         for t in ("A PAR - BUR", "A PAR - MUN")
     ]
-    out, _ = adjudicate_interpreted(pos, orders, load_rules("world-masters"), STD)
+    wm = load_rules("world-masters")
+    assert wm.duplicates_count_illegal_orders is True
+    out, decisions = adjudicate_interpreted(pos, orders, wm, STD)
+    assert "BUR" not in out.position.units
+    assert out.position.units["PAR"].power is Power.FRANCE
+    # The player is told why, in the game's language.
+    from bot.core.messages import render as say  # noqa: PLC0415
+
+    (why,) = [d.message for d in decisions if d.message is not None]
+    assert "the last one given is used, even if it is invalid" in say(why, "en", STD)
+    assert "le dernier donné est retenu, même invalide" in say(why, "fr", STD)
+    # The other reading, kept as a key: the illegal order is disregarded, the last legal used.
+    other = wm.with_options(duplicates_count_illegal_orders=False)
+    out, _ = adjudicate_interpreted(pos, orders, other, STD)
     assert "BUR" in out.position.units
     assert out.position.units["BUR"].power is Power.FRANCE
-    # The literal reading, with illegal orders counted as duplicates: the unit does not move.
-    literal = load_rules("world-masters").with_options(duplicates_count_illegal_orders=True)
-    out, _ = adjudicate_interpreted(pos, orders, literal, STD)
-    assert "BUR" not in out.position.units
 
 
 def test_irrelevant_coast_refused_under_stabbeurfou_ignored_elsewhere():

@@ -66,10 +66,10 @@ async def test_spring_1901_is_a_free_placement_sent_with_the_orders(opener):
     ]
     bad = await svc.submit(gid, USER[Power.FRANCE], "A PIC\nF BUR\nA PAR")
     assert not bad.accepted
-    assert bad.errors == ["FRANCE: F BUR: a fleet cannot stand in BUR, an inland space"]
+    assert bad.errors == ["France: F BUR: a fleet cannot stand in BUR, an inland space"]
     foreign = await svc.submit(gid, USER[Power.FRANCE], "A YOR")
     assert not foreign.accepted
-    assert "is not in a home space of FRANCE" in foreign.errors[0]
+    assert "is not in a home space of France" in foreign.errors[0]
     none = await svc.submit(gid, USER[Power.FRANCE], "A PAR - BUR")
     assert not none.accepted
     assert none.errors[0].startswith("Spring 1901 of Stab!: start your orders with")
@@ -224,7 +224,7 @@ async def test_conditional_retreats_are_settled_with_the_moves(opener, clock):
     assert "PIC" not in public
     assert "GAS" not in public
     germany = "\n".join(views["GERMANY"].lines)
-    assert "A BUR (FRANCE), dislodged by your attack, retreated to PIC" in germany
+    assert "A BUR (France), dislodged by your attack, retreated to PIC" in germany
     france = "\n".join(views["FRANCE"].lines)
     assert "Your units: A PAR, A PIC, F BRE" in france
     assert (await svc.status(gid)).phase == "F1901M"  # no separate retreat phase
@@ -300,7 +300,7 @@ async def test_a_centre_lost_and_the_winter_totals(opener, clock):
     }
     assert fall["public"].phase == "F1901M"
     assert "PAR" not in "\n".join(fall["public"].lines)
-    assert "You lost PAR to GERMANY (A PAR)" in fall["fr"].lines
+    assert "You lost PAR to Germany (A PAR)" in fall["fr"].lines
     assert (await svc.status(gid)).phase == "W1901A"
     assert (await svc.submit(gid, USER[Power.GERMANY], "A MUN B")).accepted
     await adjudicate(svc, clock, gid)
@@ -401,10 +401,10 @@ async def test_the_seeds_worked_example_through_the_service(opener, clock):
     # F(Pic) had retreated to ENG. England would be informed that F(Pic) had retreated to
     # ENG. Assuming that Germany owned Holland, he would be informed privately that he had
     # lost it."
-    assert "You lost BRE to ENGLAND (F BRE)" in views[Power.FRANCE].lines
+    assert "You lost BRE to England (F BRE)" in views[Power.FRANCE].lines
     assert (
-        "F PIC (ENGLAND), dislodged by your attack, retreated to ENG" in views[Power.FRANCE].lines
+        "F PIC (England), dislodged by your attack, retreated to ENG" in views[Power.FRANCE].lines
     )
     assert "F ENG" in next(x for x in views[Power.ENGLAND].lines if x.startswith("Your units"))
-    assert "You lost HOL to ENGLAND (A HOL)" in views[Power.GERMANY].lines
+    assert "You lost HOL to England (A HOL)" in views[Power.GERMANY].lines
     assert (await svc.status(gid)).phase == "W1901A"  # the retreat was settled with the moves
