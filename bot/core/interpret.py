@@ -359,6 +359,13 @@ def _a(t: UnitType) -> Message:
 # --- several orders for one unit, illegal ones included (EDC) -----------------------------------
 
 
+_DUPLICATE_OUTCOME = {
+    DuplicateOrders.CIVIL_DISORDER: "decision.disorder_holds",
+    DuplicateOrders.FIRST: "decision.first_used",
+    DuplicateOrders.LAST: "decision.last_used",
+}
+
+
 def _civil_disorder_duplicates(
     work: list[Order | None], position: Position, rules: RuleSet, decisions: list[Decision]
 ) -> None:
@@ -380,36 +387,21 @@ def _civil_disorder_duplicates(
         keep = {DuplicateOrders.FIRST: idxs[0], DuplicateOrders.LAST: idxs[-1]}.get(
             rules.duplicate_orders
         )
-        outcome = msg(
-            "decision.disorder_holds"
-            if rules.duplicate_orders is DuplicateOrders.CIVIL_DISORDER
-            else "decision.first_used"
-            if rules.duplicate_orders is DuplicateOrders.FIRST
-            else "decision.last_used"
-            if rules.duplicate_orders is DuplicateOrders.LAST
-            else "decision.holds"
+        outcome = msg(_DUPLICATE_OUTCOME.get(rules.duplicate_orders, "decision.holds"))
+        says = msg(
+            "decision.several_orders",
+            unit=name,
+            n=len(idxs),
+            outcome=outcome,
+            source=_source(rules),
         )
         for i in idxs:
-            if i == keep:
-                continue
             order = work[i]
-            assert order is not None
-            decisions.append(
-                _decision(
-                    power,
-                    DecisionKind.CIVIL_DISORDER,
-                    msg(
-                        "decision.several_orders",
-                        unit=name,
-                        n=len(idxs),
-                        outcome=outcome,
-                        source=_source(rules),
-                    ),
-                    order=order,
-                    dropped=True,
+            if i != keep and order is not None:
+                decisions.append(
+                    _decision(power, DecisionKind.CIVIL_DISORDER, says, order=order, dropped=True)
                 )
-            )
-            work[i] = None
+                work[i] = None
 
 
 # --- house-rules III(5) A: a unit ordered to move is never supported to hold ---------------------
