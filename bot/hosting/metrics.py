@@ -84,9 +84,7 @@ class HostMetrics:
             ["reason"],
             registry=r,
         )
-        self.orders = Counter(
-            "parley_orders", "Sets of orders received", ["outcome"], registry=r
-        )
+        self.orders = Counter("parley_orders", "Sets of orders received", ["outcome"], registry=r)
         self.games = Gauge("parley_games", "Games by state (all processes)", ["state"], registry=r)
         self.alive = Gauge(
             "parley_processes_alive",

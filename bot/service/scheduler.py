@@ -360,7 +360,11 @@ class Scheduler:
         task.add_done_callback(self._deliveries.discard)
 
     async def _step(self, game_id: int) -> None:
-        async with self.table.lock(game_id), observe.about(game_id):
+        with observe.about(game_id):
+            await self._step_locked(game_id)
+
+    async def _step_locked(self, game_id: int) -> None:
+        async with self.table.lock(game_id):
             try:
                 await self.machine.advance_locked(game_id)
             except CorruptGameError as exc:
