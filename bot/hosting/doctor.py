@@ -85,10 +85,14 @@ def mib(n: int) -> str:
     return f"{n / 2**20:,.0f} MiB"
 
 
+def running(n: int) -> str:
+    return f"{n} game running" if n == 1 else f"{n} games running"
+
+
 def database_findings(db: DbProbe) -> list[Finding]:
     if db.error is not None:
         return [Finding(PROBLEM, f"database {db.where} does not answer: {db.error}")]
-    out = [Finding(OK, f"database {db.where} answers ({len(db.games)} games running)")]
+    out = [Finding(OK, f"database {db.where} answers ({running(len(db.games))})")]
     if db.newer:
         out.append(
             Finding(
@@ -217,8 +221,10 @@ def clock_finding(discord_time: float | None, local: float) -> Finding:
     skew = local - discord_time
     # Date has whole seconds: up to 1 s off is the header's rounding, not the clock.
     level = OK if abs(skew) < CLOCK_WARN else WARNING if abs(skew) < CLOCK_PROBLEM else PROBLEM
+    if level == OK:
+        return Finding(OK, f"clock: within {CLOCK_WARN:.0f} s of Discord's (its Date header)")
     ahead = "ahead of" if skew > 0 else "behind"
-    fix = "" if level == OK else ": deadlines are kept by this clock; run NTP (timedatectl)"
+    fix = ": deadlines are kept by this clock; run NTP (timedatectl)"
     return Finding(level, f"clock: {abs(skew):.0f} s {ahead} Discord's{fix}")
 
 
