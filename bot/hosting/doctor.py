@@ -54,6 +54,7 @@ class Options:
     backups: Path | None = None
     backup_max_age: float = BACKUP_MAX_AGE
     now: Callable[[], float] = time.time
+    max_games: int | None = None  # at start-up: the first ones only (REST calls are paced)
 
 
 def failed(findings: list[Finding]) -> bool:
@@ -73,8 +74,12 @@ async def diagnose(opts: Options) -> list[Finding]:
     async with Rest(opts.token) as rest:
         found += await discord_findings(rest, opts)
         if rest.me is not None:
-            for game in db.games:
+            games = db.games[: opts.max_games] if opts.max_games is not None else db.games
+            for game in games:
                 found += await game_findings(rest, game)
+            if len(games) < len(db.games):
+                more = len(db.games) - len(games)
+                found.append(Finding(WARNING, f"{more} more games not checked: parley doctor"))
     return found
 
 
@@ -161,6 +166,7 @@ class Rest:
         self.session: aiohttp.ClientSession | None = None
         self.me: dict[str, Any] | None = None
         self.date: float | None = None  # Discord's clock, from the first reply's Date
+        self._cache: dict[str, tuple[int, Any]] = {}
 
     async def __aenter__(self) -> Rest:
         self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=20))
@@ -169,6 +175,12 @@ class Rest:
     async def __aexit__(self, *exc: object) -> None:
         if self.session is not None:
             await self.session.close()
+
+    async def cached(self, path: str) -> tuple[int, Any]:
+        """A server's roles and the bot's membership: read once for all its channels."""
+        if path not in self._cache:
+            self._cache[path] = await self.get(path)
+        return self._cache[path]
 
     async def get(self, path: str) -> tuple[int, Any]:
         assert self.session is not None
@@ -260,8 +272,8 @@ async def game_findings(rest: Rest, game: RunningGame) -> list[Finding]:
             status, parent = await rest.get(f"/channels/{channel['parent_id']}")
             overwrites = parent.get("permission_overwrites", []) if status == 200 else []
         guild_id = int(channel["guild_id"])
-        g_status, guild = await rest.get(f"/guilds/{guild_id}")
-        m_status, member = await rest.get(f"/guilds/{guild_id}/members/{me}")
+        g_status, guild = await rest.cached(f"/guilds/{guild_id}")
+        m_status, member = await rest.cached(f"/guilds/{guild_id}/members/{me}")
         if g_status != 200 or m_status != 200:
             out.append(Finding(PROBLEM, f"{label}: cannot read the server of {name}"))
             problems += 1

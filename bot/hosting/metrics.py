@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
-from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from bot.service import observe
 
-CONTENT_TYPE = CONTENT_TYPE_LATEST
+# The text format every Prometheus reads (0.0.4; the names here need none of 1.0.0's escaping)
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 # Seconds: a phase's adjudication is milliseconds, a map a few hundred; deadline -> results
 # posted is seconds when all is well, minutes when the bot is behind (README, Running at scale).
 FAST = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
@@ -43,8 +43,8 @@ NAMES = (
 class HostMetrics:
     """The registry and its metrics; `close()` stops listening to the services."""
 
-    def __init__(self, service: Any) -> None:
-        self.service = service
+    def __init__(self, service: Any = None) -> None:
+        self.service = service  # (set once opened: the callback is needed to open it)
         self.registry = CollectorRegistry()
         r = self.registry
         self.phases = Counter(

@@ -25,10 +25,11 @@ class AddressError(ValueError):
 
 
 def parse_address(text: str, *, public: bool = False) -> tuple[str, int]:
-    """HOST:PORT (`[::1]:9108` for IPv6); a non-loopback host only with `public`."""
+    """HOST:PORT (`[::1]:9108` for IPv6; port 0: any free one, logged); a non-loopback host
+    only with `public`."""
     host, sep, port = text.rpartition(":")
     host = host.strip("[]")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not host or not port.isdigit() or not 0 <= int(port) < 65536:
         raise AddressError(f"--metrics {text}: want HOST:PORT, e.g. 127.0.0.1:9108")
     if not public and not _loopback(host):
         raise AddressError(
