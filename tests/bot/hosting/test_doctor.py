@@ -210,3 +210,27 @@ async def test_cli_exit_status(
     monkeypatch.delenv("DISCORD_TOKEN")
     assert await asyncio.to_thread(main, ["doctor", "--db", str(world.db)]) == 1
     assert "DISCORD_TOKEN is not set" in capsys.readouterr().out
+
+
+async def test_a_table_in_a_thread(world: World) -> None:
+    """A tournament table is a thread: posting there is Send Messages in Threads, and the
+    thread has its parent channel's overwrites."""
+    thread = world.fake.state.add_thread(world.table, "table 1")
+    with sqlite3.connect(world.db) as conn:
+        conn.execute(
+            "UPDATE games SET meta_json = ? WHERE id = ?",
+            (f'{{"channel": {thread.id}}}', world.game),
+        )
+    assert not failed(await diagnose(world.options()))
+    role = world.guild.role("Parley")
+    role["permissions"] = str(int(role["permissions"]) & ~perm.SEND_MESSAGES_IN_THREADS)
+    world.table.overwrites[int(role["id"])] = {
+        "id": role["id"],
+        "type": 0,
+        "allow": "0",
+        "deny": str(perm.EMBED_LINKS),
+    }
+    found = await diagnose(world.options())
+    assert problems(found) == [
+        "game #1 'Vienna': table channel #table 1 lacks Embed Links, Send Messages in Threads"
+    ]
