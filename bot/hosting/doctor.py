@@ -75,8 +75,11 @@ async def diagnose(opts: Options) -> list[Finding]:
         found += await discord_findings(rest, opts)
         if rest.me is not None:
             games = db.games[: opts.max_games] if opts.max_games is not None else db.games
-            for game in games:
-                found += await game_findings(rest, game)
+            try:
+                for game in games:
+                    found += await game_findings(rest, game)
+            except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+                found.append(Finding(PROBLEM, f"Discord stopped answering ({exc!r})"))
             if len(games) < len(db.games):
                 more = len(db.games) - len(games)
                 found.append(Finding(WARNING, f"{more} more games not checked: parley doctor"))
@@ -188,7 +191,10 @@ class Rest:
             async with self.session.get(self.base + path, headers=self.headers) as resp:
                 if self.date is None and "Date" in resp.headers:
                     self.date = parsedate_to_datetime(resp.headers["Date"]).timestamp()
-                body = await resp.json(content_type=None) if resp.content_length != 0 else None
+                try:
+                    body = await resp.json(content_type=None)
+                except ValueError:  # (an empty or non-JSON body: a proxy's error page)
+                    body = None
                 if resp.status != 429:
                     return resp.status, body
                 await asyncio.sleep(float((body or {}).get("retry_after", 1.0)))
@@ -262,7 +268,8 @@ async def game_findings(rest: Rest, game: RunningGame) -> list[Finding]:
     for role, channel_id, need in channels_of(game):
         status, channel = await rest.get(f"/channels/{channel_id}")
         if status != 200:
-            out.append(Finding(PROBLEM, f"{label}: cannot see its {role} channel {channel_id}"))
+            why = "cannot see" if status in (403, 404) else f"Discord answered {status} for"
+            out.append(Finding(PROBLEM, f"{label}: {why} its {role} channel {channel_id}"))
             problems += 1
             continue
         name = f"#{channel.get('name', channel_id)}"

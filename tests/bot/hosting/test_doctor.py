@@ -109,6 +109,14 @@ async def test_a_deleted_channel(world: World) -> None:
     assert problems(found) == [f"game #1 'Vienna': cannot see its press channel {world.press.id}"]
 
 
+async def test_discord_failing(world: World) -> None:
+    world.fake.server_errors(f"/channels/{world.table.id}", count=10)
+    found = await diagnose(world.options())
+    assert f"game #1 'Vienna': Discord answered 502 for its table channel {world.table.id}" in (
+        problems(found)
+    )
+
+
 async def test_refused_token(world: World) -> None:
     found = await diagnose(Options(token="wrong", db=str(world.db)))
     assert "Discord refused the token (DISCORD_TOKEN)" in problems(found)
