@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.hosting.logs import JsonFormatter, configure
-from bot.service import FakeClock, TableService, observe
+from bot.service import FakeClock, TableService, TransientDeliveryError, observe
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 
 
@@ -79,3 +79,27 @@ async def test_a_games_failure_logs_a_json_line(
     assert step["game"] == game
     assert step["level"] == "ERROR"
     assert "RuntimeError: a bug" in step["error"]
+
+
+async def test_a_deferred_delivery_names_its_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    class Down:
+        async def notify(self, event: object) -> None:
+            raise TransientDeliveryError("Discord is down")
+
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    configure("json")
+    try:
+        svc = await TableService.open(
+            tmp_path / "p.db", clock=FakeClock(), engine=SimpleEngine(), run=False, notifier=Down()
+        )
+        game = await seven_player_game(svc)
+        await svc.close()
+    finally:
+        root.handlers[:], root.level = saved[0], saved[1]
+    lines = [json.loads(line) for line in capsys.readouterr().err.splitlines() if line]
+    deferred = [o for o in lines if "deferred" in o["event"]]
+    assert deferred
+    assert all(o["game"] == game and o["level"] == "WARNING" for o in deferred)
