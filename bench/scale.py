@@ -312,6 +312,23 @@ async def cpu_of(db: Schema, procs: list[Any]) -> tuple[float, float]:
     return workers, sum(cpu_seconds(int(r["pid"])) for r in rows)
 
 
+def rss_mib(pid: int) -> float:
+    """Resident memory of a process (Linux VmRSS), MiB; 0 if it is gone."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def memory(procs: list[Any]) -> str:
+    """Each process's RSS now, and the machine's load average (it is shared)."""
+    each = " / ".join(f"{rss_mib(p.pid):.0f}" for p in procs)
+    return f"RSS {each} MiB, load average {os.getloadavg()[0]:.1f}"
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
@@ -430,6 +447,7 @@ async def spread(args: argparse.Namespace) -> None:
             procs = [spawn(db.name, args.spread_lease, log=log) for log in logs]
             try:
                 await wait_ready(procs)
+                rss = {"start": memory(procs)}
                 # Seeding takes a while: measure it on a few games, give every deadline room.
                 t0 = time.time()
                 db.clock.set(time.time())
@@ -443,11 +461,19 @@ async def spread(args: argparse.Namespace) -> None:
                 await db.seed(writing, seeders=args.seeders)
                 seeded = time.time() - t1
                 cpu0 = await cpu_of(db, procs)
+
+                async def middle() -> None:  # the burst's deadline: the busiest moment
+                    await asyncio.sleep(max(0.0, t1 + lead + window / 2 - time.time()))
+                    rss["middle"] = memory(procs)
+
+                sampler = asyncio.create_task(middle())
                 late = f"; LATE by {seeded - lead:.0f} s" if seeded > lead else ""
                 print(
                     f"  seeded {n} games in {seeded:.0f} s ({n / seeded:.0f}/s){late}", flush=True
                 )
                 end = await until_done(db, n + 40, lead + window + args.timeout)
+                rss["end"] = memory(procs)
+                sampler.cancel()
                 cpu = [b - a for a, b in zip(cpu0, await cpu_of(db, procs), strict=True)]
             finally:
                 stop(procs)
@@ -479,6 +505,8 @@ async def spread(args: argparse.Namespace) -> None:
         f" {end - (max(deadlines.values())):.1f} s after the last deadline;"
         f" database {size / 2**20:.1f} MiB"
     )
+    for when, text in rss.items():  # (memory flat over the run: issue 34)
+        print(f"  {when:6}: {text}")
 
 
 # --- (c) ---------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "run",
     "tournament",
     "db",
+    "doctor",
 )
 
 

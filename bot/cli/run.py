@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -81,6 +80,21 @@ def register(subparsers: Any) -> None:
         "per CPU (the default on a machine of two CPUs or more: issue 18), or threads",
     )
     p.add_argument("--no-sync", action="store_true", help="do not sync the slash commands")
+    # Hosting (issue 34, docs/hosting.md)
+    p.add_argument(
+        "--metrics",
+        metavar="HOST:PORT",
+        help="serve /healthz and /metrics (Prometheus) there, e.g. 127.0.0.1:9108 (off by default)",
+    )
+    p.add_argument(
+        "--metrics-public",
+        action="store_true",
+        help="allow --metrics on a non-loopback address (anyone who reaches it reads them)",
+    )
+    p.add_argument("--log-format", choices=("text", "json"), default="text", help="log lines")
+    p.add_argument(
+        "--no-doctor", dest="doctor", action="store_false", help="skip the start-up checks"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     p.set_defaults(func=run)
 
@@ -142,12 +156,18 @@ def run(args: argparse.Namespace) -> int:
     if not token:
         print(MISSING_CREDENTIAL_HELP, file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    from bot.hosting.logs import configure  # noqa: PLC0415
+    from bot.hosting.server import AddressError  # noqa: PLC0415
+    from bot.hosting.startup import Hosting  # noqa: PLC0415
+
     try:
-        return asyncio.run(_serve(args, token))
+        hosting = Hosting(args, token)
+    except AddressError as exc:
+        print(f"parley run: {exc}", file=sys.stderr)
+        return 2
+    configure(args.log_format, verbose=args.verbose)
+    try:
+        return asyncio.run(_serve(args, token, hosting))
     except KeyboardInterrupt:
         return 0
 
@@ -201,7 +221,7 @@ async def with_retries(
         delay = min(delay * 2, most)
 
 
-async def _serve(args: argparse.Namespace, token: str) -> int:
+async def _serve(args: argparse.Namespace, token: str, hosting: Any = None) -> int:
     # Imported here: `parley parse` and friends need neither discord nor the service.
     import discord  # noqa: PLC0415
 
@@ -211,8 +231,9 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
     try:
         grace = {} if args.grace is None else {"grace": max(0.0, args.grace)}
         executor = getattr(args, "executor", None) or default_executor()
+        extra = hosting.service_options() if hosting is not None else {}
         service = await TableService.open(
-            args.db, run=False, init_db=args.init_db, executor=executor, **grace
+            args.db, run=False, init_db=args.init_db, executor=executor, **grace, **extra
         )
     except ServiceError as exc:
         print(f"parley run: {exc.message}", file=sys.stderr)
@@ -245,6 +266,12 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
             raise
 
     try:
+        if hosting is not None:  # the start-up checks; /healthz and /metrics if asked
+            try:
+                await hosting.started(service, lambda: bot)
+            except OSError as exc:
+                print(f"parley run: cannot serve --metrics {args.metrics}: {exc}", file=sys.stderr)
+                return 2
         await with_retries(start)
     except discord.LoginFailure:
         print("parley run: Discord refused the token (DISCORD_TOKEN).", file=sys.stderr)
@@ -258,6 +285,8 @@ async def _serve(args: argparse.Namespace, token: str) -> int:
         )
         return 2
     finally:
+        if hosting is not None:
+            await hosting.stop()
         if not bot.is_closed():
             await bot.close()
         await service.close()

@@ -24,6 +24,8 @@ from types import SimpleNamespace
 
 import aiohttp
 
+from bot.service import observe
+
 RESULTS, TABLE, FEED, DM = 0, 1, 2, 3
 RATE = 40  # of Discord's 50/s: a margin for jitter between here and Discord
 priority: ContextVar[int] = ContextVar("priority", default=TABLE)
@@ -109,6 +111,16 @@ def trace(pacer: Pacer) -> aiohttp.TraceConfig:
         if "/api/" in path and "/interactions/" not in path and "/webhooks/" not in path:
             await pacer.slot()
 
+    async def on_end(
+        _session: aiohttp.ClientSession,
+        _context: SimpleNamespace,
+        params: aiohttp.TraceRequestEndParams,
+    ) -> None:
+        status = params.response.status
+        if status == 429 or status >= 500:  # discord.py sends these again (the host's metrics)
+            observe.report("discord_response", status="429" if status == 429 else "5xx")
+
     config = aiohttp.TraceConfig()
     config.on_request_start.append(on_start)
+    config.on_request_end.append(on_end)
     return config

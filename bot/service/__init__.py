@@ -18,6 +18,8 @@ Rooms (one module per concern; `TableService` in service.py is a thin facade ove
     schedule.py       deadlines at a fixed local time in an IANA zone (a clock's `schedule`)
     absences.py       players' absences (`Absences(svc)`): requests, the GM's decision, a
                       deadline in an approved absence moved to its end at a phase's opening
+    observe.py        what the services report for the host's metrics (orders, results
+                      posted, retries) and the game a log line is about (bot/hosting)
     tournament*.py    tournaments over many games (`Tournaments(svc)`, its own docstring):
                       entries, seating, one round clock, results, standings, export; it
                       sees game events through `outbox.hooks`
@@ -142,7 +144,7 @@ Events: implement `Notifier.notify(event: Event) -> None` (async). `Event` has i
 (unique), attempt (> 0: an earlier delivery may have gone through just before a crash),
 nonce(*parts) (a stable 25-char nonce per message: pass it to `channel.send(nonce=...)`,
 discord.py then sets enforce_nonce and Discord drops the repeat), game_id, kind (EventKind:
-game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase;
+game_started, window_opened, reminder_due, results_ready [payload lines/centers/next_phase/deadline;
 .png bytes and .outcome], press_locked, press_unlocked, game_paused, game_resumed,
 deadline_changed, phase_rolled_back, player_replaced, vote_opened, vote_closed [payload
 record, text], draw_available [house IX(2)], board_edited [payload edit, phase],

@@ -20,11 +20,12 @@ from bot.core.model import (
 from bot.core.orders import Order
 from bot.core.rules import DuplicateOrders
 from bot.core.submission import Combine, accepts_orders, combine_mode
-from bot.service import codec, early, hidden, intake, order_map
+from bot.service import codec, early, hidden, intake, observe, order_map
 from bot.service.abbreviations import META_KEY as ABBREVIATIONS
 from bot.service.abbreviations import expand
 from bot.service.errors import (
     LateSubmissionError,
+    ServiceError,
 )
 from bot.service.hidden_views import hidden_mode
 from bot.service.labels import labelled_phase, strip_labels
@@ -183,9 +184,15 @@ class Orders:
         `receipt` (TableService.receiving): when it was sent and arrived (bot.service.lateness)."""
         power = await self.table.player_power(game_id, user)
         times = (receipt.sent, receipt.received) if receipt else (sent_at, None)
-        return await self._submit(
-            game_id, user, power, text, kind="submit", merge=merge, at=times, receipt=receipt
-        )
+        try:
+            reply = await self._submit(
+                game_id, user, power, text, kind="submit", merge=merge, at=times, receipt=receipt
+            )
+        except ServiceError:  # late, or the game cannot take orders: refused too
+            observe.report("orders", outcome="refused")
+            raise
+        observe.report("orders", outcome="accepted" if reply.accepted else "refused")
+        return reply
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
         """GM: enter a power's orders for it (paper orders transcribed at a table)."""

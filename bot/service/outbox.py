@@ -8,7 +8,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 
-from bot.service import codec
+from bot.service import codec, observe
 from bot.service.errors import (
     CorruptGameError,
 )
@@ -135,23 +135,29 @@ class Outbox:
                     await tx.mark_delivered(done, self.table.clock.now())
                 done = None
                 await tx.count_attempt(r.id)
-            try:
-                # A notifier that hangs must not hold this game's events forever.
-                for hook in self.hooks:
-                    await hook(event)
-                await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
-                for hook in self.delivered_hooks:
-                    await hook(event)
-            except (TransientDeliveryError, TimeoutError) as exc:
-                # An outage: one line, no traceback (it is retried, nothing is lost).
-                why = str(exc) or type(exc).__name__
-                log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
-                self._retry_later()
-                return delivered, False
-            except Exception:
-                log.exception("notifier failed on %s; will retry", event.key)
-                self._retry_later()
-                return delivered, False
+            with observe.about(event.game_id, event.phase):  # (its log lines name the game)
+                try:
+                    # A notifier that hangs must not hold this game's events forever.
+                    for hook in self.hooks:
+                        await hook(event)
+                    await asyncio.wait_for(self.notifier.notify(event), NOTIFY_TIMEOUT)
+                    for hook in self.delivered_hooks:
+                        await hook(event)
+                except (TransientDeliveryError, TimeoutError) as exc:
+                    # An outage: one line, no traceback (it is retried, nothing is lost).
+                    why = str(exc) or type(exc).__name__
+                    log.warning("delivery of %s deferred (%s); retrying in 5 s", event.key, why)
+                    observe.report("delivery_retry")
+                    self._retry_later()
+                    return delivered, False
+                except Exception:
+                    log.exception("notifier failed on %s; will retry", event.key)
+                    observe.report("delivery_retry")
+                    self._retry_later()
+                    return delivered, False
+            deadline = event.payload.get("deadline")
+            if event.kind is EventKind.RESULTS_READY and deadline is not None:
+                observe.report("results_posted", self.table.clock.now() - float(deadline))
             done = r.id
             delivered += 1
         await self._mark(done)

@@ -583,6 +583,7 @@ class PhaseMachine:
                     "next_phase": result["next_phase"],
                     "centers": centers,
                     "reading_until": done_at + reading,
+                    "deadline": ph.deadline,  # (deadline -> results posted, for the host)
                     "map_error": result["map_error"],
                     "skipped": [name for name, _, _ in result["skipped"]],
                 },

@@ -9,6 +9,7 @@ import zlib
 from collections.abc import Coroutine
 from typing import Any
 
+from bot.service import observe
 from bot.service.errors import (
     CorruptGameError,
     ServiceError,
@@ -109,6 +110,12 @@ class Scheduler:
             self._live = live
             self._falls.clear()
             self._regrouped = True
+
+    @property
+    def live_processes(self) -> int:
+        """Processes running a scheduler on this database, this one included (by hellos)."""
+        since = self.table.clock.now() - self.table.lease
+        return 1 + sum(1 for t in self._peers.values() if t > since)
 
     def falls_here(self, game_id: int) -> bool:
         """Whether this game's work falls to this process among the live ones."""
@@ -353,6 +360,10 @@ class Scheduler:
         task.add_done_callback(self._deliveries.discard)
 
     async def _step(self, game_id: int) -> None:
+        with observe.about(game_id):
+            await self._step_locked(game_id)
+
+    async def _step_locked(self, game_id: int) -> None:
         async with self.table.lock(game_id):
             try:
                 await self.machine.advance_locked(game_id)

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from email.utils import formatdate
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -14,6 +15,7 @@ from aiohttp import web
 from tests.fake_discord import components
 from tests.fake_discord.board import Pins, embed_errors, invalid_form
 from tests.fake_discord.guild_admin import GuildAdmin, roles_forbidden
+from tests.fake_discord.guilds import GuildRoutes
 from tests.fake_discord.limits import Limits
 from tests.fake_discord.state import (
     CommandSync,
@@ -70,6 +72,8 @@ class Rest:
         self.originals: dict[int, int] = {}  # component interaction -> its message (6 and 7)
         self.pins = Pins(state, gateway)  # pinned messages, embeds' limits (board.py)
         self.admin = GuildAdmin(state, gateway)
+        self.guild_routes = GuildRoutes(state)
+        self.clock_offset = 0.0  # seconds added to the Date header (a Discord clock apart)
 
     # -- faults ----------------------------------------------------------------------------
 
@@ -140,6 +144,8 @@ class Rest:
             except web.HTTPNotFound:
                 response = error(404, 0, f"404: Not Found ({request.method} {request.path})")
             response.headers.update(bucket)
+        if self.clock_offset:
+            response.headers["Date"] = formatdate(time.time() + self.clock_offset, usegmt=True)
         self.state.requests.append(
             Request(request.method, request.path, response.status, time.monotonic())
         )
@@ -185,6 +191,7 @@ class Rest:
             r.delete(API + "/webhooks/{app_id}/{token}/messages/{message_id}", self.no_content),
             *self.pins.routes(API),
             r.get("/gateway", self.gateway.handle),
+            *self.guild_routes.routes(API),
         ]
 
     async def no_content(self, _request: web.Request) -> web.Response:

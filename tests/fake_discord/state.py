@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from tests.fake_discord.guilds import INVITE
+
 DISCORD_EPOCH_MS = 1_420_070_400_000
 EPHEMERAL = 1 << 6
 ALL_PERMISSIONS = (1 << 50) - 1
@@ -120,11 +122,33 @@ class FakeGuild:
     # guild_admin.py): all but Manage Channels unless a test gives it, as a bot invited with
     # the usual permissions.
     bot_permissions: int = ALL_PERMISSIONS & ~MANAGE_CHANNELS
+    roles: list[dict[str, Any]] = field(default_factory=list)  # beside @everyone
+    member_roles: dict[int, list[int]] = field(default_factory=dict)  # user -> role ids
+
+    def add_role(self, role_id: int, name: str, permissions: int, *members: int) -> None:
+        self.roles.append(
+            {
+                "id": str(role_id),
+                "name": name,
+                "permissions": str(permissions),
+                "position": len(self.roles) + 1,
+                "color": 0,
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "flags": 0,
+            }
+        )
+        for user in members:
+            self.member_roles.setdefault(user, []).append(role_id)
+
+    def role(self, name: str) -> dict[str, Any]:
+        return next(r for r in self.roles if r["name"] == name)
 
     def member_payload(self, user: FakeUser) -> dict[str, Any]:
         return {
             "user": user.payload(),
-            "roles": [],
+            "roles": [str(r) for r in self.member_roles.get(user.id, [])],
             "joined_at": iso_now(),
             "deaf": False,
             "mute": False,
@@ -153,7 +177,7 @@ class FakeGuild:
             "unavailable": False,
             "member_count": len(self.member_ids),
             "large": False,
-            "roles": [everyone],
+            "roles": [everyone, *self.roles],
             "emojis": [],
             "stickers": [],
             "features": [],
@@ -296,6 +320,8 @@ class FakeState:
             gid += 1 << 22  # (a millisecond later)
         guild = FakeGuild(gid, name, self.owner.id)
         guild.member_ids = [self.bot_user.id, self.owner.id]
+        # The bot's role, with the invite's permissions (README, Discord application, 3)
+        guild.add_role(self.snowflake(), "Parley", INVITE, self.bot_user.id)
         for cname in channel_names:
             self.add_channel(guild, cname)
         self.guilds[guild.id] = guild

@@ -18,6 +18,7 @@ from bot.service.storage.boards import BoardRepo
 from bot.service.storage.claims import ClaimsRepository, Coordination
 from bot.service.storage.drafts import DraftRepo
 from bot.service.storage.early import EarlyOrdersRepo
+from bot.service.storage.health import HealthRepo
 from bot.service.storage.palettes import PaletteRepo
 from bot.service.storage.rows import (
     AuditRow,
@@ -43,6 +44,7 @@ class Repository(
     PaletteRepo,
     DraftRepo,
     BoardRepo,
+    HealthRepo,
     Protocol,
 ):
     """The statements on games, players, phases, submissions, results, outbox, audit, votes."""

@@ -17,6 +17,7 @@ from bot.service.storage.claims import LocalCoordination, SqliteClaims
 from bot.service.storage.connection import Store, Tx
 from bot.service.storage.drafts import DraftStatements
 from bot.service.storage.early import EarlyOrdersSql
+from bot.service.storage.health import HealthStatements
 from bot.service.storage.palettes import PaletteStatements
 from bot.service.storage.rows import (
     AuditRow,
@@ -110,6 +111,7 @@ class SqliteRepo(
     PaletteStatements,
     DraftStatements,
     BoardStatements,
+    HealthStatements,
 ):
     """The statements, on the store (reads) or on one open transaction (reads and writes)."""
 
