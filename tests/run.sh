@@ -20,22 +20,27 @@ work="$(mktemp -d)"
 report=()
 
 now() { date +%s%N; }
-cpu() {  # CPU seconds (user + sys) of this shell's children that have ended (`times`)
-    times > "$work/times.$BASHPID"
-    awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] }
-                   print s }' "$work/times.$BASHPID"
+cpu() {  # CPU=seconds (user + sys) of this shell's children that have ended (`times`, run
+    # here: in a $(...) subshell it would count the subshell's)
+    local f="$work/times.$BASHPID"
+    times > "$f"
+    CPU=$(awk 'NR == 2 { s = 0; for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] }
+                         print s }' "$f")
 }
 line() {  # NAME START_NS CPU_AT_START: a line of the report, up to now
-    awk -v n="$1" -v w="$(($(now) - $2))" -v c="$(cpu)" -v c0="$3" \
+    cpu
+    awk -v n="$1" -v w="$(($(now) - $2))" -v c="$CPU" -v c0="$3" \
         'BEGIN { printf "%-9s %6.1f s wall %7.1f s CPU\n", n, w / 1e9, c - c0 }'
 }
 stage() {  # NAME COMMAND...
     local name=$1 t0 c0
     shift
     t0=$(now)
-    c0=$(cpu)
+    cpu
+    c0=$CPU
     "$@"
-    report+=("$(line "$name" "$t0" "$c0")")
+    line "$name" "$t0" "$c0" > "$work/line"
+    report+=("$(cat "$work/line")")
 }
 start=$(now)
 finish() {
@@ -45,7 +50,8 @@ finish() {
     echo
     echo "tests/run.sh stages (the wheel was built beside lint, types and pytest):"
     if [ "${#report[@]}" -gt 0 ]; then printf '  %s\n' "${report[@]}"; fi
-    printf '  %s\n' "$(line total "$start" 0)"
+    line total "$start" 0 > "$work/line"
+    printf '  %s\n' "$(cat "$work/line")"
     rm -rf "$work"
     exit "$rc"
 }
