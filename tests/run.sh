@@ -3,12 +3,15 @@
 #   wheel     from the start, in the background: the compiled wheel, built once
 #             (tests/build_wheel.py: one core's work for minutes), then installed with the test
 #             requirements in a new venv
+#   compiled  then, still in the background, the game core's and CLI's tests again on that
+#             installed compiled build (mypyc changed behaviours the pure build's tests could
+#             not see: bench/native/README.md); its output is shown at the end
 #   lint      ruff check, ruff format --check
 #   types     mypy --strict
 #   pytest    every test on the pure (editable) build, over the cores (pytest-xdist);
 #             tests/test_wheel.py tests the wheel built above, waiting for it if need be
-#   compiled  the game core's and CLI's tests again on that installed compiled build (mypyc
-#             changed behaviours the pure build's tests could not see: bench/native/README.md)
+# The tests wait on PostgreSQL, sockets and timers for much of their time: two pytest runs at
+# once keep the cores busy.
 # Each stage's wall and CPU time is printed at the end. Arguments go to the first pytest
 # (`bash tests/run.sh -x -k name`, `-n 0` for no workers).
 set -euo pipefail
@@ -46,9 +49,9 @@ start=$(now)
 finish() {
     local rc=$?
     if [ -n "${wheel_pid:-}" ]; then kill -- "-$wheel_pid" 2>/dev/null || true; fi
-    if [ -f "$work/wheel.report" ]; then report=("$(cat "$work/wheel.report")" "${report[@]}"); fi
+    if [ -f "$work/wheel.report" ]; then mapfile -t -O "${#report[@]}" report < "$work/wheel.report"; fi
     echo
-    echo "tests/run.sh stages (the wheel was built beside lint, types and pytest):"
+    echo "tests/run.sh stages (wheel and compiled in the background, beside lint, types, pytest):"
     if [ "${#report[@]}" -gt 0 ]; then printf '  %s\n' "${report[@]}"; fi
     line total "$start" 0 > "$work/line"
     printf '  %s\n' "$(cat "$work/line")"
@@ -57,17 +60,30 @@ finish() {
 }
 trap finish EXIT
 
-compiled_venv() {
-    local t0
+# From an empty folder (xdist's workers put theirs first on sys.path), with the checkout after
+# site-packages on sys.path (for `tests`): `bot` is the installed compiled build.
+run_compiled() {
+    cd "$work" && PARLEY_TEST_BUILD=compiled "$work/compiled/bin/python" -P -m pytest \
+        -p no:cacheprovider --rootdir "$repo" -c "$repo/pyproject.toml" --import-mode=append \
+        -n auto "$repo/tests/bot/core" "$repo/tests/bot/cli"
+}
+compiled_build() {  # the background job: the wheel, its venv, the compiled build's tests
+    local t0 c0 rc=0
     t0=$(now)
     python3 tests/build_wheel.py "$work/build" > /dev/null
     python3 -m venv "$work/compiled"
     "$work/compiled/bin/python" -m pip install --quiet --disable-pip-version-check \
         "$(cat "$work/build/wheel.path")[test]"
     line wheel "$t0" 0 > "$work/wheel.report"
+    t0=$(now)
+    cpu
+    c0=$CPU
+    (run_compiled) > "$work/compiled.log" 2>&1 || rc=$?
+    line compiled "$t0" "$c0" >> "$work/wheel.report"
+    return "$rc"
 }
 set -m  # the background job in its own process group, so that `finish` can stop all of it
-compiled_venv > "$work/wheel.log" 2>&1 &
+compiled_build > "$work/wheel.log" 2>&1 &
 wheel_pid=$!
 set +m
 
@@ -76,23 +92,16 @@ stage types python3 -m mypy
 stage pytest env PARLEY_TEST_WHEEL="$work/build/wheel.path" PARLEY_TEST_BUILD=pure \
     python3 -m pytest -n auto "$@"
 
-wait_wheel() {
-    if ! wait "$wheel_pid"; then
-        wheel_pid=
-        cat "$work/wheel.log" >&2
-        echo "tests/run.sh: FAIL: the compiled wheel was not built or not installed" >&2
-        return 1
-    fi
-    wheel_pid=
-}
 t0=$(now)
-wait_wheel  # (not a stage of its own: the shell counts the wheel's CPU when it ends, here)
+rc=0
+wait "$wheel_pid" || rc=$?
+wheel_pid=
 report+=("$(awk -v w="$(($(now) - t0))" 'BEGIN { printf "%-9s %6.1f s wall\n", "(wait)", w / 1e9 }')")
-# From an empty folder (xdist's workers put theirs first on sys.path), with the checkout after
-# site-packages on sys.path (for `tests`): `bot` is the installed compiled build.
-run_compiled() {
-    (cd "$work" && PARLEY_TEST_BUILD=compiled "$work/compiled/bin/python" -P -m pytest \
-        -p no:cacheprovider --rootdir "$repo" -c "$repo/pyproject.toml" --import-mode=append \
-        -n auto "$repo/tests/bot/core" "$repo/tests/bot/cli")
-}
-stage compiled run_compiled
+echo
+echo "The game core's and CLI's tests on the compiled build (the wheel, installed):"
+if [ -f "$work/compiled.log" ]; then cat "$work/compiled.log"; fi
+if [ "$rc" -ne 0 ]; then
+    cat "$work/wheel.log" >&2
+    echo "tests/run.sh: FAIL: the compiled build (wheel, venv or tests) failed" >&2
+    exit "$rc"
+fi
