@@ -42,6 +42,12 @@ stage() {  # NAME COMMAND...
     cpu
     c0=$CPU
     "$@"
+    if [ -z "${bg_seen:-}" ] && [ -f "$work/bg.done" ]; then
+        # The background job ended during this stage and the shell counted its CPU here: not
+        # this stage's (the job reports its own).
+        bg_seen=1
+        c0=$(awk -v a="$c0" '{ s += $(NF - 2) } END { print a + s }' "$work/wheel.report")
+    fi
     line "$name" "$t0" "$c0" > "$work/line"
     report+=("$(cat "$work/line")")
 }
@@ -80,6 +86,7 @@ compiled_build() {  # the background job: the wheel, its venv, the compiled buil
     c0=$CPU
     (run_compiled) > "$work/compiled.log" 2>&1 || rc=$?
     line compiled "$t0" "$c0" >> "$work/wheel.report"
+    : > "$work/bg.done"
     return "$rc"
 }
 set -m  # the background job in its own process group, so that `finish` can stop all of it
