@@ -35,13 +35,13 @@ line() {  # NAME START_NS CPU_AT_START: a line of the report, up to now
     awk -v n="$1" -v w="$(($(now) - $2))" -v c="$CPU" -v c0="$3" \
         'BEGIN { printf "%-9s %6.1f s wall %7.1f s CPU\n", n, w / 1e9, c - c0 }'
 }
-stage() {  # NAME COMMAND...
-    local name=$1 t0 c0
+stage() {  # NAME COMMAND...: its times recorded, failed or not
+    local name=$1 t0 c0 rc=0
     shift
     t0=$(now)
     cpu
     c0=$CPU
-    "$@"
+    "$@" || rc=$?
     if [ -z "${bg_seen:-}" ] && [ -f "$work/bg.done" ]; then
         # The background job ended during this stage and the shell counted its CPU here: not
         # this stage's (the job reports its own).
@@ -50,6 +50,7 @@ stage() {  # NAME COMMAND...
     fi
     line "$name" "$t0" "$c0" > "$work/line"
     report+=("$(cat "$work/line")")
+    return "$rc"
 }
 start=$(now)
 finish() {
