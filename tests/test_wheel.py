@@ -6,7 +6,9 @@ The wheel carries the batch path compiled (setup.py, issue 18), and its results 
 byte for byte; without a C compiler, or with PARLEY_PURE=1, the wheel is the pure-Python one.
 
 The venv is a plain one (no system site-packages, so no editable install of Parley leaks in);
-pip fetches the runtime dependencies from its configured index (its cache makes reruns fast)."""
+pip fetches the runtime dependencies from its configured index (its cache makes reruns fast).
+The compiled wheel is built once a run by tests/run.sh (tests/build_wheel.py), which also runs
+the game core's and CLI's tests with it installed; alone, this module builds its own."""
 
 from __future__ import annotations
 
@@ -16,22 +18,19 @@ import os
 import re
 import runpy
 import shutil
-import subprocess
 import sys
 import sysconfig
+import time
 import zipfile
 from pathlib import Path
 
 import pytest
 
+from tests.build_wheel import REPO, build, run
+from tests.build_wheel import fresh_venv as fresh_venv_in
+
 pytestmark = pytest.mark.install
 
-REPO = Path(__file__).resolve().parents[1]
-# Build from a clean copy: a leftover build/ or egg-info in the tree could hide a missing file.
-_NOT_SOURCE = shutil.ignore_patterns(
-    ".git", ".venv", ".venv-*", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis",
-    "tests", "demo-out", "out", "*.db*",
-)  # fmt: skip
 _RUNTIME_FILES = ("bot", "renderer")
 NATIVE_MODULES: list[str] = runpy.run_path(str(REPO / "setup.py"), run_name="t")["NATIVE_MODULES"]
 # What setuptools compiles with; without it the wheel is the pure one (setup.py).
@@ -40,55 +39,31 @@ _HAS_CC = bool(
 )
 
 
-def _run(
-    cmd: list[str], cwd: Path, env: dict[str, str] | None = None, stdin: bytes | None = None
-) -> str:
-    proc = subprocess.run(
-        cmd, check=False, cwd=cwd, env=env, input=stdin, capture_output=True, timeout=300
-    )
-    out, err = proc.stdout.decode(), proc.stderr.decode()
-    assert proc.returncode == 0, f"{cmd} -> {proc.returncode}\n{out}\n{err}"
-    return out
-
-
-def _build(bindir: Path, tmp: Path, extra_env: dict[str, str] | None = None) -> tuple[Path, str]:
-    """The wheel of a clean copy of the tree (its own build/ folder), built by the pip of the
-    venv in `bindir`, and pip's -v log."""
-    src = tmp / "src"
-    shutil.copytree(REPO, src, ignore=_NOT_SOURCE)
-    env = {**os.environ, **(extra_env or {})}
-    cmd = [
-        str(bindir / "python"),
-        "-m",
-        "pip",
-        "wheel",
-        "--no-deps",
-        "-v",
-        "-w",
-        str(tmp),
-        str(src),
-    ]
-    proc = subprocess.run(
-        cmd, check=False, cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
-    log = proc.stdout.decode()
-    assert proc.returncode == 0, log
-    (whl,) = tmp.glob("parley-*.whl")
-    return whl, log
-
-
 @pytest.fixture(scope="module")
 def fresh_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A new venv's bin folder: nothing installed, as a user starts (the build must not lean
-    on this test's venv, whose lark, for one, mypy would otherwise find)."""
-    env_dir = tmp_path_factory.mktemp("venv")
-    _run([sys.executable, "-m", "venv", str(env_dir)], env_dir)
-    return env_dir / ("Scripts" if os.name == "nt" else "bin")
+    """A new venv's bin folder: nothing installed, as a user starts."""
+    return fresh_venv_in(tmp_path_factory.mktemp("venv") / "venv")
 
 
 @pytest.fixture(scope="module")
 def wheel(fresh_venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return _build(fresh_venv, tmp_path_factory.mktemp("wheel"))[0]
+    """The compiled wheel. tests/run.sh builds it once a run, beside the other tests, and names
+    the file that will say where it is (PARLEY_TEST_WHEEL, tests/build_wheel.py); alone, this
+    module builds its own."""
+    if promise := os.environ.get("PARLEY_TEST_WHEEL"):
+        return _awaited(Path(promise))
+    return build(fresh_venv, tmp_path_factory.mktemp("wheel"))[0]
+
+
+def _awaited(promise: Path, minutes: int = 20) -> Path:
+    failed = promise.with_suffix(".failed")
+    for _ in range(minutes * 60 * 4):
+        if promise.exists():
+            return Path(promise.read_text(encoding="utf-8"))
+        if failed.exists():
+            pytest.fail(failed.read_text(encoding="utf-8"), pytrace=False)
+        time.sleep(0.25)
+    pytest.fail(f"no wheel after {minutes} minutes ({promise})", pytrace=False)
 
 
 def _compiled(names: set[str]) -> list[str]:
@@ -108,7 +83,7 @@ def _module(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def venv_bin(wheel: Path, fresh_venv: Path) -> Path:
-    _run([str(fresh_venv / "python"), "-m", "pip", "install", "-q", str(wheel)], fresh_venv)
+    run([str(fresh_venv / "python"), "-m", "pip", "install", "-q", str(wheel)], fresh_venv)
     return fresh_venv
 
 
@@ -135,6 +110,25 @@ def test_wheel_carries_every_run_time_file(wheel):
     assert not [n for n in names if n.startswith(("tests/", "data/", "bench/", "tools/"))]
 
 
+def test_wheel_is_this_trees(wheel):
+    """Each file it ships is the tree's, byte for byte: a wheel handed in by tests/run.sh is
+    this run's, not a stale one."""
+    differ = []
+    with zipfile.ZipFile(wheel) as whl:
+        for name in whl.namelist():
+            path = _installed_path(name)
+            top, _, rest = path.partition("/")
+            if top == "parley_data":
+                source = REPO / "data" / rest
+            elif top in (*_RUNTIME_FILES, "cogs") and not path.endswith((".so", ".pyd")):
+                source = REPO / path
+            else:  # the metadata, the compiled modules
+                continue
+            if not source.is_file() or source.read_bytes() != whl.read(name):
+                differ.append(path)
+    assert differ == []
+
+
 def test_wheel_carries_the_compiled_batch_path(wheel):
     if not _HAS_CC:
         pytest.skip("no C compiler: this machine builds the pure wheel (tested below)")
@@ -152,7 +146,7 @@ def test_wheel_carries_the_compiled_batch_path(wheel):
     ids=["no-compiler", "PARLEY_PURE"],
 )
 def test_the_wheel_falls_back_to_pure_python(env, fresh_venv, tmp_path):
-    whl, log = _build(fresh_venv, tmp_path, env)
+    whl, log = build(fresh_venv, tmp_path, env)
     names = set(zipfile.ZipFile(whl).namelist())
     assert _compiled(names) == []
     # Every compiled module's source is there.
@@ -168,17 +162,17 @@ def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
     env = _clean_env()
     parley = str(venv_bin / "parley")
 
-    out = _run(
+    out = run(
         [parley, "parse", "A Par-Bur", "F Lon to NTH", "army paris supports burgundy"], empty, env
     )
     assert out.splitlines() == ["A PAR - BUR", "F LON - NTH", "A PAR S BUR"]
-    out = _run([parley, "parse", "--lang", "fr", "armée Paris soutient Bourgogne"], empty, env)
+    out = run([parley, "parse", "--lang", "fr", "armée Paris soutient Bourgogne"], empty, env)
     assert out.splitlines() == ["A PAR S BOU\tA PAR S BUR"]  # French names, then canonical
 
     phase = tmp_path / "spring1901.json"
     shutil.copy(REPO / "docs" / "examples" / "spring1901.json", phase)
     for preset in ("datc", "edc2023"):
-        doc = json.loads(_run([parley, "adjudicate", "--rules", preset, str(phase)], empty, env))
+        doc = json.loads(run([parley, "adjudicate", "--rules", preset, str(phase)], empty, env))
         verdicts = {r["order"]: r["outcome"] for r in doc["results"]}
         assert verdicts["A BUD - SER"] == "succeeds"
         assert verdicts["A VIE - GAL"] == "fails"  # bounced with Russia's A WAR - GAL
@@ -187,19 +181,19 @@ def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
     # in this test's interpreter: pure unless someone built it in place).
     records = gzip.decompress((REPO / "tests/data/droidippy_sample.jsonl.gz").read_bytes())
     source = [sys.executable, "-c", "import bot.cli; bot.cli.main()", "adjudicate", "--jsonl"]
-    want = _run(source, REPO, env, records)
-    got = _run([parley, "adjudicate", "--jsonl"], empty, env, records)
+    want = run(source, REPO, env, records)
+    got = run([parley, "adjudicate", "--jsonl"], empty, env, records)
     assert got.count("\n") == records.count(b"\n") == 5352
     assert got == want
     probe = "import bot.core.model as m; print(m.NATIVE, m.__file__)"
-    native, where = _run([str(venv_bin / "python"), "-c", probe], empty, env).split()
+    native, where = run([str(venv_bin / "python"), "-c", probe], empty, env).split()
     assert native == str(_HAS_CC)
     assert where.startswith(str(venv_bin.parent))
     assert where.endswith(".so") == _HAS_CC
-    version = _run([parley, "--version"], empty, env)
+    version = run([parley, "--version"], empty, env)
     assert version.endswith("(compiled)\n" if _HAS_CC else "(pure Python)\n")
 
-    out = _run([parley, "demo", "--years", "1"], empty, env)
+    out = run([parley, "demo", "--years", "1"], empty, env)
     assert "3 phases played" in out
     made = sorted(p.name for p in (empty / "demo-out").iterdir())
     assert "03_W1901A.png" in made
@@ -220,7 +214,7 @@ print(*[load_clock(c).name for c in clock_names()])
 print(len(migrations()))
 print(t("game.player_line", "fr", power="F", user="u"), len(catalogue("fr")) > 0)
 """
-    lines = _run([str(venv_bin / "python"), "-c", probe], empty, env).splitlines()
+    lines = run([str(venv_bin / "python"), "-c", probe], empty, env).splitlines()
     site = str(venv_bin.parent)
     assert lines[0].startswith(site)
     assert lines[1].startswith(site)

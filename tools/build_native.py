@@ -4,8 +4,9 @@ install).
 
 Usage, from the checkout's root: `python tools/build_native.py` (writes .so files next to the
 sources; they take precedence over the .py on import). `python tools/build_native.py clean`
-removes them (do, before editing a compiled module). The modules are setup.py's NATIVE_MODULES;
-tests/native.sh builds them in a copy of the tree and runs the core's and CLI's tests there."""
+removes them (do, before editing a compiled module, and before tests/run.sh: its first
+pytest checks that it runs the pure build). The modules are setup.py's NATIVE_MODULES;
+tests/run.sh tests them from the wheel (built once a run, installed in a temporary venv)."""
 
 from __future__ import annotations
 

@@ -6,6 +6,8 @@ played through the service, tests/bot/service/test_variants.py.)"""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 from PIL import ImageDraw
 
@@ -33,6 +35,10 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return original(self, xy, content, *args, **kw)
 
     monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    # A renderer made earlier in this process (another test's) keeps its legend drawn: a fresh
+    # set, so that this test sees it drawn whatever ran before it (e.g. under pytest-xdist).
+    # (The module: `renderer.render` the attribute is the function.)
+    monkeypatch.setattr(importlib.import_module("renderer.render"), "_RENDERERS", {})
     return texts
 
 

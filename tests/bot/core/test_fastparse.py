@@ -549,15 +549,22 @@ def test_unit_refs_kept_by_location_id_are_never_another_places() -> None:
     """The plans' UnitRefs are keyed by their location's id: with the places read again as
     new objects and the old ones unreferenced elsewhere (collected), every order still
     names its own place and owner."""
-    reader = BulkReader(STANDARD)
-    for _ in range(3):
-        for board in _OWNERS:
-            for text in _CANONICAL_TEXTS:
-                reader.forget()
-                reader._locs.clear()  # the places as new objects: ids a dead one may have had
-                gc.collect()
-                got = _outcome(_canonical_bulk(reader, set()), text, "en", None, board)
-                assert got == _outcome(parse_order, text, "en", None, board), (text, board)
+    # What existed before the test is set aside from the collections (gc.freeze): each of the
+    # 486 then walks only what the test made, where the places it drops are (ms, not 0.2 s).
+    gc.collect()
+    gc.freeze()
+    try:
+        reader = BulkReader(STANDARD)
+        for _ in range(3):
+            for board in _OWNERS:
+                for text in _CANONICAL_TEXTS:
+                    reader.forget()
+                    reader._locs.clear()  # the places as new objects: ids a dead one may have had
+                    gc.collect()
+                    got = _outcome(_canonical_bulk(reader, set()), text, "en", None, board)
+                    assert got == _outcome(parse_order, text, "en", None, board), (text, board)
+    finally:
+        gc.unfreeze()
     assert sum(map(len, reader._refs.values())) >= 10  # the shortcut built units
 
 
