@@ -118,7 +118,7 @@ def _cut(line: str, most: int) -> str:
     return line if len(line) <= most else line[: most - 1] + "…"
 
 
-def _values(lines: Sequence[str], most: int = FIELD_VALUE) -> list[str]:
+def joined(lines: Iterable[str], most: int = FIELD_VALUE) -> list[str]:
     """Lines joined into values of at most `most` characters, cut only between lines (a
     line longer than a whole value, which no order is, is shortened)."""
     out: list[str] = []
@@ -151,7 +151,7 @@ def spread(
     is continued by one titled `title (more)`. `tail` (footer, image) goes on the last."""
     pieces: list[dict[str, Any]] = []
     for f in fields:
-        for k, value in enumerate(_values(f.lines) or ["—"]):
+        for k, value in enumerate(joined(f.lines) or ["—"]):
             name = f.name if k == 0 else f"{f.name} {more}".strip()
             pieces.append({"name": _cut(name, FIELD_NAME), "value": value, "inline": f.inline})
     tail = tail or {}

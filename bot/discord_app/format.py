@@ -10,6 +10,7 @@ from bot.core.map import MapError, load_map
 from bot.core.model import ModelError, Phase, Power
 from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
+from bot.discord_app.embeds import joined
 from bot.i18n import DEFAULT_LANG, catalogue, t
 from bot.service import GameSettings, GameStatus, SubmitReply
 
@@ -57,18 +58,7 @@ def mention(user: str | int) -> str:
 
 def chunks(lines: Iterable[str], limit: int = MESSAGE_LIMIT) -> list[str]:
     """Join lines into as few messages as fit Discord's limit (a long line is cut)."""
-    out: list[str] = []
-    current = ""
-    for raw in lines:
-        line = raw if len(raw) <= limit else raw[: limit - 1] + "…"
-        if current and len(current) + 1 + len(line) > limit:
-            out.append(current)
-            current = line
-        else:
-            current = f"{current}\n{line}" if current else line
-    if current:
-        out.append(current)
-    return out or [""]
+    return joined(lines, limit) or [""]
 
 
 def result_line(line: dict[str, Any], lang: str) -> str:

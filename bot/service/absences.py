@@ -33,14 +33,7 @@ MODES = ("move", "hold")
 class AbsenceError(InvalidStateError):
     """An absence refused; nothing changed. The message comes from the casual catalogue."""
 
-    @classmethod
-    def of(cls, key: str, lang: str | None = None, /, **fields: Any) -> AbsenceError:
-        exc = cls(ct(key, "en", **fields))
-        exc.key, exc.lang, exc.fields = key, lang, fields
-        return exc
-
-    def localized(self, lang: str) -> str:
-        return ct(self.key or "", lang, **(self.fields or {})) if self.key else str(self)
+    _text = staticmethod(ct)  # the casual catalogue
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,7 +8,6 @@ keeps the draft. No Discord here: bot/discord_app/builder.py draws the menus.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable, Mapping
@@ -20,11 +19,10 @@ from bot.core.catalogue import text
 from bot.core.map import GameMap
 from bot.core.model import Phase, PhaseKind, Power
 from bot.core.orders import Build, Order, Retreat, UnitRef, Waive
-from bot.service import codec, hidden, order_map
+from bot.service import codec, hidden
 from bot.service.errors import InvalidStateError, ServiceError
 from bot.service.lateness import Receipt
 from bot.service.orders import Orders
-from bot.service.palettes import palette_for
 from bot.service.table import GameCtx, PhaseState, Table, unit_text
 from bot.service.values import SubmitReply
 
@@ -292,24 +290,6 @@ class Builder:
         if not current.orders:
             return None
         _, ctx, ph = await self.table.open_phase_for_orders(game_id)
-        position = self.table.position_of(ph)
-        orders = list(current.orders)
-        if ctx.rules.hidden_movement:  # Stab!: the player's own units only
-            position, orders = hidden.known(position, current.power, orders)
-        row = await self.table.game_row(game_id)
-        palette = await palette_for(self.table.storage, row, user)
-        try:
-            # Rendering is CPU-bound (~0.1 s): off the event loop.
-            return await asyncio.to_thread(
-                order_map.draw,
-                position,
-                ctx.game_map,
-                ctx.rules,
-                current.power,
-                orders,
-                lang=ctx.lang,
-                palette=palette,
-            )
-        except Exception:  # a picture never costs a player the builder
-            log.exception("builder map of game %s for %s failed", game_id, current.power)
-            return None
+        return await self.orders.drawn(
+            game_id, user, ctx, ph, power=current.power, orders=list(current.orders)
+        )

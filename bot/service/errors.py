@@ -20,9 +20,14 @@ class ServiceError(Exception):
     lang: str | None = None  # the game's language; None: no game known (e.g. no such game)
     fields: dict[str, Any] | None = None
 
+    @staticmethod
+    def _text(key: str, lang: str, **fields: Any) -> str:
+        """A sentence of this error's catalogue: the service's; a subclass may name another."""
+        return t(key, lang, **fields)
+
     @classmethod
     def of(cls, key: str, lang: str | None = None, /, **fields: Any) -> Self:
-        exc = cls(t(key, "en", **fields))
+        exc = cls(cls._text(key, "en", **fields))
         exc.key, exc.lang, exc.fields = key, lang, fields
         return exc
 
@@ -36,7 +41,7 @@ class ServiceError(Exception):
     def localized(self, lang: str) -> str:
         if self.key is None:
             return str((self.fields or {}).get(lang, self))
-        return t(self.key, lang, **(self.fields or {}))
+        return self._text(self.key, lang, **(self.fields or {}))
 
     @property
     def message(self) -> str:

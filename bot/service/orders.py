@@ -512,6 +512,22 @@ class Orders:
         if power not in standing:
             return None
         orders = codec.orders_from_json(json.loads(standing[power].orders_json))
+        return await self.drawn(game_id, user, ctx, ph, power=power, orders=orders, palette=palette)
+
+    async def drawn(
+        self,
+        game_id: int,
+        user: str,
+        ctx: GameCtx,
+        ph: PhaseState,
+        *,
+        power: Power,
+        orders: list[Order],
+        palette: str | None = None,
+    ) -> bytes | None:
+        """PNG of `power`'s `orders` on the phase's board as its player may see it, in the
+        player's palette; None if the drawing fails (a picture never costs a reply). The
+        acknowledgement's map and the builder's draft (bot.service.builder) both draw here."""
         position = self.table.position_of(ph)
         if ctx.rules.hidden_movement:  # Stab!: the player's own units only
             position, orders = hidden.known(position, power, orders)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
-from typing import Any, Self
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core import catalogue
@@ -55,14 +55,7 @@ def ct(key: str, lang: str, **fields: Any) -> str:
 class ScheduleError(ConfigError):
     """A schedule text that cannot be read; its message comes from the casual catalogue."""
 
-    @classmethod
-    def of(cls, key: str, lang: str | None = None, /, **fields: Any) -> Self:
-        exc = cls(ct(key, "en", **fields))
-        exc.key, exc.lang, exc.fields = key, lang, fields
-        return exc
-
-    def localized(self, lang: str) -> str:
-        return ct(self.key or "", lang, **(self.fields or {})) if self.key else str(self)
+    _text = staticmethod(ct)  # the casual catalogue
 
 
 @dataclass(frozen=True, slots=True)
