@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fake_discord.replies import error, json_response
+
 if TYPE_CHECKING:
     from tests.fake_discord.gateway import Gateway
     from tests.fake_discord.state import FakeState, SentMessage
@@ -67,8 +69,6 @@ def embed_errors(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def invalid_form(errors: dict[str, Any]) -> web.Response:
-    from tests.fake_discord.rest import json_response  # noqa: PLC0415 - rest imports us
-
     body = {"code": 50035, "message": "Invalid Form Body", "errors": errors}
     return json_response(body, status=400)
 
@@ -98,8 +98,6 @@ class Pins:
         return channel, found[0] if found else None
 
     async def pin(self, request: web.Request) -> web.Response:
-        from tests.fake_discord.rest import error  # noqa: PLC0415
-
         channel, msg = self._find(request)
         if not self.allowed:
             return error(403, 50013, "Missing Permissions")
@@ -113,8 +111,6 @@ class Pins:
         return web.Response(status=204)
 
     async def unpin(self, request: web.Request) -> web.Response:
-        from tests.fake_discord.rest import error  # noqa: PLC0415
-
         channel, msg = self._find(request)
         if not self.allowed:
             return error(403, 50013, "Missing Permissions")

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fake_discord.replies import error
+
 if TYPE_CHECKING:
     from tests.fake_discord.server import FakeDiscord
     from tests.fake_discord.state import FakeUser, InteractionRecord, SentMessage
@@ -99,8 +101,6 @@ def refusal(body: dict[str, Any]) -> web.Response | None:
     found = problems(list(body.get("components") or []))
     if not found:
         return None
-    from tests.fake_discord.rest import error  # noqa: PLC0415 - rest imports this module
-
     return error(400, 50035, "Invalid Form Body: " + "; ".join(found))
 
 

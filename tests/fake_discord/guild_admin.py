@@ -18,11 +18,11 @@ From Discord's API v10 documentation:
 
 from __future__ import annotations
 
-import json
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fake_discord.replies import error, json_response
 from tests.fake_discord.state import FakeChannel, FakeGuild, FakeState, PermissionChange
 
 if TYPE_CHECKING:
@@ -36,16 +36,6 @@ MANAGE_ROLES = 1 << 28
 SEND_IN_THREADS = 1 << 38
 MANAGE_THREADS = 1 << 34
 EVERYONE_BASE = VIEW | SEND | (1 << 31) | SEND_IN_THREADS  # the fake's @everyone role
-
-
-def _json(body: Any, *, status: int = 200) -> web.Response:
-    # exactly `application/json`, as Discord sends (discord.py decodes nothing else)
-    headers = {"Content-Type": "application/json"}
-    return web.Response(body=json.dumps(body).encode(), status=status, headers=headers)
-
-
-def missing_permissions() -> web.Response:
-    return _json({"code": 50013, "message": "Missing Permissions"}, status=403)
 
 
 def allowed(channel: FakeChannel, guild: FakeGuild, user_id: int, bit: int) -> bool:
@@ -101,13 +91,13 @@ class GuildAdmin:
     async def create_channel(self, request: web.Request) -> web.Response:
         guild = self.state.guilds.get(int(request.match_info["guild_id"]))
         if guild is None:
-            return _json({"code": 10004, "message": "Unknown Guild"}, status=404)
+            return error(404, 10004, "Unknown Guild")
         if not guild.bot_permissions & MANAGE_CHANNELS:
-            return missing_permissions()
+            return error(403, 50013, "Missing Permissions")
         body = await request.json()
         kind = int(body.get("type", 0))
         if kind not in (0, 4) or not 1 <= len(str(body.get("name", ""))) <= 100:
-            return _json({"code": 50035, "message": "Invalid Form Body"}, status=400)
+            return error(400, 50035, "Invalid Form Body")
         parent = body.get("parent_id")
         channel = self.state.add_channel(guild, str(body["name"]))
         channel.type, channel.parent_id = kind, int(parent) if parent else None
@@ -115,15 +105,15 @@ class GuildAdmin:
             channel.overwrites[int(ow["id"])] = _overwrite(ow)
         payload = channel.payload(self.state.users)
         await self.gateway.dispatch("CHANNEL_CREATE", payload)
-        return _json(payload)
+        return json_response(payload)
 
     async def modify_channel(self, request: web.Request) -> web.Response:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))
         guild = self._guild(channel)
         if channel is None or guild is None:
-            return _json({"code": 10003, "message": "Unknown Channel"}, status=404)
+            return error(404, 10003, "Unknown Channel")
         if not guild.bot_permissions & MANAGE_CHANNELS:
-            return missing_permissions()
+            return error(403, 50013, "Missing Permissions")
         body = await request.json()
         if "name" in body:
             channel.name = str(body["name"])
@@ -135,27 +125,27 @@ class GuildAdmin:
             }
         payload = channel.payload(self.state.users)
         await self.gateway.dispatch("CHANNEL_UPDATE", payload)
-        return _json(payload)
+        return json_response(payload)
 
     async def delete_channel(self, request: web.Request) -> web.Response:
         channel = self.state.channels.get(int(request.match_info["channel_id"]))
         guild = self._guild(channel)
         if channel is None or guild is None:
-            return _json({"code": 10003, "message": "Unknown Channel"}, status=404)
+            return error(404, 10003, "Unknown Channel")
         if not guild.bot_permissions & MANAGE_CHANNELS:
-            return missing_permissions()
+            return error(403, 50013, "Missing Permissions")
         payload = channel.payload(self.state.users)
         del self.state.channels[channel.id]
         if channel in guild.channels:
             guild.channels.remove(channel)
         await self.gateway.dispatch("CHANNEL_DELETE", payload)
-        return _json(payload)
+        return json_response(payload)
 
     async def start_thread(self, request: web.Request) -> web.Response:
         """Start Thread without Message: public (11) or private (12, the v10 default)."""
         parent = self.state.channels.get(int(request.match_info["channel_id"]))
         if parent is None or parent.guild_id is None or parent.type != 0:
-            return _json({"code": 10003, "message": "Unknown Channel"}, status=404)
+            return error(404, 10003, "Unknown Channel")
         body = await request.json()
         thread = self.state.add_thread(parent, str(body.get("name", "")))
         thread.type = int(body.get("type", 12))
@@ -163,19 +153,19 @@ class GuildAdmin:
         thread.members.add(self.state.bot_user.id)  # the creator is a member
         payload = thread.payload(self.state.users)
         await self.gateway.dispatch("THREAD_CREATE", {**payload, "newly_created": True})
-        return _json(payload)
+        return json_response(payload)
 
     async def add_member(self, request: web.Request) -> web.Response:
         thread = self.state.channels.get(int(request.match_info["channel_id"]))
         if thread is None or thread.type not in (11, 12):
-            return _json({"code": 10003, "message": "Unknown Channel"}, status=404)
+            return error(404, 10003, "Unknown Channel")
         thread.members.add(int(request.match_info["user_id"]))
         return web.Response(status=204)
 
     async def remove(self, request: web.Request) -> web.Response:
         thread = self.state.channels.get(int(request.match_info["channel_id"]))
         if thread is None or thread.type not in (11, 12):
-            return _json({"code": 10003, "message": "Unknown Channel"}, status=404)
+            return error(404, 10003, "Unknown Channel")
         thread.members.discard(int(request.match_info["user_id"]))
         return web.Response(status=204)
 
@@ -193,7 +183,7 @@ def roles_forbidden(state: FakeState, channel: FakeChannel) -> web.Response | No
     """Edit/Delete Channel Permission without Manage Roles: 403 50013."""
     guild = state.guilds.get(channel.guild_id or 0)
     if guild is not None and not guild.bot_permissions & MANAGE_ROLES:
-        return missing_permissions()
+        return error(403, 50013, "Missing Permissions")
     return None
 
 

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from aiohttp import web
 
+from tests.fake_discord.replies import error, json_response
+
 if TYPE_CHECKING:
     from tests.fake_discord.state import FakeState
 
@@ -27,8 +29,6 @@ class GuildRoutes:
         ]
 
     async def get_guild(self, request: web.Request) -> web.Response:
-        from tests.fake_discord.rest import error, json_response  # noqa: PLC0415
-
         guild = self.state.guilds.get(int(request.match_info["guild_id"]))
         if guild is None:
             return error(404, 10004, "Unknown Guild")
@@ -38,8 +38,6 @@ class GuildRoutes:
         return json_response(body)
 
     async def get_member(self, request: web.Request) -> web.Response:
-        from tests.fake_discord.rest import error, json_response  # noqa: PLC0415
-
         guild = self.state.guilds.get(int(request.match_info["guild_id"]))
         user = self.state.users.get(int(request.match_info["user_id"]))
         if guild is None or user is None or user.id not in guild.member_ids:

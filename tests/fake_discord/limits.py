@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from tests.fake_discord.replies import json_response
+
 CHANNEL_POST = re.compile(r"^/api/v10/channels/(\d+)/messages$")
 BUCKET = "fake-messages-bucket"  # one hash for every channel, the channel id its major parameter
 
@@ -62,8 +64,6 @@ class Limits:
     def _refuse(
         self, request: web.Request, scope: str, wait: float, headers: dict[str, str]
     ) -> web.Response:
-        from tests.fake_discord.rest import json_response  # noqa: PLC0415 - rest imports us
-
         self.limited.append((scope, request.path))
         wait = max(wait, 0.001)
         body = {

@@ -17,6 +17,7 @@ from tests.fake_discord.board import Pins, embed_errors, invalid_form
 from tests.fake_discord.guild_admin import GuildAdmin, roles_forbidden
 from tests.fake_discord.guilds import GuildRoutes
 from tests.fake_discord.limits import Limits
+from tests.fake_discord.replies import error, json_response
 from tests.fake_discord.state import (
     CommandSync,
     FakeState,
@@ -47,18 +48,6 @@ class Fault:
     # "reset": create it, then drop the connection without an answer.
     when: str = "before"
     hit: asyncio.Event | None = None  # set each time the fault fires
-
-
-def json_response(
-    body: Any, *, status: int = 200, headers: dict[str, str] | None = None
-) -> web.Response:
-    # discord.py decodes JSON only for exactly `application/json` (no charset), as Discord sends
-    all_headers = {"Content-Type": "application/json", **(headers or {})}
-    return web.Response(body=json.dumps(body).encode(), status=status, headers=all_headers)
-
-
-def error(status: int, code: int, message: str) -> web.Response:
-    return json_response({"code": code, "message": message}, status=status)
 
 
 class Rest:
