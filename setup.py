@@ -31,16 +31,16 @@ NATIVE_MODULES = [
     "bot/core/adjudicator/fastpath.py",
     "bot/core/adjudicator/mapindex.py",
     "bot/core/adjudicator/phases.py",
-    "bot/core/interpret.py",
-    "bot/core/fastparse.py",
-    "bot/core/fastread.py",
-    "bot/core/jsonio_fast.py",
+    "bot/core/language/interpret.py",
+    "bot/core/language/fastparse.py",
+    "bot/core/language/fastread.py",
+    "bot/core/records/jsonio_fast.py",
     "bot/cli/adjudicate.py",
     "bot/core/adjudicator/__init__.py",
     "bot/core/adjudicator/retreat.py",
     "bot/core/adjudicator/adjustment.py",
     "bot/core/adjudicator/expedited.py",
-    "bot/core/jsonio.py",
+    "bot/core/records/jsonio.py",
 ]
 
 

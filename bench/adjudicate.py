@@ -45,11 +45,11 @@ from bot.core.adjudicator import adjudicate
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement
 from bot.core.adjudicator.random_phases import random_orders, random_position
-from bot.core.interpret import adjudicate_interpreted, interpret
+from bot.core.language.interpret import adjudicate_interpreted, interpret
+from bot.core.language.parser import OrderSyntaxError, parse_order
 from bot.core.map import GameMap, load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Unit
 from bot.core.orders import Order
-from bot.core.parser import OrderSyntaxError, parse_order
 from bot.core.rules import DATC, RuleSet
 
 __all__ = ["random_orders", "random_position"]  # bench/batch.py takes them from here

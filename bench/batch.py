@@ -59,8 +59,8 @@ from bot.cli import build_name
 from bot.cli.adjudicate import make_engine, run_jsonl
 from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
 from bot.core.adjudicator.mapindex import map_index
-from bot.core.jsonio import position_to_json
 from bot.core.map import load_map
+from bot.core.records.jsonio import position_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / "bench" / ".venv-mila"

@@ -45,9 +45,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.cli.demo import random_orders
-from bot.core.parser import render_order
-from bot.service import EventKind, FakeClock, TableService, phase_machine
-from bot.service.workers import ComputePool, warm
+from bot.core.language.parser import render_order
+from bot.service import EventKind, FakeClock, TableService
+from bot.service.clock import phase_machine
+from bot.service.clock.workers import ComputePool, warm
 
 # The module (the package's `render` is its function of the same name).
 render_module = importlib.import_module("renderer.render")

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.fak
 
 from bot.cli.demo import random_orders
 from bot.client import ParleyBot
-from bot.core.parser import render_order
+from bot.core.language.parser import render_order
 from bot.service import FakeClock, TableService
 from tests.fake_discord import FakeDiscord, SentMessage
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 import time
 
-from bot.core.endgame import check_end, end_rules_for
+from bot.core.ending.endgame import check_end, end_rules_for
+from bot.core.ending.votes import Ballot, Moment, VoteBook, VoteKind, policy_for_rules
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power
 from bot.core.presets import load_rules
 from bot.core.scoring import SYSTEMS, score
-from bot.core.votes import Ballot, Moment, VoteBook, VoteKind, policy_for_rules
 from renderer.chart import centre_chart
 
 _SEVEN = load_map("standard").powers

@@ -7,7 +7,8 @@ correcting 1 second before the deadline.
     python3 bench/round.py -n 10 --feed
 
 Prints orders lost (a player's last set, sent before the deadline, is not the power's orders
-at adjudication; the service runs with its default grace, bot.service.lateness), the sets read
+at adjudication; the service runs with its default grace, bot.service.orders.lateness), the sets
+read
 after the deadline (how late the latest, how many refused), acknowledgements missing (lost and
 acks missing must be 0), the spread of the deadlines after the start (each table's deadline
 minus its start; goal < 0.1 s), deadline -> results per table (p50 / max, the grace included;
@@ -40,11 +41,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.fak
 
 from bot.cli.demo import random_orders
 from bot.client import ParleyBot
+from bot.core.language.parser import render_order
 from bot.core.model import Power
-from bot.core.parser import render_order
 from bot.discord_app.notifier import nonce
 from bot.service import FakeClock, TableService
-from bot.service.lateness import GRACE, Receipt
+from bot.service.orders.lateness import GRACE, Receipt
 from bot.service.storage.rows import SubmissionRow
 from tests.fake_discord import FakeDiscord, FakeUser, SentMessage
 

@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.cli.demo import random_orders
-from bot.core.parser import render_order
+from bot.core.language.parser import render_order
 from bot.service import FakeClock, TableService
 
 PRIORS = (1, 1_000, 20_000)

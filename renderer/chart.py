@@ -1,6 +1,6 @@
 """Centre counts over the years, as a PNG line chart (Pillow only), for the end of a game.
 
-`centre_chart(history)` takes the year-end positions (see `bot.core.endgame`) and returns
+`centre_chart(history)` takes the year-end positions (see `bot.core.ending.endgame`) and returns
 PNG bytes: one line per power, years across, centres up, the solo line dashed.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.core.catalogue import text
-from bot.core.endgame import centre_counts_by_year, solo_threshold
+from bot.core.ending.endgame import centre_counts_by_year, solo_threshold
 from bot.core.map import GameMap
 from bot.core.model import Position
 from bot.paths import data_dir

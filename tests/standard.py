@@ -10,13 +10,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core import adjudicator as _adjudicator
-from bot.core import interpret as _interpret
 from bot.core import messages as _messages
-from bot.core import notation as _notation
 from bot.core import outcome as _outcome
-from bot.core import parser as _parser
 from bot.core import scoring as _scoring
-from bot.core import votes as _votes
+from bot.core.ending import votes as _votes
+from bot.core.language import interpret as _interpret
+from bot.core.language import notation as _notation
+from bot.core.language import parser as _parser
 from bot.core.map import GameMap, load_map
 from bot.core.model import Position
 from bot.core.orders import Order

@@ -30,11 +30,11 @@ KNOWN_CIRCLES: list[frozenset[str]] = [
     frozenset({"bot.cli.demo", "bot.cli.stab_demo"}),
     frozenset(
         {
-            "bot.core.fastparse",
+            "bot.core.language.fastparse",
             "bot.core.messages",
-            "bot.core.notation",
+            "bot.core.language.notation",
             "bot.core.outcome",
-            "bot.core.parser",
+            "bot.core.language.parser",
         }
     ),
     frozenset(
@@ -47,20 +47,20 @@ KNOWN_CIRCLES: list[frozenset[str]] = [
     ),
     frozenset(
         {
-            "bot.service.absences",
-            "bot.service.builder",
-            "bot.service.gm",
-            "bot.service.lobby",
-            "bot.service.orders",
-            "bot.service.phase_machine",
-            "bot.service.record",
-            "bot.service.scheduler",
+            "bot.service.clock.absences",
+            "bot.service.orders.builder",
+            "bot.service.games.gm",
+            "bot.service.games.lobby",
+            "bot.service.orders.secret",
+            "bot.service.clock.phase_machine",
+            "bot.service.games.record",
+            "bot.service.clock.scheduler",
             "bot.service.service",
-            "bot.service.settings",
-            "bot.service.workers",
+            "bot.service.games.settings",
+            "bot.service.clock.workers",
         }
     ),
-    frozenset({"bot.service.clock", "bot.service.schedule"}),
+    frozenset({"bot.service.clock.clocks", "bot.service.clock.schedule"}),
     frozenset({"renderer.layers", "renderer.legend", "renderer.orders", "renderer.render"}),
 ]
 

@@ -25,11 +25,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.cli.demo import random_orders  # noqa: E402
+from bot.core.language.parser import render_order  # noqa: E402
 from bot.core.map import load_map  # noqa: E402
-from bot.core.parser import render_order  # noqa: E402
 from bot.discord_app import announce, embed_posts, embeds  # noqa: E402
 from bot.service import EventKind, FakeClock, MemoryNotifier, TableService  # noqa: E402
-from bot.service.record import final_standings, game_record  # noqa: E402
+from bot.service.games.record import final_standings, game_record  # noqa: E402
 
 OUT = ROOT / "tests" / "data" / "embeds"
 START = 1_800_000_000.0  # a fixed clock: the goldens' timestamps do not move

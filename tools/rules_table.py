@@ -81,7 +81,7 @@ ISSUES: dict[str, tuple[str, str]] = {
     "scoring.system": ("[scoring]", "the scoring system of the final standings"),
 }
 _ORDER = {f: i for i, f in enumerate(ISSUES)}
-# The civil-disorder rules (bot/core/civil_disorder.py), for the legend under the table.
+# The civil-disorder rules (bot/core/adjudicator/civil_disorder.py), for the legend under the table.
 CIVIL_DISORDER = {
     "2023": "DATC 4.D.8 (2023 rulebook): to the nearest owned centre, armies and fleets over land"
     " and sea; ties: fleets first, then English province name",

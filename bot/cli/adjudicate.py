@@ -23,14 +23,7 @@ from pathlib import Path
 from typing import IO, Any, Final, TypeVar
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.jsonio import (
-    FormatError,
-    occupy_error,
-    outcome_to_json,
-    position_from_json,
-    unknown_key,
-)
-from bot.core.jsonio_fast import OutcomeWriter, PositionReader
+from bot.core.compiled.native import mypyc_attr
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import (
     MOVEMENT,
@@ -39,7 +32,6 @@ from bot.core.model import (
     Power,
     Unit,
 )
-from bot.core.native import mypyc_attr
 from bot.core.orders import (
     Convoy,
     Hold,
@@ -50,6 +42,14 @@ from bot.core.orders import (
 )
 from bot.core.outcome import Outcome
 from bot.core.presets import DEFAULT_PRESET, RulesError, list_presets, load_rules
+from bot.core.records.jsonio import (
+    FormatError,
+    occupy_error,
+    outcome_to_json,
+    position_from_json,
+    unknown_key,
+)
+from bot.core.records.jsonio_fast import OutcomeWriter, PositionReader
 from bot.core.rules import RuleSet
 from bot.core.stab import hidden_movement
 
@@ -105,9 +105,9 @@ class Engine:
 
     def __init__(self, rules: RuleSet, game_map: GameMap) -> None:
         # Imported here so that `parley --help` works while these modules are being written.
-        from bot.core.fastparse import BulkReader  # noqa: PLC0415
-        from bot.core.interpret import adjudicate_interpreted  # noqa: PLC0415
-        from bot.core.parser import OrderSyntaxError  # noqa: PLC0415
+        from bot.core.language.fastparse import BulkReader  # noqa: PLC0415
+        from bot.core.language.interpret import adjudicate_interpreted  # noqa: PLC0415
+        from bot.core.language.parser import OrderSyntaxError  # noqa: PLC0415
 
         self.rules = rules
         self.game_map = game_map

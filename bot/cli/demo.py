@@ -136,7 +136,7 @@ def _word(key: str, lang: str) -> str:
 
 
 def _colon(lang: str) -> str:
-    return catalogue.meta(lang).colon + ":"  # French typography, as bot/core/notation.py
+    return catalogue.meta(lang).colon + ":"  # French typography, as bot/core/language/notation.py
 
 
 def utc(stamp: float) -> str:
@@ -217,7 +217,7 @@ class FolderNotifier:
                 path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def _results_lines(self, event: Any) -> list[str]:
-        from bot.core.notation import notation_lines  # noqa: PLC0415
+        from bot.core.language.notation import notation_lines  # noqa: PLC0415
 
         lang, colon = self.lang, _colon(self.lang)
         lines = [f"{_word('results', lang)}{colon} {Phase.parse(event.phase).describe(lang)}", ""]
@@ -303,7 +303,7 @@ async def _play_game(
     variant: str = "standard",
 ) -> Any:
     """Create, start and play the game to its end; returns its final status."""
-    from bot.core.parser import render_order  # noqa: PLC0415
+    from bot.core.language.parser import render_order  # noqa: PLC0415
 
     game = await svc.create_game(
         "demo-gm",

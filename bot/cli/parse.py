@@ -20,12 +20,8 @@ from typing import Any
 
 from bot.cli.inputs import InputFileError, read_file, read_stdin
 from bot.core import catalogue
-from bot.core.interpret import submission_problems
-from bot.core.jsonio import FormatError, position_from_json
-from bot.core.map import GameMap, MapError, load_map
-from bot.core.messages import render as render_message
-from bot.core.model import ModelError, Position, Power
-from bot.core.parser import (
+from bot.core.language.interpret import submission_problems
+from bot.core.language.parser import (
     OrderSyntaxError,
     ParseError,
     ParseResult,
@@ -33,7 +29,11 @@ from bot.core.parser import (
     parse_orders,
     render_order,
 )
+from bot.core.map import GameMap, MapError, load_map
+from bot.core.messages import render as render_message
+from bot.core.model import ModelError, Position, Power
 from bot.core.presets import RulesError, load_rules
+from bot.core.records.jsonio import FormatError, position_from_json
 from bot.core.rules import Choice, RuleSet
 
 

@@ -23,11 +23,11 @@ from typing import Any
 from bot.cli.inputs import InputFileError, read_file
 from bot.cli.render_view import ViewInputError, hidden_rules, stab_sight
 from bot.core import catalogue
-from bot.core.jsonio import FormatError, position_from_json
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Position, Power
 from bot.core.orders import Build, Hold, Order, UnitOrder, UnitRef
 from bot.core.outcome import OrderResult, Reason, Verdict
+from bot.core.records.jsonio import FormatError, position_from_json
 from bot.core.stab.views import GM, Viewer, parse_viewer
 
 # Narrower pictures cannot hold the title and legend; wider ones take gigabytes to draw.
@@ -92,7 +92,7 @@ def _read_json(path: str, what: str) -> Any:
 
 
 def _parse(text: str, power: Power, position: Position, gm: GameMap, lang: str) -> Order:
-    from bot.core.parser import OrderSyntaxError, parse_order  # noqa: PLC0415
+    from bot.core.language.parser import OrderSyntaxError, parse_order  # noqa: PLC0415
 
     try:
         return parse_order(text, lang=lang, power=power, position=position, game_map=gm)

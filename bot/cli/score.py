@@ -16,9 +16,9 @@ import sys
 from typing import Any
 
 from bot.cli.inputs import InputFileError, read_input
-from bot.core.jsonio import unknown_key
 from bot.core.map import GameMap, MapError, load_map
 from bot.core.model import ModelError, Power
+from bot.core.records.jsonio import unknown_key
 from bot.core.scoring import SYSTEMS, ScoringError, score
 
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.cli.adjudicate import Engine, InputError
-from bot.core.jsonio import outcome_to_json, position_to_json
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.orders import Order, Retreat
 from bot.core.outcome import Outcome
+from bot.core.records.jsonio import outcome_to_json, position_to_json
 from bot.core.stab.placement import PlacementError, place, split_placement
 from bot.core.stab.report import (
     PhaseReport,

@@ -19,12 +19,12 @@ from typing import Any
 from bot.cli.demo import _can_reach, _colon, _reach, random_orders
 from bot.cli.stab import StabEngine, StabPhase
 from bot.core import catalogue
-from bot.core.jsonio import position_from_json, position_to_json
+from bot.core.language.notation import notation_lines
+from bot.core.language.parser import render_order
 from bot.core.map import GameMap
 from bot.core.model import Location, Phase, PhaseKind, Position, Power, ProvinceKind
-from bot.core.notation import notation_lines
 from bot.core.orders import Move, Order, SupportMove, UnitOrder, UnitRef
-from bot.core.parser import render_order
+from bot.core.records.jsonio import position_from_json, position_to_json
 from bot.core.stab.placement import home_spaces
 from bot.core.stab.report import PhaseReport, PrivateReport, say_place, say_unit
 from bot.core.stab.views import GM, PUBLIC, Viewer, sight

@@ -166,7 +166,7 @@ def _param(value: Param, lang: str, game_map: GameMap | None) -> str:
         if not value.items:
             return catalogue(lang)["list.none"]
         return value.sep.join(_param(i, lang, game_map) for i in value.items)
-    from bot.core.parser import render_order  # noqa: PLC0415 - the parser imports the core
+    from bot.core.language.parser import render_order  # noqa: PLC0415 - the parser imports the core
 
     return render_order(value, lang, game_map)
 

@@ -14,15 +14,15 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, Final
 
-from bot.core.native import mypyc_attr
+from bot.core.compiled.native import mypyc_attr
+from bot.core.compiled.twin import twin
 from bot.core.power import ModelError as ModelError  # noqa: PLC0414 - re-exported
 from bot.core.power import Power as Power  # noqa: PLC0414 - re-exported
-from bot.core.twin import twin
 
 # Whether this module runs compiled by mypyc (tools/build_native.py, which compiles it with
 # orders.py and outcome.py): their classes are then native and take no `__class__`
 # assignment, so the batch path's makers build them by their constructors (as fast, compiled,
-# as a twin's stores); interpreted, through their twins (bot.core.twin; issue 18).
+# as a twin's stores); interpreted, through their twins (bot.core.compiled.twin; issue 18).
 NATIVE: Final = not __file__.endswith((".py", ".pyc"))  # compiled: ".so" (".pyd")
 
 
@@ -280,7 +280,8 @@ _DislodgedUnitTwin: Final[Any] = None if NATIVE else twin(DislodgedUnit)
 
 
 def dislodged_unit(unit: Unit, attacker_from: str, retreats: frozenset[str]) -> DislodgedUnit:
-    """`DislodgedUnit(...)` through its twin (bot.core.twin), for the batch path's dislodged
+    """`DislodgedUnit(...)` through its twin (bot.core.compiled.twin), for the batch path's
+    dislodged
     units (made per phase by the adjudicator, read per retreat record): issue 18."""
     if NATIVE:
         return DislodgedUnit(unit, attacker_from, retreats)
@@ -354,7 +355,7 @@ class Position:
         defensive copies (the adjudicator builds one position per phase, in its hot path)."""
         if not NATIVE:
             # Filled through its twin, then made a Position (the same object as through
-            # object.__setattr__, at about half the cost; see bot.core.twin).
+            # object.__setattr__, at about half the cost; see bot.core.compiled.twin).
             twin_pos = object.__new__(_PositionTwin)
             twin_pos.phase = phase
             twin_pos.units = units if type(units) is MappingProxyType else MappingProxyType(units)

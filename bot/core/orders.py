@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.core.compiled.native import mypyc_attr
 from bot.core.model import Location, Power, Unit, UnitType
-from bot.core.native import mypyc_attr
 
 
 @mypyc_attr(acyclic=True)  # frozen values: never in a cycle, so not tracked by the collector

@@ -6,11 +6,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Final
 
+from bot.core.compiled.native import mypyc_attr
+from bot.core.compiled.twin import twin
 from bot.core.messages import Message, render
 from bot.core.model import NATIVE, DislodgedUnit, Phase, Position, Power, Unit
-from bot.core.native import mypyc_attr
 from bot.core.orders import Order
-from bot.core.twin import twin
 
 if TYPE_CHECKING:
     from bot.core.map import GameMap

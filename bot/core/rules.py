@@ -67,7 +67,7 @@ class Choice(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class VoteRules:
-    """The preset's `[votes]` table: the end-game vote procedure (bot.core.votes)."""
+    """The preset's `[votes]` table: the end-game vote procedure (bot.core.ending.votes)."""
 
     draws: bool = True  # a draw may be proposed
     concessions: bool = True  # a win may be conceded to one player
@@ -85,7 +85,7 @@ class VoteRules:
 
 @dataclass(frozen=True, slots=True)
 class EndConditions:
-    """The preset's `[end]` table (bot.core.endgame)."""
+    """The preset's `[end]` table (bot.core.ending.endgame)."""
 
     years: int = 0  # game length when the clock preset sets none (0: no limit)
     stalemate_years: int = 0  # years with no centre changing owner that stop the game (0: never)

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.core.catalogue import meta, text, texts
+from bot.core.language.notation import notation_lines
 from bot.core.map import load_map
 from bot.core.model import ModelError, Phase, PhaseKind, Power
-from bot.core.notation import notation_lines
 from bot.core.scoring import Standing
 from bot.discord_app.embeds import (
     DISORDER,

@@ -4,7 +4,7 @@ A button's `custom_id` carries everything (`parley:vote:<game>:<vote>:<choice>`)
 `VoteButton` is a discord.py `DynamicItem` registered once at start-up
 (`bot.add_dynamic_items`, in cogs/vote), so a click on a button posted before a restart
 still reaches the service. The answer to a click is ephemeral: only the voter sees it, and the
-table only ever reads the result (`bot.core.votes.announce`).
+table only ever reads the result (`bot.core.ending.votes.announce`).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
+from bot.core.ending.votes import policy_for_rules
 from bot.core.presets import load_rules
-from bot.core.votes import policy_for_rules
 from bot.discord_app.interactions import describe_refusal, send, think, user_key
 from bot.i18n import t
 

@@ -1,6 +1,7 @@
 """The order builder on Discord (issue 30): select menus and buttons that build a power's set,
-so that a turn can be played with a thumb. The model is the service's (bot/service/builder.py,
-bot/core/builder.py); this module only draws it and reads the presses.
+so that a turn can be played with a thumb. The model is the service's
+(bot/service/orders/builder.py,
+bot/core/writing/builder.py); this module only draws it and reads the presses.
 
 Every component is a discord.py `DynamicItem` whose custom_id carries all it needs
 (`pb:<s|b>:<game>:<phase row>:<user>:<what>:<arg>`, at most 100 characters, Discord's limit),
@@ -11,7 +12,8 @@ or on another game's builder changes nothing and is answered (ephemerally) with 
 A builder message: the set so far (in the game's notation) with its map, then at most four
 rows (Discord allows five): the unit select, what the chosen unit does, a support's or
 convoy's next step when one is being picked, and the buttons (submit, hold all, repeat last
-turn, clear). A select holds at most 25 options: longer lists are paged (`bot.core.builder.page`).
+turn, clear). A select holds at most 25 options: longer lists are paged
+(`bot.core.writing.builder.page`).
 """
 
 from __future__ import annotations
@@ -24,14 +26,14 @@ from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
-from bot.core.advice import order_key
-from bot.core.builder import Slot, page
 from bot.core.model import PhaseKind, UnitType
 from bot.core.orders import Build, Disband, Hold, Move, Order, Retreat
+from bot.core.writing.advice import order_key
+from bot.core.writing.builder import Slot, page
 from bot.discord_app.format import MESSAGE_LIMIT, chunks, power_name, submit_reply_lines
 from bot.discord_app.interactions import describe_refusal, user_key
 from bot.service import ServiceError
-from bot.service.builder import Draft, say
+from bot.service.orders.builder import Draft, say
 
 if TYPE_CHECKING:
     from bot.discord_app.app import Parley
@@ -435,7 +437,7 @@ async def open_builder(interaction: discord.Interaction[Any], game_id: int) -> N
     bot: Parley = interaction.client
     user = user_key(interaction.user)
     try:
-        draft = await bot.service.builder.draft(game_id, user)
+        draft = await bot.service.orders.builder.draft(game_id, user)
     except Exception as exc:
         refusal = describe_refusal(exc, "en")
         if refusal is None:
@@ -448,7 +450,7 @@ async def open_builder(interaction: discord.Interaction[Any], game_id: int) -> N
 async def _send_new(interaction: discord.Interaction[Any], draft: Draft, user: str) -> None:
     bot: Parley = interaction.client
     content, view = draw(draft, user, Screen(None))
-    png = await bot.service.builder.draft_map(draft.game_id, user, draft)
+    png = await bot.service.orders.builder.draft_map(draft.game_id, user, draft)
     await interaction.response.send_message(
         content,
         view=view,

@@ -13,7 +13,7 @@ from bot.core.model import Phase, PhaseKind, Power
 from bot.discord_app.builder import open_view
 from bot.discord_app.format import mention, power_name
 from bot.service import Event, GameStatus, ServiceError
-from bot.service.builder import say
+from bot.service.orders.builder import say
 
 if TYPE_CHECKING:
     from bot.discord_app.notifier import DiscordNotifier

@@ -30,8 +30,8 @@ from bot.core.model import Power
 from bot.discord_app.app import Parley
 from bot.discord_app.format import chunks, mention, power_name, stamp
 from bot.service import Event, EventKind, GameStatus
-from bot.service.access import BOT
-from bot.service.schedule import ct
+from bot.service.clock.schedule import ct
+from bot.service.games.access import BOT
 
 if TYPE_CHECKING:
     from bot.discord_app.notifier import DiscordNotifier

@@ -23,7 +23,7 @@ from bot.discord_app.embeds import (
     vote_embeds,
 )
 from bot.service import Event, EventKind, GameStatus, TableService
-from bot.service.record import final_standings, game_record
+from bot.service.games.record import final_standings, game_record
 
 log = logging.getLogger(__name__)
 

@@ -6,9 +6,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from bot.core import catalogue as texts
+from bot.core.language.notation import notation_lines
 from bot.core.map import MapError, load_map
 from bot.core.model import ModelError, Phase, Power
-from bot.core.notation import notation_lines
 from bot.core.outcome import Outcome
 from bot.discord_app.embeds import joined
 from bot.i18n import DEFAULT_LANG, catalogue, t
@@ -83,7 +83,8 @@ def results_lines(
     outcome: Outcome | None = None,
 ) -> list[str]:
     """The results of a phase, per power, for the table and spectator channels: in the
-    stabbeurfou section-4 notation (bot.core.notation) when the typed outcome is at hand."""
+    stabbeurfou section-4 notation (bot.core.language.notation) when the typed outcome is at
+    hand."""
     lines = [_head(game, phase, lang)]
     if outcome is not None:
         lines.extend(notation_lines(outcome, lang, load_map(game.variant)))

@@ -57,8 +57,8 @@ from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, urgency
 from bot.discord_app.uncertain import RETRY_AFTER, UncertainSend, uncertain
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
-from bot.service.access import BOT
-from bot.service.record import final_standings, game_record, year_end_positions
+from bot.service.games.access import BOT
+from bot.service.games.record import final_standings, game_record, year_end_positions
 from renderer.chart import centre_chart
 
 if TYPE_CHECKING:

@@ -7,7 +7,7 @@ the table channel and order acknowledgements, then spectators and feeds, then DM
 responses do not count against the global limit and are not paced. The order is global
 across every game this process serves: all the tables due together post their results before
 any of them posts to a spectator channel or a DM. With several processes on one database
-each turn is also taken from the shared rate (`shared`, see `bot/service/ratelimit.py`) at
+each turn is also taken from the shared rate (`shared`, see `bot/service/delivery/ratelimit.py`) at
 the level of the most urgent waiter: the order holds across processes too.
 """
 

@@ -6,7 +6,7 @@ Rooms (one module per concern; `TableService` in service.py is a thin facade ove
                       due times, and the small steps every part takes (rows, audit, events)
     lobby.py          create_game, join, assign, leave, start_game, set_meta
     orders.py         submit, submit_for, clear_orders, my_orders, set_ready (the advice on a
-                      set is pure: bot.core.advice; orders.py words it)
+                      set is pure: bot.core.writing.advice; orders.py words it)
     queries.py        status, list_games, games_of, phase_orders, history, results, phases,
                       position, power_of, audit_log
     phase_machine.py  open -> writing -> adjudicating -> done, reminders, the end of a game
@@ -43,7 +43,7 @@ Opening
         clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`) and
         then `await svc.run_due()` (does what is due, delivers events); ScaledClock(factor).
         executor: None or "thread" (threads), "process" (a pool of worker processes the
-        service owns, bot/service/workers.py: adjudicating and drawing use every core; a
+        service owns, bot/service/clock/workers.py: adjudicating and drawing use every core; a
         broken pool restarts, the phase computed in a thread meanwhile; `parley run`'s
         default on two CPUs or more), or any concurrent.futures.Executor.
         metrics: called after each adjudication with {"adjudicate", "render", "compute"}
@@ -66,7 +66,7 @@ Games
         meta={...}, stab_retreats=None|"phase"|"conditional") -> GameStatus
         (stab_retreats: under a hidden-movement preset, Stab! rule 4, fixed at creation;
         clock_overrides {"schedule": parse_schedule(text).to_json()}: deadlines at a fixed
-        local time, bot.service.schedule)
+        local time, bot.service.clock.schedule)
     await svc.join(game_id, user, power=None|"random"|Power|"france") -> Power
         (forming games only: after the start only the GM seats someone, replace_player)
     await svc.assign(game_id, gm, user, power) -> Power          (GM)
@@ -77,9 +77,9 @@ Games
         submitted [who, never what], ready, to_order, centers, units, broken...)
     await svc.list_games(include_over=False) / await svc.games_of(user) -> list[GameStatus]
     await svc.set_meta(game_id, key, value, by=user)   (free data for the bot: channel ids,
-        ...; `by` the GM: any key, a player: "spectators", `bot.service.access.BOT` (the
+        ...; `by` the GM: any key, a player: "spectators", `bot.service.games.access.BOT` (the
         default): only the bot's own "press_lock"; else PermissionDeniedError)
-    clock_names() (bot.service.clock), and bot.core.presets.list_presets() for autocomplete.
+    clock_names() (bot.service.clock.clocks), and bot.core.presets.list_presets() for autocomplete.
 
 Orders (secret)
     await svc.submit(game_id, user, text, merge=False) -> SubmitReply(accepted, phase, power,
@@ -88,7 +88,7 @@ Orders (secret)
         submission; rules with `proxy_orders` a/b allow it), or refused by the rule set
         (Stabbeurfou), is not saved and the previous orders stand. After the deadline:
         LateSubmissionError (nothing saved). More than 100 orders or 20,000 characters:
-        ServiceError, nothing saved (`bot.service.intake`); the set is read in a thread.
+        ServiceError, nothing saved (`bot.service.orders.intake`); the set is read in a thread.
     await svc.clear_orders(game_id, user) -> SubmitReply
     await svc.my_orders(game_id, user) -> OrdersView(orders, submitted_at, warnings)
     await svc.set_ready(game_id, user, ready=True) -> bool (True: adjudicated early)
@@ -103,7 +103,7 @@ Orders (secret)
         is played from, the current one by default; public; NotFoundError for another game's
         phase; Stab!: the GM `viewer` sees it all, a player its own units, others nothing)
 
-Stab!, hidden movement (a preset with `hidden_movement`; bot.service.hidden, hidden_views)
+Stab!, hidden movement (a preset with `hidden_movement`; bot.service.hidden.stab, hidden_views)
     While the game runs (`status.hidden`): sets are read against the player's own units
     (Spring 1901: placement lines first; conditional retreats `F PIC R BEL` if chosen);
     results_ready carries nothing of the board (payload "stab": {"phase_id"}, its png the
@@ -113,9 +113,9 @@ Stab!, hidden movement (a preset with `hidden_movement`; bot.service.hidden, hid
         viewer ["gm" | "public" | power], lines, png): what `user` may see of an adjudicated
         phase (the GM, and anyone once the game is over: everything)
 
-End-game votes (bot.core.votes; the rule set's policy: edc2023 section E, house IX, default)
+End-game votes (bot.core.ending.votes; the rule set's policy: edc2023 section E, house IX, default)
     await svc.propose_vote(game_id, user, "draw"|"concede", powers=()) -> public record
-        (a bot.core.votes.VoteRecord: id, kind, powers, opened, status, closed, counts
+        (a bot.core.ending.votes.VoteRecord: id, kind, powers, opened, status, closed, counts
         where published; never the author nor the voters)
     await svc.cast_ballot(game_id, user, vote_id, "yes"|"no"|"abstain") -> public record
     await svc.refuse_vote(game_id, gm, vote_id, reason) -> public record  (GM, house IX(5))
@@ -161,7 +161,7 @@ yet, a 5xx) it is retried about 5 s later, in order within each game. Raise
 TransientDeliveryError for an outage (one WARNING line); anything else is logged as an ERROR.
 Delivery never holds the clock: the next phase opens from the adjudication time.
 
-Deliveries (posting exactly once): `svc.deliveries` (bot.service.deliveries) records, per
+Deliveries (posting exactly once): `svc.deliveries` (bot.service.delivery.deliveries) records, per
 event and destination (an opaque channel key), the message ids posted, with the
 destination's delivered mark in the same transaction as the last one:
     await svc.deliveries.begin(event.id, event.game_id, dest, after) -> Delivery(message_ids,
@@ -183,7 +183,15 @@ NotFoundError, PermissionDeniedError, InvalidStateError, LateSubmissionError,
 VoteRefusedError, CorruptGameError (one game unreadable; the others run).
 """
 
-from bot.service.clock import FakeClock, ScaledClock, SystemClock, clock_names, load_clock
+from bot.service.clock.clocks import FakeClock, ScaledClock, SystemClock, clock_names, load_clock
+from bot.service.delivery.events import (
+    Event,
+    EventKind,
+    MemoryNotifier,
+    Notifier,
+    NullNotifier,
+    TransientDeliveryError,
+)
 from bot.service.errors import (
     ConfigError,
     CorruptGameError,
@@ -196,14 +204,7 @@ from bot.service.errors import (
     StoreUnavailableError,
     VoteRefusedError,
 )
-from bot.service.events import (
-    Event,
-    EventKind,
-    MemoryNotifier,
-    Notifier,
-    NullNotifier,
-    TransientDeliveryError,
-)
+from bot.service.games.settings import GameSettings, parse_times
 from bot.service.service import (
     AuditEntry,
     GameStatus,
@@ -214,7 +215,6 @@ from bot.service.service import (
     SubmitReply,
     TableService,
 )
-from bot.service.settings import GameSettings, parse_times
 
 __all__ = [
     "AuditEntry",

@@ -28,31 +28,25 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+from bot.core.ending.votes import VoteRecord
 from bot.core.model import Position, Power
-from bot.core.votes import VoteRecord
-from bot.service.builder import Builder
-from bot.service.clock import Clock, SystemClock, load_clock
-from bot.service.deliveries import Deliveries
-from bot.service.engine import CoreEngine, Engine, bundled_variants
+from bot.service.clock.clocks import Clock, SystemClock, load_clock
+from bot.service.clock.engine import CoreEngine, Engine, bundled_variants
+from bot.service.clock.phase_machine import Metrics, PhaseMachine
+from bot.service.clock.scheduler import Scheduler
+from bot.service.clock.workers import ComputePool
+from bot.service.delivery.deliveries import Deliveries
+from bot.service.delivery.events import Notifier, NullNotifier
+from bot.service.delivery.outbox import Outbox
+from bot.service.delivery.ratelimit import SharedRate
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
-from bot.service.events import Notifier, NullNotifier
-from bot.service.gm import GmTools
-from bot.service.hidden_views import HiddenReplay, HiddenView, HiddenViews
-from bot.service.lateness import GRACE, Receipt
-from bot.service.lobby import Lobby
-from bot.service.missed import missed_counts
-from bot.service.orders import Orders, Seat
-from bot.service.outbox import Outbox
-from bot.service.palettes import Palettes
-from bot.service.phase_machine import Metrics, PhaseMachine
-from bot.service.queries import Queries
-from bot.service.ratelimit import SharedRate
-from bot.service.scheduler import Scheduler
-from bot.service.settings import GameSettings, game_settings
-from bot.service.storage import Storage
-from bot.service.storage.opening import open_storage
-from bot.service.table import Table
-from bot.service.values import (
+from bot.service.games.gm import GmTools
+from bot.service.games.lobby import Lobby
+from bot.service.games.missed import missed_counts
+from bot.service.games.palettes import Palettes
+from bot.service.games.queries import Queries
+from bot.service.games.settings import GameSettings, game_settings
+from bot.service.games.values import (
     AuditEntry,
     GameStatus,
     MissedOrders,
@@ -62,8 +56,14 @@ from bot.service.values import (
     Submission,
     SubmitReply,
 )
-from bot.service.votes import Votes
-from bot.service.workers import ComputePool
+from bot.service.games.votes import Votes
+from bot.service.hidden.views import HiddenReplay, HiddenView, HiddenViews
+from bot.service.orders.builder import Builder
+from bot.service.orders.lateness import GRACE, Receipt
+from bot.service.orders.secret import Orders, Seat
+from bot.service.storage import Storage
+from bot.service.storage.opening import open_storage
+from bot.service.table import Table
 
 __all__ = [
     "AuditEntry",
@@ -156,7 +156,7 @@ class TableService:
         `init_db`: an existing empty file may become a new database (else it is refused).
         `storage`: an opened storage to use instead of the SQLite file at `path`.
         `grace`: seconds a phase stays open after its deadline for orders sent before it
-        (bot.service.lateness)."""
+        (bot.service.orders.lateness)."""
         engine = engine or CoreEngine()
         # The bundled presets and variants (what /game create offers) must load before anything
         # else happens; each game's own variant is checked with the game (`recover`): a
@@ -291,7 +291,7 @@ class TableService:
     async def hidden_view(
         self, game_id: int, user: str, phase_id: int | None = None, *, palette: str = ""
     ) -> HiddenView:
-        """Stab!: what `user` may see of an adjudicated phase (bot.service.hidden_views)."""
+        """Stab!: what `user` may see of an adjudicated phase (bot.service.hidden.views)."""
         return await self.hidden.view(game_id, user, phase_id, palette=palette)
 
     async def hidden_replay(self, game_id: int, user: str) -> HiddenReplay:
@@ -328,7 +328,7 @@ class TableService:
     def receiving(self, user: str, created_at: float | None) -> AbstractContextManager[Receipt]:
         """`with service.receiving(user, message_time) as receipt:` around the reading of a
         set from its arrival, `submit(..., receipt=receipt)` inside: a phase due to close
-        waits for it if it was sent in time (bot.service.lateness.Intake)."""
+        waits for it if it was sent in time (bot.service.orders.lateness.Intake)."""
         return self.table.intake.receiving(user, created_at)
 
     async def seats(self, user: str) -> list[Seat]:
@@ -341,7 +341,7 @@ class TableService:
     def follow_gateway(self, fence: Callable[[], Awaitable[None]] | None) -> None:
         """The bot's catch-up with its Discord gateway (bot.discord_app.gateway): with a
         grace, a phase closes once the bot has read what Discord sent before the grace
-        ended, however busy it was (bot.service.lateness); None: the grace is fixed."""
+        ended, however busy it was (bot.service.orders.lateness); None: the grace is fixed."""
         self.table.intake.fence = fence
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:
@@ -361,7 +361,7 @@ class TableService:
     async def set_ready(self, game_id: int, user: str, ready: bool = True) -> bool:
         return await self.orders.set_ready(game_id, user, ready)
 
-    # --- map palettes chosen from Discord (bot.service.palettes) -------------------
+    # --- map palettes chosen from Discord (bot.service.games.palettes) -------------------
 
     async def user_palette(self, user: str) -> str | None:
         return await self.palettes.of_user(user)

@@ -43,8 +43,8 @@ from bot.discord_app.interactions import (
 )
 from bot.discord_app.replies import reply
 from bot.service import GameStatus
-from bot.service.access import BOT
-from bot.service.schedule import ct
+from bot.service.clock.schedule import ct
+from bot.service.games.access import BOT
 from cogs.orders.cog import OrdersCog
 
 log = logging.getLogger("parley.discord")

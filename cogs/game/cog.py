@@ -30,8 +30,8 @@ from bot.discord_app.interactions import (
 )
 from bot.i18n import t
 from bot.service import ServiceError, clock_names, parse_times
-from bot.service.clock import parse_duration
-from bot.service.schedule import parse_schedule
+from bot.service.clock.clocks import parse_duration
+from bot.service.clock.schedule import parse_schedule
 
 # A game's language: one choice per catalogue language, named by its `[meta] name`.
 LANGUAGES = [
@@ -70,7 +70,8 @@ def _overrides(times: str, years: int | None, lang: str) -> dict[str, Any]:
 
 
 def casual_overrides(schedule: str, reminders: str, lang: str) -> dict[str, Any]:
-    """The clock overrides of /game create's `schedule` and `reminders` (bot.service.schedule)."""
+    """The clock overrides of /game create's `schedule` and `reminders`
+    (bot.service.clock.schedule)."""
     out: dict[str, Any] = {}
     try:
         if schedule.strip():

@@ -13,9 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.language.notation import notation_lines
 from bot.core.map import load_map
 from bot.core.model import ModelError, Phase
-from bot.core.notation import notation_lines
 from bot.core.stab.views import Sight
 from bot.discord_app.app import Parley
 from bot.discord_app.format import chunks, phase_name
@@ -30,7 +30,7 @@ from bot.discord_app.interactions import (
 )
 from bot.i18n import t
 from bot.service import GameStatus, NotFoundError
-from bot.service.record import game_record, phase_outcomes, report_text
+from bot.service.games.record import game_record, phase_outcomes, report_text
 from renderer import Frame, render_gif
 
 ANY_STATE = ("forming", "active", "paused", "over")

@@ -26,8 +26,8 @@ from bot.discord_app.interactions import (
 from bot.discord_app.replies import reply
 from bot.i18n import t
 from bot.service import GameStatus
-from bot.service.lateness import Receipt
-from bot.service.orders import Seat
+from bot.service.orders.lateness import Receipt
+from bot.service.orders.secret import Seat
 
 log = logging.getLogger("parley.discord")
 

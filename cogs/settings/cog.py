@@ -2,7 +2,7 @@
 
 A user's palette is for the maps sent to them alone (the map of their own orders); a server's
 is for the public maps of its games that chose none at `/game create` (see
-bot.service.palettes). A server's may be set by a member with Manage Server.
+bot.service.games.palettes). A server's may be set by a member with Manage Server.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """/tournament: a whole tournament on one server (issue 15; seed edc-2023 B, D, E, G). The
-creator is the tournament director; the service (bot.service.tournaments) decides and refuses,
+creator is the tournament director; the service (bot.service.tournaments.service) decides and
+refuses,
 this cog only reads the options, creates each table's thread and posts."""
 
 from __future__ import annotations
@@ -28,10 +29,10 @@ from bot.discord_app.interactions import (
     user_key,
 )
 from bot.service import clock_names
-from bot.service.tournament_export import export_document, tables_csv
-from bot.service.tournament_state import snapshot, standings
-from bot.service.tournament_texts import tt
-from bot.service.tournaments import Tournaments
+from bot.service.tournaments.export import export_document, tables_csv
+from bot.service.tournaments.service import Tournaments
+from bot.service.tournaments.state import snapshot, standings
+from bot.service.tournaments.texts import tt
 from cogs.tournament.post import (
     NamedParley,
     names_of,

@@ -15,10 +15,10 @@ import discord
 from bot.core.map import load_map
 from bot.core.tournament.model import StandingRow
 from bot.discord_app.app import Parley
-from bot.service.tournament_export import standings_csv, standings_document
-from bot.service.tournament_rounds import RoundStatus
-from bot.service.tournament_state import Snapshot, seats, standings
-from bot.service.tournament_texts import tt
+from bot.service.tournaments.export import standings_csv, standings_document
+from bot.service.tournaments.rounds import RoundStatus
+from bot.service.tournaments.state import Snapshot, seats, standings
+from bot.service.tournaments.texts import tt
 from renderer.standings import StandingLine, standings_png
 
 

@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.core.ending.votes import VoteRecord
 from bot.core.map import load_map
 from bot.core.model import Power
-from bot.core.votes import VoteRecord
 from bot.discord_app.app import Parley
 from bot.discord_app.ballots import ballot_view
 from bot.discord_app.format import power_name

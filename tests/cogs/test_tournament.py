@@ -93,7 +93,7 @@ async def _play_round(w: Weekend, n: int, rng: random.Random) -> None:
 
 
 async def _snap(w: Weekend):
-    from bot.service.tournament_state import snapshot  # noqa: PLC0415
+    from bot.service.tournaments.state import snapshot  # noqa: PLC0415
 
     return await snapshot(w.tours.storage, 1)
 

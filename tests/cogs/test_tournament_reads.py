@@ -61,7 +61,7 @@ async def _round(w: Weekend, lang: str, players: int) -> list[int]:
 
 
 async def post_snapshot(w: Weekend):
-    from bot.service.tournament_state import snapshot  # noqa: PLC0415
+    from bot.service.tournaments.state import snapshot  # noqa: PLC0415
 
     return await snapshot(w.tours.storage, 1)
 

@@ -33,15 +33,15 @@ def removals_2023(position: Position, power: Power, count: int, game_map: GameMa
 
 def civil_disorder_rule(rules: RuleSet) -> RemovalRule:
     """The removal rule of `rules.civil_disorder`: the 2023 rule here, the others from
-    `bot.core.civil_disorder`."""
+    `bot.core.adjudicator.civil_disorder`."""
     if rules.civil_disorder is CivilDisorder.RULE_2023:
         return removals_2023
     try:
-        module = import_module("bot.core.civil_disorder")
+        module = import_module("bot.core.adjudicator.civil_disorder")
     except ImportError:
         raise NotImplementedError(
-            f"civil-disorder rule {rules.civil_disorder.value!r} needs bot.core.civil_disorder,"
-            " which is not there yet"
+            f"civil-disorder rule {rules.civil_disorder.value!r} needs"
+            " bot.core.adjudicator.civil_disorder, which is not there yet"
         ) from None
     rule: RemovalRule = module.removal_rule(rules.civil_disorder)
     return rule

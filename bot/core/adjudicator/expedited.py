@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from bot.core.adjudicator.mapindex import MapIndex
 from bot.core.adjudicator.phases import next_position
-from bot.core.endgame import expedited_destroyed, expedited_removed
+from bot.core.ending.endgame import expedited_destroyed, expedited_removed
 from bot.core.map import GameMap
 from bot.core.model import Phase, PhaseKind, Season
 from bot.core.outcome import Outcome

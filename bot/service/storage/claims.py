@@ -17,7 +17,7 @@ the process's own, and nobody else is listening.
 
 The shared rate limit (`rate_slots`) counts the requests every process started per slot of
 time, and `rate_demand` (migration 0010) says how urgent each process's waiting request is,
-so that priorities hold across processes (see `bot/service/ratelimit.py`).
+so that priorities hold across processes (see `bot/service/delivery/ratelimit.py`).
 """
 
 from __future__ import annotations

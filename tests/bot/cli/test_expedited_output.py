@@ -8,8 +8,8 @@ import json
 
 from bot.cli import main
 from bot.cli.adjudicate import Engine
+from bot.core.language.notation import notation_lines
 from bot.core.map import load_map
-from bot.core.notation import notation_lines
 from bot.core.presets import load_rules
 
 # Turkey's last unit, A ARM, dislodged; its only centre (ANK) held by Russia, SMY occupied:

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.core import fastparse, model, outcome
-from bot.core.fastparse import BulkReader
+from bot.core import model, outcome
+from bot.core.language import fastparse
+from bot.core.language.fastparse import BulkReader
 from bot.core.messages import msg
 from bot.core.model import NATIVE, Location, Phase, PhaseKind, Position, Power, Season, Unit
 from bot.core.orders import Hold, UnitRef, UnitType

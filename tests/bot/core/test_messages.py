@@ -218,7 +218,7 @@ def test_the_results_notation_explains_an_illegal_order_in_french():
 
 
 def test_the_end_of_the_game_is_explained_in_french():
-    from bot.core.endgame import EndKind, EndRules, check_end  # noqa: PLC0415
+    from bot.core.ending.endgame import EndKind, EndRules, check_end  # noqa: PLC0415
 
     centers = sorted(MAP.supply_centers)
     pos = Position.build(Phase.parse("W1905A"), [], dict.fromkeys(centers[:18], F))

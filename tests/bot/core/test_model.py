@@ -109,7 +109,7 @@ def test_position_adopt_wraps_without_copying():
         gone,
     )
     assert hash(full.phase) == hash(phase)
-    # adopt fills a twin of Position's slots (bot.core.twin): they must be its fields
+    # adopt fills a twin of Position's slots (bot.core.compiled.twin): they must be its fields
     if not NATIVE:  # compiled: no twin, its constructor
         assert sorted(_PositionTwin.__slots__) == sorted(f.name for f in fields(Position))
 

@@ -9,15 +9,15 @@ import pytest
 
 from bot.core import presets
 from bot.core.adjudicator import adjudicate
-from bot.core.endgame import end_rules_for
+from bot.core.ending.endgame import end_rules_for
+from bot.core.ending.votes import policy_for_rules
+from bot.core.language.parser import parse_order
 from bot.core.map import load_map
 from bot.core.model import Phase, Position, Power, Unit
-from bot.core.parser import parse_order
 from bot.core.presets import list_presets, load_rules
 from bot.core.rules import RuleSet
-from bot.core.submission import accepts_orders, combine_mode
-from bot.core.votes import policy_for_rules
-from bot.service.record import scoring_system
+from bot.core.writing.submission import accepts_orders, combine_mode
+from bot.service.games.record import scoring_system
 
 STD = load_map("standard")
 

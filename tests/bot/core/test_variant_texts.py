@@ -4,11 +4,11 @@ variant (its French names and abbreviations, its powers North, East, West) and t
 from __future__ import annotations
 
 from bot.core import catalogue
+from bot.core.language.notation import notation_lines, result_line
+from bot.core.language.parser import render_order
 from bot.core.messages import Name, Prov, msg, render
 from bot.core.model import Phase, Position, Power, Unit
-from bot.core.notation import notation_lines, result_line
 from bot.core.outcome import Reason, describe
-from bot.core.parser import render_order
 from tests.standard import STANDARD, adjudicate, parse_order
 from tests.variants import tri
 

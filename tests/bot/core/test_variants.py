@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from bot.core.adjudicator import adjudicate
-from bot.core.endgame import solo_threshold
+from bot.core.ending.endgame import solo_threshold
+from bot.core.language.notation import notation_lines
+from bot.core.language.parser import parse_orders
 from bot.core.map import MapError, bundled_maps, load_map, parse_map
 from bot.core.model import ModelError, Phase, Power
-from bot.core.notation import notation_lines
-from bot.core.parser import parse_orders
 from bot.core.rules import DATC
 from bot.core.scoring import score
 from bot.paths import data_dir

@@ -13,7 +13,7 @@ from bot.discord_app.format import (
     window_name,
 )
 from bot.discord_app.notifier import nonce
-from bot.service.settings import GameSettings
+from bot.service.games.settings import GameSettings
 
 
 def test_chunks_fit_the_limit_and_keep_every_line_in_order() -> None:

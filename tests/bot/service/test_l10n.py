@@ -8,9 +8,9 @@ import pytest
 
 from bot.core.model import Phase, Position, Power, Unit
 from bot.service import texts
-from bot.service.codec import outcome_from_json, outcome_to_json
-from bot.service.engine import CoreEngine
+from bot.service.clock.engine import CoreEngine
 from bot.service.errors import InvalidStateError, NotFoundError, PermissionDeniedError
+from bot.service.storage.codec import outcome_from_json, outcome_to_json
 from tests.bot.service.conftest import seven_player_game
 from tests.standard import parse_orders
 

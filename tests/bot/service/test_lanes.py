@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.service import EventKind, phase_machine
-from bot.service.events import Event
+from bot.service import EventKind
+from bot.service.clock import phase_machine
+from bot.service.delivery.events import Event
 from tests.bot.service.conftest import SEVEN, seven_player_game
 from tests.bot.service.test_delivery_clock import until
 from tests.standard import STANDARD

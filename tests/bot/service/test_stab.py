@@ -267,7 +267,7 @@ async def test_the_end_of_the_game_opens_the_history(opener, clock):
 
 
 async def test_the_order_map_shows_only_the_players_own_units(opener, clock, monkeypatch):
-    from bot.service import order_map  # noqa: PLC0415
+    from bot.service.orders import order_map  # noqa: PLC0415
 
     given: list[set[str]] = []
 

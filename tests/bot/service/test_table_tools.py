@@ -7,8 +7,8 @@ import pytest
 
 from bot.core.model import Phase, Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier, PermissionDeniedError
-from bot.service.engine import CoreEngine
-from bot.service.labels import strip_labels
+from bot.service.clock.engine import CoreEngine
+from bot.service.orders.labels import strip_labels
 from tests.bot.service.conftest import SEVEN, seven_player_game
 from tests.standard import STANDARD
 

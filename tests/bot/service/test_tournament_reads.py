@@ -13,12 +13,12 @@ import io
 import pytest
 
 from bot.service import Event, EventKind, MemoryNotifier
-from bot.service.clock import load_clock
-from bot.service.tournament_clock import schedule
-from bot.service.tournament_export import export_document, standings_csv, tables_csv
-from bot.service.tournament_state import snapshot
-from bot.service.tournament_texts import TournamentRefusedError
-from bot.service.tournaments import Tournaments
+from bot.service.clock.clocks import load_clock
+from bot.service.tournaments.clock import schedule
+from bot.service.tournaments.export import export_document, standings_csv, tables_csv
+from bot.service.tournaments.service import Tournaments
+from bot.service.tournaments.state import snapshot
+from bot.service.tournaments.texts import TournamentRefusedError
 from tests.bot.service.test_tournaments import DIRECTOR, _tournament
 
 MIN = 60.0

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.language.parser import OrderSyntaxError
 from bot.core.map import load_map
 from bot.core.model import Location, Phase, Position, Power, Unit, UnitType
 from bot.core.orders import (
@@ -27,7 +28,6 @@ from bot.core.orders import (
     UnitRef,
 )
 from bot.core.outcome import Outcome, Reason, Verdict
-from bot.core.parser import OrderSyntaxError
 from bot.core.rules import (
     DATC,
     AdjacentConvoy,

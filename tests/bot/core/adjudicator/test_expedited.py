@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bot.core.adjudicator import adjudicate
+from bot.core.language.parser import parse_order
 from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Unit
-from bot.core.parser import parse_order
 from bot.core.presets import load_rules
 
 STD = load_map("standard")

@@ -21,7 +21,7 @@ from bot.core.adjudicator.fastpath import settle
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.adjudicator.movement_phase import adjudicate_movement, prepare
 from bot.core.adjudicator.random_phases import random_orders, random_position
-from bot.core.interpret import interpret
+from bot.core.language.interpret import interpret
 from bot.core.model import PhaseKind, Position, Power
 from bot.core.orders import Order
 from bot.core.outcome import Outcome

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from bot.core.language.parser import parse_order
 from bot.core.model import Power
 from bot.core.orders import Retreat
-from bot.core.parser import parse_order
 from bot.core.stab.report import (
     CentreLost,
     RetreatCaused,

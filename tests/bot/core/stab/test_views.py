@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.core.adjudicator import adjudicate
+from bot.core.language.parser import parse_order
 from bot.core.model import ModelError, Power
 from bot.core.orders import Build, Disband, Order, Retreat, UnitOrder
-from bot.core.parser import parse_order
 from bot.core.stab.report import adjustment_report, movement_report, retreat_report
 from bot.core.stab.views import GM, PUBLIC, parse_viewer, sight
 from tests.bot.core.stab.helpers import MAP, RULES, phase

@@ -1,0 +1,1 @@
+"""bot.core.compiled: (to be written)."""

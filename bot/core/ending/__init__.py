@@ -1,0 +1,1 @@
+"""bot.core.ending: (to be written)."""

@@ -1,0 +1,1 @@
+"""bot.core.language: (to be written)."""

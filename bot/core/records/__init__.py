@@ -1,0 +1,1 @@
+"""bot.core.records: (to be written)."""

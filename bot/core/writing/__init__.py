@@ -1,0 +1,1 @@
+"""bot.core.writing: (to be written)."""

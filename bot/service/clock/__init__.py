@@ -1,0 +1,1 @@
+"""bot.service.clock.clocks: (to be written)."""

@@ -1,0 +1,1 @@
+"""bot.service.delivery: (to be written)."""

@@ -1,0 +1,1 @@
+"""bot.service.games: (to be written)."""

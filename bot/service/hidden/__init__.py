@@ -1,0 +1,1 @@
+"""bot.service.hidden.stab: (to be written)."""

@@ -1,0 +1,1 @@
+"""bot.service.orders.secret: (to be written)."""

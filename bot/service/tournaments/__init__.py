@@ -1,0 +1,1 @@
+"""bot.service.tournaments.service: (to be written)."""
