@@ -33,6 +33,7 @@ NATIVE_MODULES = [
     "bot/core/adjudicator/phases.py",
     "bot/core/language/interpret.py",
     "bot/core/language/fastparse.py",
+    "bot/core/language/bulk.py",
     "bot/core/language/fastread.py",
     "bot/core/records/jsonio_fast.py",
     "bot/cli/adjudicate.py",

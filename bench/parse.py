@@ -23,13 +23,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout, and tests.*
-from tests.bot.core.test_parser import BOARDS, GOLDEN  # the golden file's boards
-
 from bot.core.language import fastparse
 from bot.core.language.parser import OrderSyntaxError, parse_order, parse_order_grammar
 from bot.core.map import load_map
 from bot.core.model import Position
 from bot.core.records.jsonio import position_from_json
+from tests.bot.core.language.test_parser import BOARDS, GOLDEN  # the golden file's boards
 
 STANDARD = load_map("standard")
 

@@ -12,6 +12,12 @@ from renderer.render import (
     render_gif,
 )
 
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = (
+    "bot.core",
+    "bot.paths",
+)
+
 __all__ = [
     "PALETTES",
     "PUBLIC",

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.core import adjudicator as _adjudicator
 from bot.core import messages as _messages
+from bot.core import order_text as _order_text
 from bot.core import outcome as _outcome
 from bot.core import scoring as _scoring
 from bot.core.ending import votes as _votes
@@ -101,7 +102,7 @@ def render_order(order: Order, lang: str = "en", game_map: GameMap | None = None
 def render_notation(
     order: Order, lang: str = "en", *, lower: bool = False, game_map: GameMap | None = None
 ) -> str:
-    return _notation.render(order, lang, lower=lower, game_map=game_map or STANDARD)
+    return _order_text.render(order, lang, lower=lower, game_map=game_map or STANDARD)
 
 
 def result_line(

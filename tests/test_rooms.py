@@ -1,11 +1,14 @@
-"""The size and the shape of the house (issue 33): no Python file over 800 lines, and no import
-circle between modules beyond the ones known today, which issue 33's restructure is to break
-(then the list below is emptied, and stays so).
+"""The size and the shape of the house (issue 33): no Python file over 800 lines, no import
+circle between modules, and each package importing only what its `__init__` allows.
 
 An import is any `import` statement of a module, wherever it stands: at the top, inside a
 function (deferred to dodge a circle at import time) or under `if TYPE_CHECKING:` (a circle in
 the types is a circle in the design). `from a.b import c` depends on `a.b.c` when that is a
-module, else on `a.b`. The production code is `bot/`, `cogs/` and `renderer/`."""
+module, else on `a.b`. The production code is `bot/`, `cogs/` and `renderer/`.
+
+Each package's `__init__.py` names, in `MAY_IMPORT`, what its own modules may import besides
+each other: an entry allows that module or package and everything under it. A subpackage is
+its own package with its own list (its parent's modules import it only if theirs names it)."""
 
 from __future__ import annotations
 
@@ -20,49 +23,6 @@ NOT_OURS = {".venv", "__pycache__", "_cache", "build"}
 MAX_LINES = 800
 # Files allowed over MAX_LINES, each with its reason; none may join them.
 LONG_FILES: dict[str, str] = {}
-
-# The import circles of 2026-11-29 on main 00d26c6 (issue 33 names seven; the games/channels
-# merges of issue 32 widened two and added clock <-> schedule), each one strongly connected set
-# of modules. Issue 33's restructure breaks them; a circle found must lie inside one of these,
-# so none may grow or appear. Delete an entry once its circle is gone.
-KNOWN_CIRCLES: list[frozenset[str]] = [
-    frozenset({"bot.cli.adjudicate", "bot.cli.adjudicate_jobs", "bot.cli.stab"}),
-    frozenset({"bot.cli.demo", "bot.cli.stab_demo"}),
-    frozenset(
-        {
-            "bot.core.language.fastparse",
-            "bot.core.messages",
-            "bot.core.language.notation",
-            "bot.core.outcome",
-            "bot.core.language.parser",
-        }
-    ),
-    frozenset(
-        {
-            "bot.discord_app.builder_notice",
-            "bot.discord_app.channels",
-            "bot.discord_app.hidden",
-            "bot.discord_app.notifier",
-        }
-    ),
-    frozenset(
-        {
-            "bot.service.clock.absences",
-            "bot.service.orders.builder",
-            "bot.service.games.gm",
-            "bot.service.games.lobby",
-            "bot.service.orders.secret",
-            "bot.service.clock.phase_machine",
-            "bot.service.games.record",
-            "bot.service.clock.scheduler",
-            "bot.service.service",
-            "bot.service.games.settings",
-            "bot.service.clock.workers",
-        }
-    ),
-    frozenset({"bot.service.clock.clocks", "bot.service.clock.schedule"}),
-    frozenset({"renderer.layers", "renderer.legend", "renderer.orders", "renderer.render"}),
-]
 
 
 def _python_files(folders: tuple[str, ...]) -> list[Path]:
@@ -175,12 +135,87 @@ def later():
     assert got == {"p.top", "p.q", "p.q.sibling", "p.uncle", "p.typed", "p.deferred"}
 
 
-def test_no_new_import_circle() -> None:
-    found = circles(import_graph(_modules()))
-    new = [
-        sorted(c) for c in found if not any(c <= known for known in KNOWN_CIRCLES)
-    ]  # a known circle may shrink or break, never grow or appear
-    assert new == [], f"new import circles (issue 33): {new}"
+def test_no_import_circle() -> None:
+    found = [sorted(c) for c in circles(import_graph(_modules()))]
+    assert found == [], f"import circles: {found}"
+
+
+def may_import(path: Path) -> tuple[str, ...] | None:
+    """A package's `MAY_IMPORT`, read from its `__init__.py` without importing it; None if
+    it has none."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if isinstance(target, ast.Name) and target.id == "MAY_IMPORT" and node.value is not None:
+            value = ast.literal_eval(node.value)
+            assert isinstance(value, tuple), path
+            assert all(isinstance(v, str) for v in value), path
+            return value
+    return None
+
+
+def _package_of(name: str, modules: dict[str, Path]) -> str:
+    return name if modules[name].name == "__init__.py" else name.rpartition(".")[0]
+
+
+def _allowed(dep: str, package: str, allowed: tuple[str, ...], modules: dict[str, Path]) -> bool:
+    if dep == package or _package_of(dep, modules) == package:
+        return True  # the package's own modules
+    return any(dep == a or dep.startswith(a + ".") for a in allowed)
+
+
+def trespasses(
+    modules: dict[str, Path], graph: dict[str, set[str]], lists: dict[str, tuple[str, ...]]
+) -> list[str]:
+    """`module -> import` for each import that the module's package (its list in `lists`)
+    does not allow."""
+    return sorted(
+        f"{name} -> {dep}"
+        for name, deps in graph.items()
+        for dep in deps
+        if not _allowed(dep, _package_of(name, modules), lists[_package_of(name, modules)], modules)
+    )
+
+
+def test_the_package_rule_sees_a_trespass() -> None:
+    modules = {
+        "p": Path("p/__init__.py"),
+        "p.a": Path("p/a.py"),
+        "p.q": Path("p/q/__init__.py"),
+        "p.q.b": Path("p/q/b.py"),
+        "r": Path("r/__init__.py"),
+        "r.c": Path("r/c.py"),
+    }
+    graph = {"p": set(), "p.a": {"p.q.b", "r.c"}, "p.q": set(), "p.q.b": {"p.a"}, "r": set()}
+    graph["r.c"] = {"p.q", "r"}
+    lists = {"p": ("p.q",), "p.q": ("p.a",), "r": ()}
+    # p.a may use p.q (listed) but not r.c; p.q.b may use p.a; r.c its own package, not p.q
+    assert trespasses(modules, graph, lists) == ["p.a -> r.c", "r.c -> p.q"]
+
+
+def test_each_package_says_what_it_may_import() -> None:
+    modules = _modules()
+    packages = {n: p for n, p in modules.items() if p.name == "__init__.py"}
+    missing = sorted(n for n, p in packages.items() if may_import(p) is None)
+    assert missing == [], "add MAY_IMPORT to these packages' __init__.py"
+    stale = sorted(
+        f"{n}: {entry}"
+        for n, p in packages.items()
+        for entry in may_import(p) or ()
+        if entry not in modules
+    )
+    assert stale == [], "MAY_IMPORT names a module that does not exist"
+    undocumented = sorted(
+        n
+        for n, p in packages.items()
+        if ast.get_docstring(ast.parse(p.read_text(encoding="utf-8"))) is None
+    )
+    assert undocumented == [], "say in the package's docstring what it owns"
+
+
+def test_each_package_imports_only_what_its_init_allows() -> None:
+    modules = _modules()
+    lists = {n: may_import(p) or () for n, p in modules.items() if p.name == "__init__.py"}
+    assert trespasses(modules, import_graph(modules), lists) == []
 
 
 def test_no_python_file_over_800_lines() -> None:
@@ -191,3 +226,20 @@ def test_no_python_file_over_800_lines() -> None:
     long = {path: n for path, n in sizes.items() if n > MAX_LINES and path not in LONG_FILES}
     assert long == {}, "split these files by concern (put new concerns in new modules)"
     assert len(sizes) > 300  # the walk saw the tree
+
+
+# The game core is pure (the brief): no I/O library, no event loop, no clock, nothing of the
+# bot. Files it reads (maps, presets, catalogues) through bot.paths and importlib.resources.
+IMPURE = {"asyncio", "aiosqlite", "asyncpg", "discord", "PIL", "socket", "sqlite3", "time"}
+IMPURE |= {"subprocess", "threading", "concurrent", "datetime", "renderer"}
+
+
+def test_the_core_imports_no_io_library_and_no_clock() -> None:
+    found = []
+    for path in _python_files(("bot/core",)):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and not node.level:
+                names = [node.module or ""]
+            found += [f"{path.relative_to(ROOT)}: {n}" for n in names if n.split(".")[0] in IMPURE]
+    assert found == []

@@ -203,7 +203,7 @@ def test_installed_wheel_runs_from_an_empty_folder(venv_bin, tmp_path):
     probe = """
 import bot, bot.paths
 from bot.core.presets import list_presets, load_rules
-from bot.service.clock.clocks import clock_names, load_clock
+from bot.service.clock.presets import clock_names, load_clock
 from bot.service.storage.connection import migrations
 from bot.i18n import t
 from bot.core.messages import catalogue

@@ -15,6 +15,15 @@ from collections.abc import Sequence
 
 from bot.core.model import NATIVE
 
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = (
+    "bot.client",
+    "bot.core",
+    "bot.hosting",
+    "bot.service",
+    "renderer",
+)
+
 # Modules are imported lazily so that `parley parse` does not pay for discord or Pillow.
 SUBCOMMANDS: tuple[str, ...] = (
     "parse",

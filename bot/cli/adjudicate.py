@@ -105,7 +105,7 @@ class Engine:
 
     def __init__(self, rules: RuleSet, game_map: GameMap) -> None:
         # Imported here so that `parley --help` works while these modules are being written.
-        from bot.core.language.fastparse import BulkReader  # noqa: PLC0415
+        from bot.core.language.bulk import BulkReader  # noqa: PLC0415
         from bot.core.language.interpret import adjudicate_interpreted  # noqa: PLC0415
         from bot.core.language.parser import OrderSyntaxError  # noqa: PLC0415
 

@@ -22,6 +22,7 @@ from bot.core.catalogue import (
     texts,
 )
 from bot.core.model import Coast, Location, Power, Unit, UnitType
+from bot.core.order_text import render_order
 from bot.core.orders import Order
 
 if TYPE_CHECKING:
@@ -166,8 +167,6 @@ def _param(value: Param, lang: str, game_map: GameMap | None) -> str:
         if not value.items:
             return catalogue(lang)["list.none"]
         return value.sep.join(_param(i, lang, game_map) for i in value.items)
-    from bot.core.language.parser import render_order  # noqa: PLC0415 - the parser imports the core
-
     return render_order(value, lang, game_map)
 
 

@@ -14,6 +14,9 @@ from dataclasses import dataclass
 from bot.core import catalogue as _catalogue
 from bot.core.catalogue import DEFAULT_LANG, languages
 
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = ("bot.core",)
+
 __all__ = ["DEFAULT_LANG", "Catalogue", "catalogue", "languages", "normalise_lang", "t"]
 
 

@@ -183,7 +183,8 @@ NotFoundError, PermissionDeniedError, InvalidStateError, LateSubmissionError,
 VoteRefusedError, CorruptGameError (one game unreadable; the others run).
 """
 
-from bot.service.clock.clocks import FakeClock, ScaledClock, SystemClock, clock_names, load_clock
+from bot.service.clock.clocks import FakeClock, ScaledClock, SystemClock
+from bot.service.clock.presets import clock_names, load_clock
 from bot.service.delivery.events import (
     Event,
     EventKind,
@@ -214,6 +215,20 @@ from bot.service.service import (
     Submission,
     SubmitReply,
     TableService,
+)
+
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = (
+    "bot.core",
+    "bot.paths",
+    "renderer",
+    "bot.service.clock",
+    "bot.service.delivery",
+    "bot.service.games",
+    "bot.service.hidden",
+    "bot.service.orders",
+    "bot.service.storage",
+    "bot.service.tournaments",
 )
 
 __all__ = [

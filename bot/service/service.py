@@ -30,9 +30,10 @@ from typing import Any
 
 from bot.core.ending.votes import VoteRecord
 from bot.core.model import Position, Power
-from bot.service.clock.clocks import Clock, SystemClock, load_clock
+from bot.service.clock.clocks import Clock, SystemClock
 from bot.service.clock.engine import CoreEngine, Engine, bundled_variants
 from bot.service.clock.phase_machine import Metrics, PhaseMachine
+from bot.service.clock.presets import load_clock
 from bot.service.clock.scheduler import Scheduler
 from bot.service.clock.workers import ComputePool
 from bot.service.delivery.deliveries import Deliveries

@@ -28,8 +28,9 @@ from bot.core.outcome import Outcome
 from bot.core.outcome import describe as describe_result
 from bot.core.records.jsonio import FormatError, position_from_json
 from bot.core.rules import RuleSet
-from bot.service.clock.clocks import Clock, ClockPreset
+from bot.service.clock.clocks import Clock
 from bot.service.clock.engine import Engine
+from bot.service.clock.presets import ClockPreset
 from bot.service.delivery.events import EventKind
 from bot.service.errors import (
     ConfigError,

@@ -1,4 +1,16 @@
+"""The settings cog (`cog.py`): a thin adapter from its slash commands to the service;
+the package holds only `setup()`."""
+
 from bot.discord_app.bot import DiscordBot
+
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = (
+    "bot.core",
+    "bot.discord_app",
+    "bot.i18n",
+    "bot.service",
+    "renderer",
+)
 
 
 async def setup(bot: DiscordBot) -> None:

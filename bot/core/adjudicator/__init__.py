@@ -20,6 +20,17 @@ from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.rules import RuleSet
 
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = (
+    "bot.core.map",
+    "bot.core.model",
+    "bot.core.orders",
+    "bot.core.outcome",
+    "bot.core.rules",
+    "bot.core.messages",
+    "bot.core.ending",
+)
+
 __all__ = ["adjudicate", "civil_disorder_rule", "removals_2023"]
 
 

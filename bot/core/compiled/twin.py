@@ -3,7 +3,7 @@
 A frozen dataclass's __init__ sets each field through `object.__setattr__` (~700 instructions
 a field), and a slot's own setter called by hand costs a call a field. An instance of the
 class's twin is filled by plain stores instead, then given the class as its __class__: the
-object `cls(...)` makes, for about a third of the cost (tests/bot/core/test_twin.py)."""
+object `cls(...)` makes, for about a third of the cost (tests/bot/core/compiled/test_twin.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The fast path of the order parser, texts held once read (issue 18): `parse_order`'s
 reading of a text is kept per map and language (`read`), and canonical orders are planned once
-and completed with the board by what they read of it (`BulkReader`, for bulk runs). The
+and completed with the board by what they read of it (`Planner`, for bulk runs). The
 reading itself, without a parse tree, is `bot.core.language.fastread`.
 """
 
@@ -23,7 +23,6 @@ from bot.core.language.fastread import (
     fast_order,
 )
 from bot.core.language.lexicon import MAX_ORDER_LENGTH, OrderSyntaxError, _clean, _messages
-from bot.core.language.parser import parse_order
 from bot.core.language.transform import _Ctx, _fill_dest
 from bot.core.map import GameMap
 from bot.core.model import (
@@ -52,7 +51,7 @@ from bot.core.orders import (
     UnitRef,
 )
 
-__all__ = ["BulkReader", "Skeleton", "fast_order", "forget", "read"]
+__all__ = ["Planner", "Skeleton", "fast_order", "forget", "read"]
 
 
 # --- canonical orders, for bulk runs ---------------------------------------------------------
@@ -120,7 +119,7 @@ class _Plan:
 # The orders a plan makes, and their units, are built through their classes' twins (plain
 # stores, then `__class__`: bot.core.compiled.twin): a frozen dataclass's __init__ sets each field
 # through `object.__setattr__` (a Move: ~13k instructions; slot setters called: ~6.5k; issue
-# 18). tests/bot/core/test_fastparse.py checks each equals its class's own construction.
+# 18). tests/bot/core/language/test_fastparse.py checks each equals its class's own construction.
 # Compiled (bot.core.model.NATIVE), by their constructors: a native class takes no twin's
 # `__class__`, and its compiled __init__ is as cheap.
 _new: Final = object.__new__
@@ -307,10 +306,10 @@ _NO_TARGET: Final = UnitRef(UnitType.ARMY, Location("?"))
 _UNSEEN: Final = _Plan(_unseen, "", UnitType.ARMY, Location("?"), {})  # `_plans.get`'s default
 
 
-class BulkReader:
-    """`parse_order` for bulk runs (`parley adjudicate --jsonl`): each distinct text is read
-    once and completed with the board every time, so the result is `parse_order`'s exactly.
-    Texts the fast path does not read go to `parse_order` each time."""
+class Planner:
+    """The fast path's reader of a map's texts in one language: each distinct text is read
+    once and completed with the board every time (`fast`), canonical orders planned once
+    (`canonical`). `bulk.Planner` adds the grammar for the texts it does not read."""
 
     def __init__(
         self, game_map: GameMap, lang: str = "en", size: int = 200_000, texts: int | None = None
@@ -337,14 +336,6 @@ class BulkReader:
         if table is None:
             table = self._moves[power] = {}
         return table
-
-    def parse(self, text: str, *, power: Power | None, position: Position | None) -> Order:
-        order = self.fast(text, power, position)
-        if order is not None:
-            return order
-        return parse_order(
-            text, lang=self.lang, power=power, position=position, game_map=self.game_map
-        )
 
     def fast(self, text: str, power: Power | None, position: Position | None) -> Order | None:
         """`fast_order`'s result for `text`, read once: the order (a new object), its error
@@ -506,10 +497,10 @@ class BulkReader:
             return None
 
 
-_PLANNERS: Final[dict[tuple[int, str], tuple[GameMap, BulkReader]]] = {}
+_PLANNERS: Final[dict[tuple[int, str], tuple[GameMap, Planner]]] = {}
 
 
-def _held(game_map: GameMap, lang: str) -> BulkReader:
+def _held(game_map: GameMap, lang: str) -> Planner:
     """The reader of `parse_order`'s texts on this map in this language."""
     key = (id(game_map), lang)
     held = _PLANNERS.get(key)
@@ -517,7 +508,7 @@ def _held(game_map: GameMap, lang: str) -> BulkReader:
         if len(_PLANNERS) > 64:
             _PLANNERS.clear()
         # Bounded: ~1 kB a reading; a table sees a few thousand distinct texts a game.
-        held = _PLANNERS[key] = (game_map, BulkReader(game_map, lang, 50_000, texts=10_000))
+        held = _PLANNERS[key] = (game_map, Planner(game_map, lang, 50_000, texts=10_000))
     return held[1]
 
 

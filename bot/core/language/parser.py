@@ -25,7 +25,7 @@ import re
 
 from lark.exceptions import LarkError, VisitError
 
-from bot.core import catalogue
+from bot.core.language import fastparse as _fastparse
 from bot.core.language.lexicon import (
     _FENCE_RE,
     _LIST_MARKER_RE,
@@ -49,6 +49,7 @@ from bot.core.model import (
     Power,
 )
 from bot.core.names import fold_word
+from bot.core.order_text import render_order
 from bot.core.orders import (
     Convoy,
     Order,
@@ -251,24 +252,6 @@ def _again(  # noqa: PLR0917 - one line of parse_orders, read again
 
 # --- rendering -----------------------------------------------------------------------------------
 
-
-def render_order(order: Order, lang: str = "en", game_map: GameMap | None = None) -> str:
-    """English canonical notation, or French notation with Descartes abbreviations.
-
-    French: `A PAR - BOU`, `A PAR T` (tient), `A PAR S A TOU - BOU`, `F NRD C A LON - BEL`,
-    `A LON - BEL PAR CONVOI`, `A PAR R PIC`, `A PAR D`, `F STP/CN B`, `RENONCE`; every one
-    of them parses back to the same order with lang="fr". The places are in the nomenclature
-    of `game_map`, the game's map (without it, the ids).
-    """
-    if catalogue.is_default(lang):
-        return order.canonical()
-    from bot.core.language.notation import render  # noqa: PLC0415 - the notation imports the outcome
-
-    return render(order, catalogue.normalise(lang), game_map=game_map)
-
-
-# Last: the fast path imports `parse_order` back (a circular import, resolved at call time).
-from bot.core.language import fastparse as _fastparse  # noqa: E402
 
 __all__ = [
     "MAX_ORDER_LENGTH",

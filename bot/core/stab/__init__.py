@@ -11,6 +11,20 @@ from __future__ import annotations
 
 from bot.core.rules import RuleSet
 
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = (
+    "bot.core.adjudicator",
+    "bot.core.catalogue",
+    "bot.core.language",
+    "bot.core.map",
+    "bot.core.messages",
+    "bot.core.model",
+    "bot.core.order_text",
+    "bot.core.orders",
+    "bot.core.outcome",
+    "bot.core.rules",
+)
+
 
 def hidden_movement(rules: RuleSet) -> bool:
     """Is this game played under Stab!? (the preset's `hidden_movement` key, never its name)."""

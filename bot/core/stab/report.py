@@ -16,10 +16,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from bot.core.catalogue import normalise, text
-from bot.core.language.notation import render, result_line
+from bot.core.language.notation import result_line
 from bot.core.map import GameMap
 from bot.core.messages import render_param
 from bot.core.model import DislodgedUnit, Location, Phase, Position, Power, Season, Unit
+from bot.core.order_text import render
 from bot.core.orders import Convoy, Disband, Move, Retreat, SupportHold, SupportMove, UnitOrder
 from bot.core.outcome import OrderResult, Outcome, Reason
 

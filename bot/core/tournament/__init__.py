@@ -19,6 +19,9 @@ from bot.core.tournament.model import (
     Withdrawal,
 )
 
+# Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
+MAY_IMPORT = ("bot.core.model",)
+
 __all__ = [
     "Absence",
     "Final",

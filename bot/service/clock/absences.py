@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.service.clock.schedule import DAY, Schedule, ct
 from bot.service.errors import InvalidStateError, PermissionDeniedError
 from bot.service.games.access import BOT
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.service.games.values import GameStatus
     from bot.service.table import Table
 
 DAYS = 14  # the default limit per player and game
@@ -93,10 +93,29 @@ async def moved_deadline(
     return new, {"user": why.user, "power": why.power, "end": why.end}
 
 
+class _Extends(Protocol):
+    async def extend(self, game_id: int, gm: str, seconds: float) -> float | None: ...
+
+
+class Service(Protocol):
+    """What the requests need of the table service (`TableService`, which the phase machine
+    below it cannot import: this module is read by both)."""
+
+    @property
+    def table(self) -> Table: ...
+
+    @property
+    def gm(self) -> _Extends: ...
+
+    async def status(self, game_id: int) -> GameStatus: ...
+
+    async def set_meta(self, game_id: int, key: str, value: Any, *, by: str) -> None: ...
+
+
 class Absences:
     """The requests and the GM's decisions (a thin room over the service)."""
 
-    def __init__(self, svc: TableService) -> None:
+    def __init__(self, svc: Service) -> None:
         self.svc = svc
 
     async def _meta(self, game_id: int) -> tuple[str, dict[str, Any]]:

@@ -201,7 +201,7 @@ def _days(text: str) -> tuple[int, ...]:
 
 
 def _retreats(text: str) -> tuple[float, bool]:
-    from bot.service.clock.clocks import parse_duration  # noqa: PLC0415 - clock imports this module
+    from bot.service.clock.clocks import parse_duration  # noqa: PLC0415
 
     plain = text.casefold().strip()
     if plain.isdigit():

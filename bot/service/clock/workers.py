@@ -1,6 +1,6 @@
 """The worker processes that adjudicate and draw the maps (issue 18).
 
-Adjudicating, drawing and PNG writing are CPU-bound and pure (`phase_machine.compute_phase`):
+Adjudicating, drawing and PNG writing are CPU-bound and pure (`compute.compute_phase`):
 a pool of processes runs them on every core while the event loop does the SQL and the
 delivery. Each worker loads a variant's map, rules and the renderer's static layers once
 (`warm`: at start for the bundled standard map, later on first use, by name); a job carries
@@ -36,8 +36,8 @@ def warm(variants: tuple[str, ...] = WARM_VARIANTS, lifeline: Connection | None 
     if lifeline is not None:
         watch(lifeline)
     from bot.core.records.jsonio import position_to_json  # noqa: PLC0415 - in the worker
+    from bot.service.clock.compute import compute_phase  # noqa: PLC0415
     from bot.service.clock.engine import CoreEngine  # noqa: PLC0415
-    from bot.service.clock.phase_machine import compute_phase  # noqa: PLC0415
 
     engine = CoreEngine()
     for name in variants:

@@ -14,7 +14,7 @@ from bot.core.model import (
     Power,
 )
 from bot.core.records.jsonio import position_to_json
-from bot.service.clock.clocks import load_clock
+from bot.service.clock.presets import load_clock
 from bot.service.delivery.events import EventKind
 from bot.service.errors import (
     InvalidStateError,

@@ -20,7 +20,6 @@ from bot.core.language.notation import notation_lines
 from bot.core.map import load_map
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.outcome import Outcome
-from bot.core.presets import load_rules
 from bot.core.records.jsonio import outcome_to_json, position_from_json
 from bot.core.scoring import (
     ScoringError,
@@ -30,6 +29,7 @@ from bot.core.scoring import (
     score,
     standings,
 )
+from bot.service.games.settings import scoring_system
 from bot.service.storage import codec
 
 if TYPE_CHECKING:
@@ -37,15 +37,6 @@ if TYPE_CHECKING:
 
 FORMAT = "parley-game-record"
 VERSION = 1
-
-
-def scoring_system(rules: str, meta: Mapping[str, Any] | None = None) -> str:
-    """The system the standings use: the game's `scoring` meta if set, else the `[scoring]`
-    table of its rule preset `rules`."""
-    chosen = (meta or {}).get("scoring")
-    if chosen:
-        return str(chosen)
-    return load_rules(rules).scoring.system
 
 
 async def _end(svc: TableService, game_id: int) -> dict[str, Any] | None:

@@ -1,7 +1,8 @@
 """A game's settings as a GM gives them from Discord, and as the table reads them back.
 
 `parse_times("negotiation: 10m writing: 2m reading: 3m retreats: 2m")` turns the clock text of
-`/game create` into clock overrides (bot.service.clock.clocks.ClockPreset.with_overrides): the three
+`/game create` into clock overrides (bot.service.clock.presets.ClockPreset.with_overrides): the
+three
 windows of the movement phases, and the writing time of retreat and adjustment phases.
 `game_settings` is what a new table is told (variant, rules, clock, years, scoring, language).
 """
@@ -11,14 +12,15 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.presets import load_rules
 from bot.core.scoring import SYSTEMS
 from bot.service.clock.clocks import parse_duration
 from bot.service.errors import ConfigError
 from bot.service.games.palettes import public_palette
-from bot.service.games.record import scoring_system
 from bot.service.hidden.views import hidden_mode
 from bot.service.table import Table
 
@@ -130,3 +132,12 @@ async def game_settings(table: Table, game_id: int) -> GameSettings:
         winter_combined=preset.retreats_with_adjustments,
         schedule=preset.schedule.describe(ctx.lang) if preset.schedule else "",
     )
+
+
+def scoring_system(rules: str, meta: Mapping[str, Any] | None = None) -> str:
+    """The system the standings use: the game's `scoring` meta if set, else the `[scoring]`
+    table of its rule preset `rules`."""
+    chosen = (meta or {}).get("scoring")
+    if chosen:
+        return str(chosen)
+    return load_rules(rules).scoring.system

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.model import Phase, PhaseKind, Season
-from bot.service.clock.clocks import ClockPreset
+from bot.service.clock.presets import ClockPreset
 
 SEQUENCE = (
     (Season.SPRING, PhaseKind.MOVEMENT),

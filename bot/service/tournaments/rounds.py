@@ -18,7 +18,7 @@ from bot.core.scoring import ScoringError, score
 from bot.core.tournament import edc2023
 from bot.core.tournament.model import StandingRow, TournamentError
 from bot.core.tournament.seating import seat_round
-from bot.service.clock.clocks import load_clock
+from bot.service.clock.presets import load_clock
 from bot.service.delivery.events import Event, EventKind
 from bot.service.errors import ServiceError, StoreUnavailableError
 from bot.service.games.missed import missed_counts

@@ -28,7 +28,7 @@ from bot.core.presets import list_presets
 from bot.core.tournament import aggregation as core_aggregation
 from bot.core.tournament import edc2023
 from bot.core.tournament.model import TournamentError
-from bot.service.clock.clocks import load_clock
+from bot.service.clock.presets import load_clock
 from bot.service.games.settings import check_scoring
 from bot.service.storage.tournaments import MarkRow, NewTournament, RoundRow, TournamentRow
 from bot.service.tournaments.rounds import Rounds

@@ -11,11 +11,11 @@ import pytest
 
 from bot.core import model, outcome
 from bot.core.language import fastparse
-from bot.core.language.fastparse import BulkReader
+from bot.core.language.bulk import BulkReader
 from bot.core.messages import msg
 from bot.core.model import NATIVE, Location, Phase, PhaseKind, Position, Power, Season, Unit
 from bot.core.orders import Hold, UnitRef, UnitType
-from tests.bot.core.test_fastparse import PLAN_TEXTS
+from tests.bot.core.language.test_fastparse import PLAN_TEXTS
 from tests.standard import STANDARD
 
 pytestmark = pytest.mark.skipif(NATIVE, reason="compiled: the constructors' makers only")

@@ -17,7 +17,7 @@ from bot.core.model import Phase, Position, Power, Unit
 from bot.core.presets import list_presets, load_rules
 from bot.core.rules import RuleSet
 from bot.core.writing.submission import accepts_orders, combine_mode
-from bot.service.games.record import scoring_system
+from bot.service.games.settings import scoring_system
 
 STD = load_map("standard")
 

@@ -274,7 +274,7 @@ async def test_a_set_labelled_for_another_phase_is_refused(opener, rules, label)
     # house II(2): "The GM is not required to accept order sets that do not meet these
     # requirements" - a set for another phase is refused, not moved to that phase. (A later
     # retreat or adjustment phase is the exception where contingent orders are taken, house
-    # II(5): tests/bot/service/test_early_orders.py.)
+    # II(5): tests/bot/service/orders/test_early_orders.py.)
     svc = await opener(engine=CoreEngine())
     gid = await seven_player_game(svc, rules=rules)
     await svc.submit(gid, "user-france", "A PAR H")

@@ -13,13 +13,13 @@ import io
 import pytest
 
 from bot.service import Event, EventKind, MemoryNotifier
-from bot.service.clock.clocks import load_clock
+from bot.service.clock.presets import load_clock
 from bot.service.tournaments.clock import schedule
 from bot.service.tournaments.export import export_document, standings_csv, tables_csv
 from bot.service.tournaments.service import Tournaments
 from bot.service.tournaments.state import snapshot
 from bot.service.tournaments.texts import TournamentRefusedError
-from tests.bot.service.test_tournaments import DIRECTOR, _tournament
+from tests.bot.service.tournaments.test_tournaments import DIRECTOR, _tournament
 
 MIN = 60.0
 

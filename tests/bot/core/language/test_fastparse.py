@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from bot.core import catalogue
 from bot.core.language import fastparse
-from bot.core.language.fastparse import BulkReader, fast_order
+from bot.core.language.bulk import BulkReader
+from bot.core.language.fastparse import fast_order
 from bot.core.language.parser import (
     MAX_ORDER_LENGTH,
     OrderSyntaxError,
@@ -30,8 +31,8 @@ from bot.core.map import GameMap
 from bot.core.model import PhaseKind, Position, Power
 from bot.core.orders import Order, UnitRef
 from bot.core.records.jsonio import position_from_json
-from tests.bot.core.test_parser import BOARDS, GOLDEN
-from tests.bot.core.test_parser_datc import _cases, _position
+from tests.bot.core.language.test_parser import BOARDS, GOLDEN
+from tests.bot.core.language.test_parser_datc import _cases, _position
 from tests.shared import CORPUS
 from tests.standard import STANDARD
 from tests.variants import tri

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.map import load_map
 from bot.core.records.jsonio import position_to_json
 from bot.service import EventKind, MemoryNotifier
-from bot.service.clock.phase_machine import compute_phase
+from bot.service.clock.compute import compute_phase
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 
 

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bot.service import ConfigError
-from bot.service.clock.clocks import ClockPreset, clocks_dir, load_clock
+from bot.service.clock.presets import ClockPreset, clocks_dir, load_clock
 from bot.service.clock.schedule import Schedule, parse_schedule
 from tests.bot.service.conftest import seven_player_game
 

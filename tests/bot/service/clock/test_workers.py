@@ -124,7 +124,7 @@ def alive(pid: int) -> bool:
 def test_a_bot_killed_by_sigkill_leaves_no_process_behind(tmp_path: Path) -> None:
     script = tmp_path / "bot_with_pool.py"
     script.write_text(BOT_WITH_POOL)
-    root = Path(__file__).resolve().parents[3]
+    root = Path(__file__).resolve().parents[4]
     env = {**os.environ, "PYTHONPATH": str(root)}
     bot = subprocess.Popen(
         [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, cwd=root, env=env

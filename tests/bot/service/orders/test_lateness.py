@@ -13,7 +13,7 @@ from bot.service import LateSubmissionError
 from bot.service.clock.engine import CoreEngine
 from bot.service.orders.lateness import GRACE, HOLD, POLL, sent_time
 from tests.bot.service.conftest import seven_player_game
-from tests.bot.service.test_early_orders import _to_fall_retreats as to_fall_retreats
+from tests.bot.service.orders.test_early_orders import _to_fall_retreats as to_fall_retreats
 
 
 def test_a_time_of_sending_from_the_future_is_clamped_to_the_reading():

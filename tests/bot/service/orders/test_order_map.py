@@ -14,8 +14,8 @@ from bot.core.outcome import Reason
 from bot.core.presets import load_rules
 from bot.core.records.jsonio import position_to_json
 from bot.service import ConfigError
+from bot.service.clock.compute import compute_phase
 from bot.service.clock.engine import CoreEngine
-from bot.service.clock.phase_machine import compute_phase
 from bot.service.orders import order_map
 from tests.bot.service.conftest import SEVEN, seven_player_game
 

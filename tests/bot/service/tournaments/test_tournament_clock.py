@@ -3,7 +3,7 @@ every year, retreats and adjustments kept for every table."""
 
 from __future__ import annotations
 
-from bot.service.clock.clocks import load_clock
+from bot.service.clock.presets import load_clock
 from bot.service.tournaments.clock import due_phase, lag, schedule, target_deadline
 
 START = 1_000_000.0
