@@ -437,7 +437,7 @@ async def open_builder(interaction: discord.Interaction[Any], game_id: int) -> N
     bot: Parley = interaction.client
     user = user_key(interaction.user)
     try:
-        draft = await bot.service.orders.builder.draft(game_id, user)
+        draft = await bot.service.builder.draft(game_id, user)
     except Exception as exc:
         refusal = describe_refusal(exc, "en")
         if refusal is None:
@@ -450,7 +450,7 @@ async def open_builder(interaction: discord.Interaction[Any], game_id: int) -> N
 async def _send_new(interaction: discord.Interaction[Any], draft: Draft, user: str) -> None:
     bot: Parley = interaction.client
     content, view = draw(draft, user, Screen(None))
-    png = await bot.service.orders.builder.draft_map(draft.game_id, user, draft)
+    png = await bot.service.builder.draft_map(draft.game_id, user, draft)
     await interaction.response.send_message(
         content,
         view=view,
