@@ -7,16 +7,13 @@ adjustment tells of hidden units; the DMs still go."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING
 
 from bot.core.model import Phase, PhaseKind, Power
 from bot.discord_app.builder import open_view
 from bot.discord_app.format import mention, power_name
+from bot.discord_app.posting import Poster
 from bot.service import Event, GameStatus, ServiceError
 from bot.service.orders.builder import say
-
-if TYPE_CHECKING:
-    from bot.discord_app.notifier import DiscordNotifier
 
 
 def _after_moves(event: Event) -> bool:
@@ -47,16 +44,14 @@ def act_line(event: Event, game: GameStatus) -> str:
     return "\n" + say("table_act", game.lang, who=who)
 
 
-async def _to_act(
-    notifier: DiscordNotifier, game: GameStatus, power: Power, phase: str
-) -> list[str]:
+async def _to_act(notifier: Poster, game: GameStatus, power: Power, phase: str) -> list[str]:
     try:
         return await notifier.bot.service.builder.to_act(game.id, power, phase)
     except ServiceError:  # the game ended or moved on meanwhile: nothing to tell now
         return []
 
 
-async def tell_to_act(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
+async def tell_to_act(notifier: Poster, event: Event, game: GameStatus) -> None:
     """The DMs: one per player with something to do, exactly once (the event's key)."""
     acting = _acting(event, game)
     texts = [await _to_act(notifier, game, p, str(event.phase)) for p, _ in acting]

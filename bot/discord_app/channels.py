@@ -21,7 +21,7 @@ import contextlib
 import logging
 import re
 import unicodedata
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import discord
 
@@ -29,12 +29,10 @@ from bot.core.map import load_map
 from bot.core.model import Power
 from bot.discord_app.app import Parley
 from bot.discord_app.format import chunks, mention, power_name, stamp
+from bot.discord_app.posting import Poster
 from bot.service import Event, EventKind, GameStatus
 from bot.service.clock.schedule import ct
 from bot.service.games.access import BOT
-
-if TYPE_CHECKING:
-    from bot.discord_app.notifier import DiscordNotifier
 
 log = logging.getLogger(__name__)
 
@@ -249,7 +247,7 @@ def labels(game_powers: list[Power], lang: str, variant: str) -> list[tuple[Powe
     return [(p, power_name(p, lang, variant)) for p in game_powers]
 
 
-async def after_event(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
+async def after_event(notifier: Poster, event: Event, game: GameStatus) -> None:
     """A casual game's side of an event (called by the notifier after its own post): the
     reason a deadline moved, the channels' access."""
     why = event.payload.get("absence") if event.kind is EventKind.WINDOW_OPENED else None
@@ -273,7 +271,7 @@ async def after_event(notifier: DiscordNotifier, event: Event, game: GameStatus)
         log.error("game %s: cannot update its channels (%s): %s", game.id, event.key, exc)
 
 
-async def _channels_after(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
+async def _channels_after(notifier: Poster, event: Event, game: GameStatus) -> None:
     bot = notifier.bot
     if event.kind in (EventKind.GAME_STARTED, EventKind.PLAYER_REPLACED, EventKind.PRESS_UNLOCKED):
         await sync_access(bot, await bot.service.status(game.id))  # (the lock changed meta)

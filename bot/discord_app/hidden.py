@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import asyncio
 from functools import partial
-from typing import TYPE_CHECKING
 
 from bot.discord_app.embed_posts import results_post
 from bot.discord_app.format import results_lines
 from bot.discord_app.pacing import RESULTS
+from bot.discord_app.posting import Poster, public_channels
 from bot.service import Event, GameStatus
-
-if TYPE_CHECKING:
-    from bot.discord_app.notifier import DiscordNotifier
 
 NOBODY = ""  # asks as no player and not the GM: the public view
 
 
-async def deliver_hidden(notifier: DiscordNotifier, event: Event, game: GameStatus) -> None:
+async def deliver_hidden(notifier: Poster, event: Event, game: GameStatus) -> None:
     svc = notifier.bot.service
     phase_id = int(event.payload["stab"]["phase_id"])
     # The frame of the results message (head, skipped phases, centre totals, the next phase):
@@ -37,7 +34,7 @@ async def deliver_hidden(notifier: DiscordNotifier, event: Event, game: GameStat
     await notifier.each_channel(
         [
             partial(notifier.post, c, lines, event.key, png=event.png, event=event, embeds=msgs)
-            for c in notifier._public(game)
+            for c in public_channels(game)
         ],
         first=RESULTS,
     )

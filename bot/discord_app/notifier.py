@@ -54,6 +54,7 @@ from bot.discord_app.format import (
 )
 from bot.discord_app.hidden import deliver_hidden
 from bot.discord_app.pacing import DM, FEED, RESULTS, TABLE, urgency
+from bot.discord_app.posting import public_channels
 from bot.discord_app.uncertain import RETRY_AFTER, UncertainSend, uncertain
 from bot.i18n import t
 from bot.service import Event, EventKind, GameStatus, TransientDeliveryError
@@ -346,11 +347,6 @@ class DiscordNotifier:
         if failure is not None:
             raise failure
 
-    def _public(self, game: GameStatus) -> list[int]:
-        """The table channel and the spectator channels: what everyone may see."""
-        channels = [game.meta.get("channel"), *game.meta.get("spectators", [])]
-        return [int(c) for c in dict.fromkeys(channels) if c]
-
     # -- events ----------------------------------------------------------------------------
 
     async def _started(self, event: Event, game: GameStatus) -> None:
@@ -446,7 +442,7 @@ class DiscordNotifier:
         await self.each_channel(
             [
                 partial(self.post, c, lines, event.key, png=event.png, event=event, embeds=msgs)
-                for c in self._public(game)
+                for c in public_channels(game)
             ],
             first=RESULTS,
         )
@@ -623,7 +619,7 @@ class DiscordNotifier:
                     event=event,
                     embeds=msgs,
                 )
-                for c in self._public(game)
+                for c in public_channels(game)
             ]
         )
 
@@ -661,7 +657,7 @@ class DiscordNotifier:
             lines.append(t("vote.how", game.lang, id=record.get("id", "?")))
             view = ballot_view(game.id, int(record["id"]), game.rules, game.lang)
         table = game.meta.get("channel")
-        others = [c for c in self._public(game) if c != int(table or 0)]
+        others = [c for c in public_channels(game) if c != int(table or 0)]
         lines, msgs = vote_post(game, event, lines)
         await self.each_channel(
             [
