@@ -1,33 +1,37 @@
 """Parley's table service: games, secret orders, the phase clock, adjudication, events and
 recovery, on SQLite. No Discord here: the bot, the demo and the tests all drive this API.
 
-Rooms (one module per concern; `TableService` in service.py is a thin facade over them)
+Rooms (a package per domain, one module per concern; `TableService` in service.py is a thin
+facade over them; docs/architecture.md follows one order through them)
     table.py          the shared kernel: storage, clock, engine, per-game settings, locks and
                       due times, and the small steps every part takes (rows, audit, events)
-    lobby.py          create_game, join, assign, leave, start_game, set_meta
-    orders.py         submit, submit_for, clear_orders, my_orders, set_ready (the advice on a
-                      set is pure: bot.core.writing.advice; orders.py words it)
-    queries.py        status, list_games, games_of, phase_orders, history, results, phases,
-                      position, power_of, audit_log
-    phase_machine.py  open -> writing -> adjudicating -> done, reminders, the end of a game
-    scheduler.py      recovery at start-up, due times, the loop, next_due, run_due
-    outbox.py         deliver: events to the notifier after each commit, in order per game
-    deliveries.py     what was posted where, per (event, destination)
-    votes.py          propose_vote, cast_ballot, refuse_vote, votes
-    gm.py             pause, resume, extend, adjudicate_now, rollback, replace_player, end_game
-    schedule.py       deadlines at a fixed local time in an IANA zone (a clock's `schedule`)
-    absences.py       players' absences (`Absences(svc)`): requests, the GM's decision, a
-                      deadline in an approved absence moved to its end at a phase's opening
+    games/            lobby.py (create_game, join, assign, leave, start_game, set_meta),
+                      queries.py (status, list_games, games_of, history, results, position,
+                      audit_log), values.py (what the service returns), settings.py, access.py,
+                      gm.py (pause, resume, extend, adjudicate_now, rollback, replace_player,
+                      end_game), board.py, votes.py, missed.py, abbreviations.py, palettes.py,
+                      record.py (/export), unreadable.py
+    orders/           secret.py (submit, submit_for, clear_orders, my_orders, set_ready; the
+                      advice on a set is pure: bot.core.writing.advice, secret.py words it),
+                      intake.py, lateness.py, labels.py, early.py, order_map.py, builder.py
+    clock/            clocks.py and presets.py (time, the clock presets), schedule.py
+                      (deadlines at a local time in an IANA zone), absences.py (`Absences(svc)`),
+                      phase_machine.py (open -> writing -> adjudicating -> done, reminders, the
+                      end of a game), scheduler.py (recovery at start-up, due times, the loop,
+                      next_due, run_due), engine.py, compute.py, workers.py, lifeline.py
+    delivery/         events.py, outbox.py (events to the notifier after each commit, in order
+                      per game), deliveries.py (what was posted where), ratelimit.py
+    hidden/           Stab!: stab.py (what each viewer may know), views.py
     observe.py        what the services report for the host's metrics (orders, results
                       posted, retries) and the game a log line is about (bot/hosting)
-    tournament*.py    tournaments over many games (`Tournaments(svc)`, its own docstring):
-                      entries, seating, one round clock, results, standings, export; it
-                      sees game events through `outbox.hooks`
+    tournaments/      tournaments over many games (`Tournaments(svc)` in service.py): entries,
+                      seating, one round clock, results, standings, export; it sees game events
+                      through `outbox.hooks`
     storage/          the only SQL: `Storage`/`Repository` protocols (base.py) returning frozen
                       rows (rows.py), the SQLite implementation (sqlite.py), the connection,
                       file checks and migrations (connection.py, dbfile.py, migrations/);
                       PostgreSQL (postgres.py, migrations_pg/), the choice (opening.py),
-                      `parley db copy` (copy.py)
+                      `parley db copy` (copy.py), the JSON of typed orders (codec.py)
 
 Opening
     svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
@@ -103,7 +107,7 @@ Orders (secret)
         is played from, the current one by default; public; NotFoundError for another game's
         phase; Stab!: the GM `viewer` sees it all, a player its own units, others nothing)
 
-Stab!, hidden movement (a preset with `hidden_movement`; bot.service.hidden.stab, hidden_views)
+Stab!, hidden movement (a preset with `hidden_movement`; bot.service.hidden: stab, views)
     While the game runs (`status.hidden`): sets are read against the player's own units
     (Spring 1901: placement lines first; conditional retreats `F PIC R BEL` if chosen);
     results_ready carries nothing of the board (payload "stab": {"phase_id"}, its png the

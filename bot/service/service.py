@@ -1,15 +1,15 @@
 """The table service: one facade over its parts, each in its own module.
 
-    table.py          the shared kernel: storage, clock, engine, per-game settings and locks
-    lobby.py          create, join, assign, leave, start, meta
-    orders.py         secret orders and ready marks
-    queries.py        status, phases, results, orders of a phase, history, audit, position
-    phase_machine.py  open -> writing -> adjudicating -> done, reminders, end of game
-    scheduler.py      recovery at start-up, due times, the loop
-    outbox.py         delivery of events to the notifier
-    votes.py          end-game votes
-    gm.py             GM operations
-    storage/          all the SQL (the `Storage` interface and its SQLite implementation)
+    table.py              the shared kernel: storage, clock, engine, per-game settings, locks
+    games/lobby.py        create, join, assign, leave, start, meta
+    orders/secret.py      secret orders and ready marks
+    games/queries.py      status, phases, results, orders of a phase, history, audit, position
+    clock/phase_machine   open -> writing -> adjudicating -> done, reminders, end of game
+    clock/scheduler.py    recovery at start-up, due times, the loop
+    delivery/outbox.py    delivery of events to the notifier
+    games/votes.py        end-game votes
+    games/gm.py           GM operations
+    storage/              all the SQL (the `Storage` interface, SQLite and PostgreSQL)
 
 Everything durable is in the storage; the parts only cache what they can re-read. A phase row
 moves pending (reading of the previous phase) -> open (negotiation, then writing) ->

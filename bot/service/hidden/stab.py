@@ -6,7 +6,7 @@ player knows (their own units only: a warning or a refusal must never tell them 
 power's unit), the Spring 1901 placement (rule 1, kept as `Build` orders of the movement
 phase), conditional retreats (rule 4, kept as `Retreat` orders of the movement phase),
 adjudication with the reports, the report texts and the maps of one viewer. The async views
-over the stored game are in `hidden_views.py`.
+over the stored game are in `views.py`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Tournaments on the table service (issue 15; seed edc-2023 B, D, E, G): the tournament and
 its players' entries. Rounds (seating, the round clock, tables, results) are in
-`tournament_rounds.py`, exports in `tournament_export.py`; this class is their facade.
+`rounds.py`, exports in `export.py`; this class is their facade.
 
     t = Tournaments(svc)        (hooks itself on the service's events: table ends, phases)
     await t.create(director, name=..., rules=, clock=, scoring=, aggregation=, lang=, gms=)
