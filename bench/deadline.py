@@ -47,8 +47,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bot.cli.demo import random_orders
 from bot.core.language.parser import render_order
 from bot.service import EventKind, FakeClock, TableService
-from bot.service.clock import phase_machine
-from bot.service.clock.workers import ComputePool, warm
+from bot.service.phases import phase_machine
+from bot.service.phases.workers import ComputePool, warm
 
 # The module (the package's `render` is its function of the same name).
 render_module = importlib.import_module("renderer.render")

@@ -7,7 +7,7 @@ correcting 1 second before the deadline.
     python3 bench/round.py -n 10 --feed
 
 Prints orders lost (a player's last set, sent before the deadline, is not the power's orders
-at adjudication; the service runs with its default grace, bot.service.orders.lateness), the sets
+at adjudication; the service runs with its default grace, bot.service.clock.lateness), the sets
 read
 after the deadline (how late the latest, how many refused), acknowledgements missing (lost and
 acks missing must be 0), the spread of the deadlines after the start (each table's deadline
@@ -45,7 +45,7 @@ from bot.core.language.parser import render_order
 from bot.core.model import Power
 from bot.discord_app.notifier import nonce
 from bot.service import FakeClock, TableService
-from bot.service.orders.lateness import GRACE, Receipt
+from bot.service.clock.lateness import GRACE, Receipt
 from bot.service.storage.rows import SubmissionRow
 from tests.fake_discord import FakeDiscord, FakeUser, SentMessage
 

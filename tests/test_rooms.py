@@ -140,6 +140,47 @@ def test_no_import_circle() -> None:
     assert found == [], f"import circles: {found}"
 
 
+def units(modules: dict[str, Path]) -> dict[str, str]:
+    """Each module's unit of the layering: its package, or itself when its package has
+    subpackages (`bot.service.table` is a unit; `bot.service.games.lobby` is in the unit
+    `bot.service.games`)."""
+    packages = {n for n, p in modules.items() if p.name == "__init__.py"}
+    parents = {n.rpartition(".")[0] for n in packages}
+    out = {}
+    for name in modules:
+        package = _package_of(name, modules)
+        out[name] = name if package in parents else package
+    return out
+
+
+def unit_graph(graph: dict[str, set[str]], unit: dict[str, str]) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {u: set() for u in unit.values()}
+    for name, deps in graph.items():
+        out[unit[name]] |= {unit[d] for d in deps} - {unit[name]}
+    return out
+
+
+def test_no_circle_between_packages() -> None:
+    """The domain packages are layers too: `bot.service.orders` may read `bot.service.games`,
+    so nothing of `games` may read `orders` (a Protocol says what a lower package needs of a
+    higher one: `orders.secret.Advances`, `games.record.TableService`)."""
+    modules = _modules()
+    found = [sorted(c) for c in circles(unit_graph(import_graph(modules), units(modules)))]
+    assert found == [], f"circles between packages: {found}"
+
+
+def test_units_are_packages_or_the_modules_beside_subpackages() -> None:
+    modules = {
+        "p": Path("p/__init__.py"),
+        "p.top": Path("p/top.py"),
+        "p.q": Path("p/q/__init__.py"),
+        "p.q.b": Path("p/q/b.py"),
+    }
+    assert units(modules) == {"p": "p", "p.top": "p.top", "p.q": "p.q", "p.q.b": "p.q"}
+    graph = {"p": set(), "p.top": {"p.q.b"}, "p.q": set(), "p.q.b": {"p.top"}}
+    assert circles(unit_graph(graph, units(modules))) == [frozenset({"p.top", "p.q"})]
+
+
 def may_import(path: Path) -> tuple[str, ...] | None:
     """A package's `MAY_IMPORT`, read from its `__init__.py` without importing it; None if
     it has none."""

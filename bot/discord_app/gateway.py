@@ -4,7 +4,7 @@ every event Discord sent it before the call.
 Discord answers a heartbeat on the same socket as the events, in order: once the bot has
 read the answer (HEARTBEAT_ACK) to a heartbeat sent now, it has read every event sent before
 it, however busy it was (events wait in the socket while the bot adjudicates other tables).
-The lateness of orders uses it (bot.service.orders.lateness): a DM sent before the deadline and
+The lateness of orders uses it (bot.service.clock.lateness): a DM sent before the deadline and
 delivered within the grace is taken even if the bot reads it seconds later.
 
 discord.py has no public call for this: the heartbeat goes through its gateway socket
@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.service.orders.lateness import NoSessionError
+from bot.service.clock.lateness import NoSessionError
 
 POLL = 0.005  # seconds between looks for the answer (only while catching up)
 ROUNDS = 3  # discord.py's own heartbeat may be answered first: ask again (at most twice)

@@ -1,37 +1,40 @@
 """Parley's table service: games, secret orders, the phase clock, adjudication, events and
 recovery, on SQLite. No Discord here: the bot, the demo and the tests all drive this API.
 
-Rooms (a package per domain, one module per concern; `TableService` in service.py is a thin
-facade over them; docs/architecture.md follows one order through them)
-    table.py          the shared kernel: storage, clock, engine, per-game settings, locks and
-                      due times, and the small steps every part takes (rows, audit, events)
-    games/            lobby.py (create_game, join, assign, leave, start_game, set_meta),
-                      queries.py (status, list_games, games_of, history, results, position,
-                      audit_log), values.py (what the service returns), settings.py, access.py,
-                      gm.py (pause, resume, extend, adjudicate_now, rollback, replace_player,
-                      end_game), board.py, votes.py, missed.py, abbreviations.py, palettes.py,
-                      record.py (/export), unreadable.py
-    orders/           secret.py (submit, submit_for, clear_orders, my_orders, set_ready; the
-                      advice on a set is pure: bot.core.writing.advice, secret.py words it),
-                      intake.py, lateness.py, labels.py, early.py, order_map.py, builder.py
-    clock/            clocks.py and presets.py (time, the clock presets), schedule.py
-                      (deadlines at a local time in an IANA zone), absences.py (`Absences(svc)`),
-                      phase_machine.py (open -> writing -> adjudicating -> done, reminders, the
-                      end of a game), scheduler.py (recovery at start-up, due times, the loop,
-                      next_due, run_due), engine.py, compute.py, workers.py, lifeline.py
-    delivery/         events.py, outbox.py (events to the notifier after each commit, in order
-                      per game), deliveries.py (what was posted where), ratelimit.py
-    hidden/           Stab!: stab.py (what each viewer may know), views.py
-    observe.py        what the services report for the host's metrics (orders, results
-                      posted, retries) and the game a log line is about (bot/hosting)
-    tournaments/      tournaments over many games (`Tournaments(svc)` in service.py): entries,
-                      seating, one round clock, results, standings, export; it sees game events
-                      through `outbox.hooks`
+Rooms (a package per domain, one module per concern, in layers: a package reads only those
+below it, tests/test_rooms.py; `TableService` in service.py is a thin facade over them;
+docs/architecture.md follows one order through them)
+    errors.py, texts.py, observe.py   the errors, the service's words, what it reports
+    clock/            time: clocks.py, presets.py (the clock presets), schedule.py (deadlines at
+                      a fixed local time in an IANA zone), rounds.py (a tournament round's
+                      times), lateness.py (when a set is in time)
     storage/          the only SQL: `Storage`/`Repository` protocols (base.py) returning frozen
                       rows (rows.py), the SQLite implementation (sqlite.py), the connection,
                       file checks and migrations (connection.py, dbfile.py, migrations/);
                       PostgreSQL (postgres.py, migrations_pg/), the choice (opening.py),
                       `parley db copy` (copy.py), the JSON of typed orders (codec.py)
+    engine.py, events.py   the seam to the core (parse, adjudicate, render); typed events
+    table.py          the shared kernel: storage, clock, engine, per-game settings, locks and
+                      due times, and the small steps every part takes (rows, audit, events)
+    hidden/           Stab!: stab.py (what each viewer may know), views.py
+    delivery/         outbox.py (events to the notifier after each commit, in order per game),
+                      deliveries.py (what was posted where), ratelimit.py
+    games/            lobby.py (create_game, join, assign, leave, start_game, set_meta),
+                      queries.py (status, list_games, games_of, history, results, position,
+                      audit_log), values.py (what the service returns), settings.py, access.py,
+                      board.py, votes.py, missed.py, abbreviations.py, palettes.py, record.py
+                      (/export), unreadable.py
+    orders/           secret.py (submit, submit_for, clear_orders, my_orders, set_ready; the
+                      advice on a set is pure: bot.core.writing.advice, secret.py words it),
+                      intake.py, stab_sets.py, labels.py, early.py, order_map.py, builder.py
+    phases/           phase_machine.py (open -> writing -> adjudicating -> done, reminders, the
+                      end of a game), scheduler.py (recovery at start-up, due times, the loop,
+                      next_due, run_due), gm.py (pause, resume, extend, adjudicate_now,
+                      rollback, replace_player, end_game), absences.py (`Absences(svc)`),
+                      compute.py, workers.py, lifeline.py (the work off the event loop)
+    tournaments/      tournaments over many games (`Tournaments(svc)` in service.py), above the
+                      facade: entries, seating, results, standings, export; it sees game
+                      events through `outbox.hooks`
 
 Opening
     svc = await TableService.open(path=None, *, clock=None, notifier=None, engine=None,
@@ -47,7 +50,7 @@ Opening
         clock: SystemClock() by default; FakeClock for tests (`advance(s)`, `set(t)`) and
         then `await svc.run_due()` (does what is due, delivers events); ScaledClock(factor).
         executor: None or "thread" (threads), "process" (a pool of worker processes the
-        service owns, bot/service/clock/workers.py: adjudicating and drawing use every core; a
+        service owns, bot/service/phases/workers.py: adjudicating and drawing use every core; a
         broken pool restarts, the phase computed in a thread meanwhile; `parley run`'s
         default on two CPUs or more), or any concurrent.futures.Executor.
         metrics: called after each adjudication with {"adjudicate", "render", "compute"}
@@ -189,14 +192,6 @@ VoteRefusedError, CorruptGameError (one game unreadable; the others run).
 
 from bot.service.clock.clocks import FakeClock, ScaledClock, SystemClock
 from bot.service.clock.presets import clock_names, load_clock
-from bot.service.delivery.events import (
-    Event,
-    EventKind,
-    MemoryNotifier,
-    Notifier,
-    NullNotifier,
-    TransientDeliveryError,
-)
 from bot.service.errors import (
     ConfigError,
     CorruptGameError,
@@ -208,6 +203,14 @@ from bot.service.errors import (
     StoreError,
     StoreUnavailableError,
     VoteRefusedError,
+)
+from bot.service.events import (
+    Event,
+    EventKind,
+    MemoryNotifier,
+    Notifier,
+    NullNotifier,
+    TransientDeliveryError,
 )
 from bot.service.games.settings import GameSettings, parse_times
 from bot.service.service import (
@@ -231,6 +234,7 @@ MAY_IMPORT = (
     "bot.service.games",
     "bot.service.hidden",
     "bot.service.orders",
+    "bot.service.phases",
     "bot.service.storage",
     "bot.service.tournaments",
 )

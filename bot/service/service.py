@@ -4,11 +4,11 @@
     games/lobby.py        create, join, assign, leave, start, meta
     orders/secret.py      secret orders and ready marks
     games/queries.py      status, phases, results, orders of a phase, history, audit, position
-    clock/phase_machine   open -> writing -> adjudicating -> done, reminders, end of game
-    clock/scheduler.py    recovery at start-up, due times, the loop
+    phases/phase_machine  open -> writing -> adjudicating -> done, reminders, end of game
+    phases/scheduler.py   recovery at start-up, due times, the loop
+    phases/gm.py          GM operations
     delivery/outbox.py    delivery of events to the notifier
     games/votes.py        end-game votes
-    games/gm.py           GM operations
     storage/              all the SQL (the `Storage` interface, SQLite and PostgreSQL)
 
 Everything durable is in the storage; the parts only cache what they can re-read. A phase row
@@ -31,17 +31,14 @@ from typing import Any
 from bot.core.ending.votes import VoteRecord
 from bot.core.model import Position, Power
 from bot.service.clock.clocks import Clock, SystemClock
-from bot.service.clock.engine import CoreEngine, Engine, bundled_variants
-from bot.service.clock.phase_machine import Metrics, PhaseMachine
+from bot.service.clock.lateness import GRACE, Receipt
 from bot.service.clock.presets import load_clock
-from bot.service.clock.scheduler import Scheduler
-from bot.service.clock.workers import ComputePool
 from bot.service.delivery.deliveries import Deliveries
-from bot.service.delivery.events import Notifier, NullNotifier
 from bot.service.delivery.outbox import Outbox
 from bot.service.delivery.ratelimit import SharedRate
+from bot.service.engine import CoreEngine, Engine, bundled_variants
 from bot.service.errors import ConfigError, StoreError, StoreUnavailableError
-from bot.service.games.gm import GmTools
+from bot.service.events import Notifier, NullNotifier
 from bot.service.games.lobby import Lobby
 from bot.service.games.missed import missed_counts
 from bot.service.games.palettes import Palettes
@@ -60,8 +57,11 @@ from bot.service.games.values import (
 from bot.service.games.votes import Votes
 from bot.service.hidden.views import HiddenReplay, HiddenView, HiddenViews
 from bot.service.orders.builder import Builder
-from bot.service.orders.lateness import GRACE, Receipt
 from bot.service.orders.secret import Orders, Seat
+from bot.service.phases.gm import GmTools
+from bot.service.phases.phase_machine import Metrics, PhaseMachine
+from bot.service.phases.scheduler import Scheduler
+from bot.service.phases.workers import ComputePool
 from bot.service.storage import Storage
 from bot.service.storage.opening import open_storage
 from bot.service.table import Table
@@ -157,7 +157,7 @@ class TableService:
         `init_db`: an existing empty file may become a new database (else it is refused).
         `storage`: an opened storage to use instead of the SQLite file at `path`.
         `grace`: seconds a phase stays open after its deadline for orders sent before it
-        (bot.service.orders.lateness)."""
+        (bot.service.clock.lateness)."""
         engine = engine or CoreEngine()
         # The bundled presets and variants (what /game create offers) must load before anything
         # else happens; each game's own variant is checked with the game (`recover`): a
@@ -329,7 +329,7 @@ class TableService:
     def receiving(self, user: str, created_at: float | None) -> AbstractContextManager[Receipt]:
         """`with service.receiving(user, message_time) as receipt:` around the reading of a
         set from its arrival, `submit(..., receipt=receipt)` inside: a phase due to close
-        waits for it if it was sent in time (bot.service.orders.lateness.Intake)."""
+        waits for it if it was sent in time (bot.service.clock.lateness.Intake)."""
         return self.table.intake.receiving(user, created_at)
 
     async def seats(self, user: str) -> list[Seat]:
@@ -342,7 +342,7 @@ class TableService:
     def follow_gateway(self, fence: Callable[[], Awaitable[None]] | None) -> None:
         """The bot's catch-up with its Discord gateway (bot.discord_app.gateway): with a
         grace, a phase closes once the bot has read what Discord sent before the grace
-        ended, however busy it was (bot.service.orders.lateness); None: the grace is fixed."""
+        ended, however busy it was (bot.service.clock.lateness); None: the grace is fixed."""
         self.table.intake.fence = fence
 
     async def submit_for(self, game_id: int, gm: str, power: Power | str, text: str) -> SubmitReply:

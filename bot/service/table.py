@@ -29,9 +29,9 @@ from bot.core.outcome import describe as describe_result
 from bot.core.records.jsonio import FormatError, position_from_json
 from bot.core.rules import RuleSet
 from bot.service.clock.clocks import Clock
-from bot.service.clock.engine import Engine
+from bot.service.clock.lateness import GRACE, HOLD, POLL, Intake
 from bot.service.clock.presets import ClockPreset
-from bot.service.delivery.events import EventKind
+from bot.service.engine import Engine
 from bot.service.errors import (
     ConfigError,
     CorruptGameError,
@@ -41,7 +41,7 @@ from bot.service.errors import (
     PermissionDeniedError,
     ServiceError,
 )
-from bot.service.orders.lateness import GRACE, HOLD, POLL, Intake
+from bot.service.events import EventKind
 from bot.service.storage import Repository, Storage
 from bot.service.storage.rows import GameRow, PhaseRow, SubmissionRow
 from bot.service.texts import t
@@ -64,7 +64,7 @@ class GameCtx:
     early: bool
     first_year: int
     # A tournament table: its round's start, from which every table's movement deadlines
-    # are computed (bot/service/tournaments/clock.py, `round_times`); None for other games.
+    # are computed (bot/service/clock/rounds.py, `round_times`); None for other games.
     round_start: float | None = None
 
 
@@ -158,7 +158,7 @@ class Table:
     ) -> None:
         self.storage = storage
         self.grace = (
-            grace  # seconds a phase stays open after its deadline (bot.service.orders.lateness)
+            grace  # seconds a phase stays open after its deadline (bot.service.clock.lateness)
         )
         self.intake = Intake(clock)  # the sets being read (a phase waits for those in time)
         self.intake.then = self._caught_up
@@ -360,12 +360,12 @@ class Table:
 
     async def held(self, game_id: int, deadline: float, now: float) -> bool:
         """Whether the phase, due to close, waits for the bot to catch up with its gateway or
-        for a set that arrived in time and is still being read (bot.service.orders.lateness.Intake;
+        for a set that arrived in time and is still being read (bot.service.clock.lateness.Intake;
         at most HOLD seconds after the grace)."""
         closes = self.closes_at(deadline)
         if not closes <= now < closes + HOLD:
             return False
-        # With a grace, until the bot has read its gateway up to then (bot.service.orders.lateness)
+        # With a grace, until the bot has read its gateway up to then (bot.service.clock.lateness)
         mark = self.intake.caught_up(closes) if self.grace > 0 else 0
         if mark is None:
             return True

@@ -1,6 +1,6 @@
 """/absence from: to: (a player) and /absences approve|refuse|list|settings (the GM): a
 player away for some days; the game's table is told when a deadline moves and why
-(bot/service/clock/absences.py holds the rules)."""
+(bot/service/phases/absences.py holds the rules)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ from bot.discord_app.interactions import (
     user_key,
 )
 from bot.service import GameStatus
-from bot.service.clock.absences import Absence, Absences, policy
 from bot.service.clock.schedule import ct
+from bot.service.phases.absences import Absence, Absences, policy
 
 MODES = [
     app_commands.Choice(name="Deadlines move to the end of the absence", value="move"),

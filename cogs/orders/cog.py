@@ -26,7 +26,7 @@ from bot.discord_app.interactions import (
 from bot.discord_app.replies import reply
 from bot.i18n import t
 from bot.service import GameStatus
-from bot.service.orders.lateness import Receipt
+from bot.service.clock.lateness import Receipt
 from bot.service.orders.secret import Seat
 
 log = logging.getLogger("parley.discord")

@@ -4,7 +4,7 @@ deadline and read after it is taken within the grace; one written after it is re
 from __future__ import annotations
 
 from bot.core.model import Power
-from bot.service.orders.lateness import GRACE, POLL
+from bot.service.clock.lateness import GRACE, POLL
 from tests.cogs.conftest import Table
 
 SPRING = 8 * 60  # edc2023: orders open after the negotiation window

@@ -9,10 +9,10 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from bot.service import observe
-from bot.service.delivery.events import Event, EventKind, Notifier, TransientDeliveryError
 from bot.service.errors import (
     CorruptGameError,
 )
+from bot.service.events import Event, EventKind, Notifier, TransientDeliveryError
 from bot.service.storage import codec
 from bot.service.storage.claims import LANE
 from bot.service.storage.rows import OutboxRow

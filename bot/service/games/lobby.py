@@ -15,12 +15,12 @@ from bot.core.model import (
 )
 from bot.core.records.jsonio import position_to_json
 from bot.service.clock.presets import load_clock
-from bot.service.delivery.events import EventKind
 from bot.service.errors import (
     InvalidStateError,
     PermissionDeniedError,
     ServiceError,
 )
+from bot.service.events import EventKind
 from bot.service.games import access
 from bot.service.games.palettes import check_palette
 from bot.service.games.queries import Queries

@@ -14,7 +14,7 @@ from collections.abc import Collection
 
 from bot.core.model import Power
 from bot.core.writing.advice import to_order_powers
-from bot.service.delivery.events import EventKind
+from bot.service.events import EventKind
 from bot.service.games.values import MissedOrders
 from bot.service.storage import Repository
 from bot.service.table import GameCtx, PhaseState, Table

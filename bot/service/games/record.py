@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.core import catalogue
 from bot.core.ending.endgame import centre_counts_by_year, survivors
@@ -33,7 +33,22 @@ from bot.service.games.settings import scoring_system
 from bot.service.storage import codec
 
 if TYPE_CHECKING:
-    from bot.service.service import TableService
+    from bot.core.ending.votes import VoteRecord
+    from bot.service.games.values import GameStatus
+    from bot.service.storage import Storage
+
+
+class TableService(Protocol):
+    """What a game's record reads of the table service (`bot.service.service.TableService`,
+    whose facade imports this package: the record is read through it, never imports it)."""
+
+    @property
+    def storage(self) -> Storage: ...
+
+    async def status(self, game_id: int) -> GameStatus: ...
+
+    async def votes(self, game_id: int) -> list[VoteRecord]: ...
+
 
 FORMAT = "parley-game-record"
 VERSION = 1

@@ -23,13 +23,13 @@ from bot.core.model import (
     Phase,
     Power,
 )
-from bot.service.delivery.events import EventKind
 from bot.service.delivery.outbox import Outbox
 from bot.service.errors import (
     CorruptGameError,
     InvalidStateError,
     VoteRefusedError,
 )
+from bot.service.events import EventKind
 from bot.service.storage import Repository
 from bot.service.table import (
     GameCtx,

@@ -19,10 +19,10 @@ from bot.core.model import Phase, PhaseKind, Power
 from bot.core.orders import Build, Order, Retreat, UnitRef, Waive
 from bot.core.writing import builder as model
 from bot.core.writing.advice import adjustment, order_key
+from bot.service.clock.lateness import Receipt
 from bot.service.errors import InvalidStateError, ServiceError
 from bot.service.games.values import SubmitReply
 from bot.service.hidden import stab as hidden
-from bot.service.orders.lateness import Receipt
 from bot.service.orders.secret import Orders
 from bot.service.storage import codec
 from bot.service.table import GameCtx, PhaseState, Table, unit_text

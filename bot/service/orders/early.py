@@ -17,7 +17,7 @@ import json
 
 from bot.core.model import Phase, PhaseKind, Season
 from bot.core.orders import Build, Disband, Waive
-from bot.service.delivery.events import EventKind
+from bot.service.events import EventKind
 from bot.service.games.abbreviations import META_KEY, expand
 from bot.service.orders import intake
 from bot.service.orders.labels import strip_labels

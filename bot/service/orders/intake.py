@@ -17,7 +17,7 @@ from bot.core.model import PhaseKind, Position, Power, Unit
 from bot.core.orders import Build, Disband, Order, UnitOrder, Waive
 from bot.core.rules import Choice, RuleSet
 from bot.core.writing.submission import keeps_readable_orders
-from bot.service.clock.engine import Engine
+from bot.service.engine import Engine
 from bot.service.errors import ServiceError
 from bot.service.table import GameCtx, unit_text
 from bot.service.texts import t

@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.core.messages import render as render_message
 from bot.core.model import (
@@ -21,7 +22,7 @@ from bot.core.writing import advice
 from bot.core.writing.advice import order_key, to_order_powers
 from bot.core.writing.submission import Combine, accepts_orders, combine_mode
 from bot.service import observe
-from bot.service.clock.scheduler import Scheduler
+from bot.service.clock.lateness import Receipt, sent_time
 from bot.service.delivery.outbox import Outbox
 from bot.service.errors import (
     LateSubmissionError,
@@ -36,9 +37,8 @@ from bot.service.games.values import (
 )
 from bot.service.hidden import stab as hidden
 from bot.service.hidden.views import hidden_mode
-from bot.service.orders import early, intake, order_map
+from bot.service.orders import early, intake, order_map, stab_sets
 from bot.service.orders.labels import labelled_phase, strip_labels
-from bot.service.orders.lateness import Receipt, sent_time
 from bot.service.storage import Repository, codec
 from bot.service.table import (
     GameCtx,
@@ -53,6 +53,13 @@ from bot.service.texts import t
 log = logging.getLogger(__name__)
 
 RUNNING = ("active", "paused")  # a game whose players send orders
+
+
+class Advances(Protocol):
+    """The scheduler as the orders see it (`phases.scheduler.Scheduler`, which drives the
+    phase machine above this package): one step of a game's clock, after the last ready mark."""
+
+    async def advance(self, game_id: int, *, deliver: bool = True) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +84,7 @@ _THEN = {
 class Orders:
     """Secret orders: submit (whole set or merged), clear, show one's own, ready marks."""
 
-    def __init__(self, table: Table, scheduler: Scheduler, outbox: Outbox) -> None:
+    def __init__(self, table: Table, scheduler: Advances, outbox: Outbox) -> None:
         self.table = table
         self.scheduler = scheduler
         self.outbox = outbox
@@ -185,7 +192,7 @@ class Orders:
         LateSubmissionError, nothing saved. `sent_at`: when the player sent it (its Discord
         message's time): sent before the deadline, it is taken while read within the grace;
         `receipt` (TableService.receiving): when it was sent and arrived
-        (bot.service.orders.lateness)."""
+        (bot.service.clock.lateness)."""
         power = await self.table.player_power(game_id, user)
         times = (receipt.sent, receipt.received) if receipt else (sent_at, None)
         try:
@@ -221,7 +228,7 @@ class Orders:
         receipt: Receipt | None = None,
     ) -> SubmitReply:
         """`at`: when the set was sent and when it arrived, if known (else: now); `receipt`:
-        its arrival as the intake saw it (bot.service.orders.lateness)."""
+        its arrival as the intake saw it (bot.service.clock.lateness)."""
         row, ctx, ph = await self.table.open_phase_for_orders(game_id)
         mine = self._abbreviations(row.meta_json, power)
         reading = expand(text, mine) if mine else text
@@ -417,9 +424,9 @@ class Orders:
             phase = position.phase.describe(ctx.lang)
             wrong = t("labelled_other_phase", ctx.lang, label=other_phase, phase=phase)
             return [], [wrong], [], [], []
-        if mode:  # Stab!: read against what the player knows (bot.service.hidden.stab)
+        if mode:  # Stab!: read against what the player knows (orders/stab_sets.py)
             read = await asyncio.to_thread(
-                hidden.read_hidden_set,
+                stab_sets.read_hidden_set,
                 self.table.engine,
                 text,
                 ctx.lang,

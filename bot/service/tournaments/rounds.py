@@ -19,12 +19,12 @@ from bot.core.tournament import edc2023
 from bot.core.tournament.model import StandingRow, TournamentError
 from bot.core.tournament.seating import seat_round
 from bot.service.clock.presets import load_clock
-from bot.service.delivery.events import Event, EventKind
+from bot.service.clock.rounds import TOLERANCE, lag, schedule, target_deadline
 from bot.service.errors import ServiceError, StoreUnavailableError
+from bot.service.events import Event, EventKind
 from bot.service.games.missed import missed_counts
 from bot.service.games.record import final_standings, game_record
 from bot.service.storage.tournaments import MarkRow, RoundRow, TableRow
-from bot.service.tournaments.clock import TOLERANCE, lag, schedule, target_deadline
 from bot.service.tournaments.state import (
     Snapshot,
     past_tables,

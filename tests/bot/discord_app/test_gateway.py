@@ -18,7 +18,7 @@ import pytest
 from bot.client import ParleyBot
 from bot.core.model import Power
 from bot.discord_app.gateway import HEARTBEAT, caught_up, follow
-from bot.service.orders.lateness import GRACE, POLL, NoSessionError
+from bot.service.clock.lateness import GRACE, POLL, NoSessionError
 from bot.service.storage import SqliteStorage, Storage
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.pg import dsn, fresh_schema, settings

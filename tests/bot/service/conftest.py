@@ -18,7 +18,7 @@ from bot.core.outcome import OrderResult, Outcome, Reason, Verdict
 from bot.core.presets import load_rules
 from bot.core.rules import RuleSet
 from bot.service import FakeClock, MemoryNotifier, TableService
-from bot.service.clock.engine import Parsed
+from bot.service.engine import Parsed
 from bot.service.storage import SqliteStorage, Storage
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.faults import FaultyEngine, FaultyNotifier, FaultyStorage

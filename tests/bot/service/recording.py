@@ -11,7 +11,7 @@ from bot.core.model import Position
 from bot.core.orders import Order, UnitOrder
 from bot.core.outcome import Outcome
 from bot.core.stab.views import Sight
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 
 PNG = b"\x89PNG\r\n\x1a\nrecorded"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import seven_player_game
 
 

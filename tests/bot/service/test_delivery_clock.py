@@ -8,7 +8,7 @@ import logging
 
 from bot.core.model import Phase
 from bot.service import EventKind, TransientDeliveryError, load_clock
-from bot.service.delivery.events import Event
+from bot.service.events import Event
 from tests.bot.service.conftest import seven_player_game
 from tests.bot.service.faults import crash
 

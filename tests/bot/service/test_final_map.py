@@ -9,7 +9,7 @@ from PIL import Image, ImageChops
 
 from bot.core.map import load_map
 from bot.service import EventKind, MemoryNotifier
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from renderer import render
 from tests.bot.service.conftest import run_until, seven_player_game
 

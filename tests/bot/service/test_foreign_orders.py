@@ -4,7 +4,7 @@ orders stand (an order for an empty place is only a warning: the adjudicator rul
 from __future__ import annotations
 
 from bot.core.model import Power
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import seven_player_game
 
 ENGLISH_SET = "F LON - NTH\nF EDI - NWG\nA LVP - YOR"

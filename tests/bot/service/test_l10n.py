@@ -8,7 +8,7 @@ import pytest
 
 from bot.core.model import Phase, Position, Power, Unit
 from bot.service import texts
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from bot.service.errors import InvalidStateError, NotFoundError, PermissionDeniedError
 from bot.service.storage.codec import outcome_from_json, outcome_to_json
 from tests.bot.service.conftest import seven_player_game

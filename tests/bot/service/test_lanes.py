@@ -7,8 +7,8 @@ import asyncio
 import time
 
 from bot.service import EventKind
-from bot.service.clock import phase_machine
-from bot.service.delivery.events import Event
+from bot.service.events import Event
+from bot.service.phases import phase_machine
 from tests.bot.service.conftest import SEVEN, seven_player_game
 from tests.bot.service.test_delivery_clock import until
 from tests.standard import STANDARD

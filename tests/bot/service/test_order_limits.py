@@ -11,7 +11,7 @@ import pytest
 from bot.core.map import GameMap
 from bot.core.model import Position, Power
 from bot.service import ServiceError
-from bot.service.clock.engine import Parsed
+from bot.service.engine import Parsed
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 
 READ_SECONDS = 0.4

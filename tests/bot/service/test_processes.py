@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.service import FakeClock, MemoryNotifier, TableService
-from bot.service.clock.scheduler import HELLO
+from bot.service.phases.scheduler import HELLO
 from bot.service.storage.claims import CLOCK, LANE
 from bot.service.storage.postgres import PgStorage
 from tests.bot.service.conftest import SimpleEngine, seven_player_game

@@ -10,7 +10,7 @@ import asyncio
 import time
 
 from bot.service import MemoryNotifier
-from bot.service.orders.lateness import FENCE_GAP, GRACE, HOLD, NoSessionError
+from bot.service.clock.lateness import FENCE_GAP, GRACE, HOLD, NoSessionError
 from tests.bot.service.conftest import seven_player_game
 from tests.bot.service.faults import crash
 

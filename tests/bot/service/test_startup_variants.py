@@ -12,7 +12,7 @@ import pytest
 
 from bot.core.map import GameMap, bundled_maps, load_map
 from bot.service import CorruptGameError, MemoryNotifier
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.variants import TRI_PATH
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import LateSubmissionError
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import seven_player_game
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from bot.core.model import Phase, Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier, PermissionDeniedError
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from bot.service.orders.labels import strip_labels
 from tests.bot.service.conftest import SEVEN, seven_player_game
 from tests.standard import STANDARD

@@ -14,7 +14,7 @@ import pytest
 
 from bot.service import Event, EventKind, MemoryNotifier
 from bot.service.clock.presets import load_clock
-from bot.service.tournaments.clock import schedule
+from bot.service.clock.rounds import schedule
 from bot.service.tournaments.export import export_document, standings_csv, tables_csv
 from bot.service.tournaments.service import Tournaments
 from bot.service.tournaments.state import snapshot

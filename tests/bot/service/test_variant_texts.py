@@ -8,7 +8,7 @@ import pytest
 from bot.core.map import load_map
 from bot.core.model import Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from bot.service.texts import named, t
 from tests.variants import TRI_PATH, tri
 

@@ -7,7 +7,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier, ServiceError
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.variants import TRI_PATH
 
 NORTH, EAST, WEST = Power("NORTH"), Power("EAST"), Power("WEST")

@@ -130,7 +130,7 @@ def test_poorly_written_orders_b_reads_the_set_as_a_whole():
     # valid orders" (poorly_written_orders = "b", DATC 4.E.2 b: judge the orders as a set).
     from bot.core.language.parser import parse_orders  # noqa: PLC0415
     from bot.core.model import Phase, Position, Unit  # noqa: PLC0415
-    from bot.service.clock.engine import CoreEngine  # noqa: PLC0415
+    from bot.service.engine import CoreEngine  # noqa: PLC0415
     from bot.service.orders.intake import read_set  # noqa: PLC0415
 
     france = Power.FRANCE

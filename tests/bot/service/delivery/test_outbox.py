@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 
 from bot.service import EventKind, MemoryNotifier
-from bot.service.delivery.events import TransientDeliveryError
+from bot.service.events import TransientDeliveryError
 from tests.bot.service.conftest import seven_player_game
 
 

@@ -41,9 +41,9 @@ WRITES = [
 OPEN_WRITES = {"create_game", "join"}
 # No caller: the clock and the delivery of events, the life cycle.
 SYSTEM = {"open", "start", "close", "run_due", "deliver", "next_due"}
-# No caller check: marks a set as being read (bot.service.orders.lateness), changes nothing.
+# No caller check: marks a set as being read (bot.service.clock.lateness), changes nothing.
 SYSTEM |= {"receiving"}
-# No caller: the bot's catch-up with its gateway (bot.service.orders.lateness), the life cycle.
+# No caller: the bot's catch-up with its gateway (bot.service.clock.lateness), the life cycle.
 SYSTEM |= {"follow_gateway"}
 # A user's own settings, and a server's: no game's; the adapter checks Manage Server for a
 # server's (a Discord permission the service does not know; tests/cogs/test_settings.py).

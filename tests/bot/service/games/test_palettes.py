@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.service import ConfigError
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import SEVEN, SimpleEngine
 from tests.standard import STANDARD
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from bot.core.model import Power
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from bot.service.games.record import final_standings, game_record, report_text, year_end_positions
 from bot.service.games.settings import scoring_system
 from tests.bot.service.conftest import SEVEN, seven_player_game

@@ -7,7 +7,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import EventKind, InvalidStateError, MemoryNotifier, load_clock
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import run_until, seven_player_game
 
 

@@ -10,7 +10,7 @@ from bot.core.model import DislodgedUnit, Phase, Position, Power, Unit
 from bot.core.presets import load_rules
 from bot.core.rules import Choice
 from bot.service import ServiceError
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from bot.service.orders.intake import MAX_ORDERS, MAX_TEXT, check_size, read_set
 
 ENGINE = CoreEngine()

@@ -14,9 +14,9 @@ from bot.core.outcome import Reason
 from bot.core.presets import load_rules
 from bot.core.records.jsonio import position_to_json
 from bot.service import ConfigError
-from bot.service.clock.compute import compute_phase
-from bot.service.clock.engine import CoreEngine
+from bot.service.engine import CoreEngine
 from bot.service.orders import order_map
+from bot.service.phases.compute import compute_phase
 from tests.bot.service.conftest import SEVEN, seven_player_game
 
 MAP = load_map("standard")

@@ -1,10 +1,10 @@
-"""The round clock (bot/service/tournaments/clock.py): edc-2023 B's minutes for every phase of
+"""The round clock (bot/service/clock/rounds.py): edc-2023 B's minutes for every phase of
 every year, retreats and adjustments kept for every table."""
 
 from __future__ import annotations
 
 from bot.service.clock.presets import load_clock
-from bot.service.tournaments.clock import due_phase, lag, schedule, target_deadline
+from bot.service.clock.rounds import due_phase, lag, schedule, target_deadline
 
 START = 1_000_000.0
 MIN = 60.0

@@ -10,8 +10,8 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import LateSubmissionError
-from bot.service.clock.engine import CoreEngine
-from bot.service.orders.lateness import GRACE, HOLD, POLL, sent_time
+from bot.service.clock.lateness import GRACE, HOLD, POLL, sent_time
+from bot.service.engine import CoreEngine
 from tests.bot.service.conftest import seven_player_game
 from tests.bot.service.orders.test_early_orders import _to_fall_retreats as to_fall_retreats
 

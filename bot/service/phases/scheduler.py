@@ -10,15 +10,15 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bot.service import observe
-from bot.service.clock.phase_machine import PhaseMachine
-from bot.service.delivery.events import EventKind
 from bot.service.delivery.outbox import Outbox
 from bot.service.errors import (
     CorruptGameError,
     ServiceError,
 )
+from bot.service.events import EventKind
 from bot.service.games.queries import Queries
 from bot.service.games.unreadable import broken_key, unreadable_reason
+from bot.service.phases.phase_machine import PhaseMachine
 from bot.service.storage.claims import CLOCK
 from bot.service.table import (
     Table,

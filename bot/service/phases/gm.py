@@ -11,15 +11,15 @@ from bot.core.model import (
     Power,
 )
 from bot.core.records.jsonio import position_from_json, position_to_json
-from bot.service.clock.phase_machine import PhaseMachine
-from bot.service.delivery.events import EventKind
 from bot.service.delivery.outbox import Outbox
 from bot.service.errors import (
     InvalidStateError,
 )
+from bot.service.events import EventKind
 from bot.service.games.abbreviations import META_KEY as ABBREVIATIONS
 from bot.service.games.abbreviations import parse_list
 from bot.service.games.board import apply_edit
+from bot.service.phases.phase_machine import PhaseMachine
 from bot.service.storage import Repository
 from bot.service.table import (
     GameCtx,

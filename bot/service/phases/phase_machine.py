@@ -23,15 +23,16 @@ from bot.core.model import (
 )
 from bot.core.records.jsonio import position_from_json
 from bot.core.writing.advice import to_order_powers
-from bot.service.clock.absences import moved_deadline
-from bot.service.clock.compute import compute_phase, render_final_map
-from bot.service.clock.workers import ComputePool
-from bot.service.delivery.events import EventKind
+from bot.service.clock.rounds import round_times
+from bot.service.events import EventKind
 from bot.service.games.missed import record_missed
 from bot.service.games.palettes import public_palette
 from bot.service.games.votes import Votes
 from bot.service.hidden.views import hidden_mode, reveal_preferences
 from bot.service.orders.early import EarlyOrders
+from bot.service.phases.absences import moved_deadline
+from bot.service.phases.compute import compute_phase, render_final_map
+from bot.service.phases.workers import ComputePool
 from bot.service.storage import Repository
 from bot.service.storage.rows import GameRow, NewResult
 from bot.service.table import (
@@ -41,7 +42,6 @@ from bot.service.table import (
     dumps,
     reminder_key,
 )
-from bot.service.tournaments.clock import round_times
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,9 @@ class PhaseMachine:
         if ctx.clock.schedule is not None and deadline > start:  # a fixed local time
             movement = ph.phase.kind is PhaseKind.MOVEMENT
             writing_at, deadline = start, ctx.clock.schedule.deadline(start, movement=movement)
-        why = None  # an approved absence moves the deadline to its end (bot.service.clock.absences)
+        why = (
+            None  # an approved absence moves the deadline to its end (bot.service.phases.absences)
+        )
         if deadline > start:
             deadline, why = await moved_deadline(self.table, game_id, deadline, ctx.clock.schedule)
         window = "negotiation" if writing_at > start else "writing"
@@ -360,7 +362,7 @@ class PhaseMachine:
 
     async def _close(self, game_id: int, ctx: GameCtx, ph: PhaseState, *, force: bool) -> bool:
         """Freeze the orders (open -> adjudicating) once the deadline and its grace passed
-        (bot.service.orders.lateness), or with `force`;
+        (bot.service.clock.lateness), or with `force`;
         True if the phase is now to be adjudicated."""
         now = self.table.clock.now()
         vote_state = await self.table.storage.votebook(game_id)

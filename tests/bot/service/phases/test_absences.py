@@ -1,12 +1,12 @@
-"""Absences (bot/service/clock/absences.py): the deadline an approved absence moves, and the
+"""Absences (bot/service/phases/absences.py): the deadline an approved absence moves, and the
 limit."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.service.clock.absences import Absence, AbsenceError, Absences, moved
 from bot.service.clock.schedule import DAY, parse_schedule
+from bot.service.phases.absences import Absence, AbsenceError, Absences, moved
 from tests.bot.service.conftest import SEVEN, seven_player_game
 
 

@@ -1,11 +1,11 @@
-"""The phase machine (bot/service/clock/phase_machine.py): closing, computing, committing."""
+"""The phase machine (bot/service/phases/phase_machine.py): closing, computing, committing."""
 
 from __future__ import annotations
 
 from bot.core.map import load_map
 from bot.core.records.jsonio import position_to_json
 from bot.service import EventKind, MemoryNotifier
-from bot.service.clock.compute import compute_phase
+from bot.service.phases.compute import compute_phase
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 
 

@@ -1,8 +1,8 @@
-"""The scheduler (bot/service/clock/scheduler.py): due times, run_due, a failing step retried."""
+"""The scheduler (bot/service/phases/scheduler.py): due times, run_due, a failing step retried."""
 
 from __future__ import annotations
 
-from bot.service.clock.scheduler import RETRY
+from bot.service.phases.scheduler import RETRY
 from tests.bot.service.conftest import SimpleEngine, seven_player_game
 
 

@@ -1,4 +1,4 @@
-"""The worker processes (bot/service/clock/workers.py): warm at start, and a broken pool never
+"""The worker processes (bot/service/phases/workers.py): warm at start, and a broken pool never
 loses a phase."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from bot.core.model import Power
 from bot.service import EventKind, MemoryNotifier
-from bot.service.clock.workers import ComputePool, warm
+from bot.service.phases.workers import ComputePool, warm
 from tests.bot.service.conftest import PNG, seven_player_game
 from tests.bot.service.test_delivery_clock import until
 
@@ -100,7 +100,7 @@ async def test_with_workers_each_tables_results_go_out_before_the_last_is_done(
 # its resource tracker's pids, starts a long job, then waits to be killed.
 BOT_WITH_POOL = """
 import multiprocessing.forkserver as fs, multiprocessing.resource_tracker as rt, os, time
-from bot.service.clock.workers import ComputePool
+from bot.service.phases.workers import ComputePool
 if __name__ == "__main__":
     pool = ComputePool(1)
     pool.submit(os.getpid).result()

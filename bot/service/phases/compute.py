@@ -14,7 +14,7 @@ from bot.core.orders import Order
 from bot.core.outcome import Outcome
 from bot.core.records.jsonio import position_from_json, position_to_json
 from bot.core.writing.advice import nothing_to_do
-from bot.service.clock.engine import Engine
+from bot.service.engine import Engine
 from bot.service.hidden import stab as hidden
 from bot.service.storage import codec
 from bot.service.table import cached_rules, centre_counts, dumps, result_lines

@@ -8,7 +8,7 @@ only the names, the position and orders as JSON, and returns strings and the PNG
 
 A pool that breaks (a worker killed, out of memory) must never lose a phase: `PhaseMachine`
 runs that job in a thread instead and asks the pool to `restart` for the next ones. A bot that
-dies, by any signal, takes its workers with it (`bot.service.clock.lifeline`, issue 36).
+dies, by any signal, takes its workers with it (`bot.service.phases.lifeline`, issue 36).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from multiprocessing.connection import Connection
 from typing import Any
 
-from bot.service.clock.lifeline import Lifeline, watch
+from bot.service.phases.lifeline import Lifeline, watch
 
 log = logging.getLogger(__name__)
 
@@ -36,8 +36,8 @@ def warm(variants: tuple[str, ...] = WARM_VARIANTS, lifeline: Connection | None 
     if lifeline is not None:
         watch(lifeline)
     from bot.core.records.jsonio import position_to_json  # noqa: PLC0415 - in the worker
-    from bot.service.clock.compute import compute_phase  # noqa: PLC0415
-    from bot.service.clock.engine import CoreEngine  # noqa: PLC0415
+    from bot.service.engine import CoreEngine  # noqa: PLC0415
+    from bot.service.phases.compute import compute_phase  # noqa: PLC0415
 
     engine = CoreEngine()
     for name in variants:
