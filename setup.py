@@ -36,6 +36,7 @@ NATIVE_MODULES = [
     "bot/core/language/bulk.py",
     "bot/core/language/fastread.py",
     "bot/core/records/jsonio_fast.py",
+    "bot/cli/adjudicate_engine.py",
     "bot/cli/adjudicate.py",
     "bot/core/adjudicator/__init__.py",
     "bot/core/adjudicator/retreat.py",
@@ -54,7 +55,7 @@ def native_extensions(modules: list[str] = NATIVE_MODULES) -> list[Extension]:
 
 
 class AllOrNothing(build_ext):
-    """Builds every compiled module or none: the 19 shims import one shared library, so a
+    """Builds every compiled module or none: the 21 shims import one shared library, so a
     half-built set would not import. On a failure the wheel is the pure one (the .py files are
     always in it)."""
 

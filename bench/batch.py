@@ -56,7 +56,8 @@ sys.path.append(str(Path(__file__).resolve().parents[1]))
 import bot
 from bench.adjudicate import random_orders, random_position
 from bot.cli import build_name
-from bot.cli.adjudicate import make_engine, run_jsonl
+from bot.cli.adjudicate import make_engine
+from bot.cli.adjudicate_engine import run_jsonl
 from bot.cli.adjudicate_jobs import default_jobs, run_jsonl_jobs
 from bot.core.adjudicator.mapindex import map_index
 from bot.core.map import load_map

@@ -44,7 +44,7 @@ from typing import Any
 # The code beside this bench, not an installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.cli.demo import random_orders
+from bot.cli.demo_orders import random_orders
 from bot.core.language.parser import render_order
 from bot.service import EventKind, FakeClock, TableService
 from bot.service.phases import phase_machine

@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # for tests.fake_discord
 
-from bot.cli.demo import random_orders
+from bot.cli.demo_orders import random_orders
 from bot.client import ParleyBot
 from bot.core.language.parser import render_order
 from bot.core.model import Power

@@ -25,7 +25,7 @@ from pathlib import Path
 # The code beside this bench, not an installed copy.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.cli.demo import random_orders
+from bot.cli.demo_orders import random_orders
 from bot.core.language.parser import render_order
 from bot.service import FakeClock, TableService
 

@@ -24,7 +24,7 @@ from renderer.geometry import (
 from renderer.palette import _Palette, _paste_quantized
 
 if TYPE_CHECKING:
-    from renderer.render import Renderer
+    from renderer.kit import RenderKit
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +38,7 @@ class _Static:
     label_mask: Image.Image
 
 
-def build_static(r: Renderer, lang: str, width: int) -> _Static:
+def build_static(r: RenderKit, lang: str, width: int) -> _Static:
     """The index image (one palette entry per province, fills set per render) with borders,
     coastlines and labels, at this width and in this language."""
     geo = r.geometry

@@ -45,7 +45,7 @@ from renderer.palette import (
 )
 
 if TYPE_CHECKING:
-    from renderer.render import Renderer
+    from renderer.kit import RenderKit
 
 # Results drawn as illegal (red, dashed): the order was never valid, unlike a bounce.
 ILLEGAL = frozenset({Reason.ILLEGAL, Reason.VOID})
@@ -61,7 +61,7 @@ class _Ctx:
 
     def __init__(
         self,
-        r: Renderer,
+        r: RenderKit,
         draw: _Draw,
         s: float,
         colours: Mapping[Power, RGB],

@@ -24,7 +24,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bot.cli.demo import random_orders  # noqa: E402
+from bot.cli.demo_orders import random_orders  # noqa: E402
 from bot.core.language.parser import render_order  # noqa: E402
 from bot.core.map import load_map  # noqa: E402
 from bot.discord_app import announce, embed_posts, embeds  # noqa: E402

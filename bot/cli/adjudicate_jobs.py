@@ -32,7 +32,7 @@ from itertools import chain, islice
 from types import TracebackType
 from typing import IO, NoReturn
 
-from bot.cli.adjudicate import Engine, run_jsonl
+from bot.cli.adjudicate_engine import Engine, run_jsonl
 
 # Lines per task from an iterable (~50 ms of bench work). The workers' caches fill alike with
 # 64- and 250-line tasks (corpus, 20,000 records: 4,287 and 4,319 parse plans made twice).

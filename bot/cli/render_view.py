@@ -41,7 +41,7 @@ def stab_sight(
 ) -> tuple[Any, Sight]:
     """(the StabPhase, the viewer's sight); `doc` is the render input (an adjudicate document
     or a bare POSITION), `orders_doc` the --orders file if any. No viewer: the GM's."""
-    from bot.cli.adjudicate import InputError  # noqa: PLC0415
+    from bot.cli.adjudicate_engine import InputError  # noqa: PLC0415
     from bot.cli.stab import StabEngine  # noqa: PLC0415
 
     if isinstance(doc, Mapping) and "position" in doc and "phase" not in doc:

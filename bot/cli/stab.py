@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.cli.adjudicate import Engine, InputError
+from bot.cli.adjudicate_engine import Engine, InputError
 from bot.core.model import Phase, PhaseKind, Position, Power, Season
 from bot.core.orders import Order, Retreat
 from bot.core.outcome import Outcome

@@ -2,7 +2,7 @@
 `parley adjudicate --rules stab`, writing what each viewer may see, phase by phase.
 
 Each power places its units freely in its home spaces (rule 1), then plays seeded random but
-plausible orders (demo.py's); retreats are a separate phase (rule 4, the GM note's default);
+plausible orders (demo_orders.py's); retreats are a separate phase (rule 4, the GM note's default);
 now and then a power sends nothing (rule 6, NMR). Each phase gets a folder `NN_PHASE/` with
 `gm.png`/`gm.txt` (every order and result), `public.png`/`public.txt` (the public report) and,
 per power, `POWER.png`/`POWER.txt` (its private report, then the public one).
@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from bot.cli.demo import _can_reach, _colon, _reach, random_orders
+from bot.cli.demo_orders import can_reach, random_orders, reach
 from bot.cli.stab import StabEngine, StabPhase
 from bot.core import catalogue
 from bot.core.language.notation import notation_lines
@@ -68,7 +68,7 @@ def _attack(
     targets = [
         (u, d)
         for u in mine
-        for d in _reach(game_map, u.type, u.location)
+        for d in reach(game_map, u.type, u.location)
         if (v := board.units.get(d.province)) is not None and v.power is not power
     ]
     if not targets or rng.random() > ATTACK_CHANCE:
@@ -77,7 +77,7 @@ def _attack(
     by_unit = {o.unit.province: o for o in orders if isinstance(o, UnitOrder)}
     by_unit[unit.province] = Move(power, UnitRef.of(unit), dest)
     for u in mine:
-        if u is not unit and _can_reach(game_map, u.type, u.location, dest.province):
+        if u is not unit and can_reach(game_map, u.type, u.location, dest.province):
             by_unit[u.province] = SupportMove(
                 power, UnitRef.of(u), UnitRef.of(unit), Location(dest.province)
             )
@@ -109,9 +109,10 @@ def _public_lines(report: PhaseReport, game_map: GameMap, lang: str) -> list[str
         )
         return [head, _say("stab_totals", lang, totals=totals)]
     lines = [head]
+    colon = catalogue.meta(lang).colon + ":"  # French typography, as the notation's
     for p in game_map.powers:
         for line in report.public.get(p, ()):
-            lines.append(f"{game_map.power_name(p, lang)}{_colon(lang)} {line}")
+            lines.append(f"{game_map.power_name(p, lang)}{colon} {line}")
     if len(lines) == 1:
         lines.append(_say("stab_nothing", lang))
     return lines

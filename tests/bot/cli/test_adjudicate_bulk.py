@@ -11,7 +11,8 @@ import random
 import weakref
 
 from bench.batch import phases
-from bot.cli.adjudicate import Engine, make_engine, run_jsonl
+from bot.cli.adjudicate import make_engine
+from bot.cli.adjudicate_engine import Engine, run_jsonl
 from bot.core.map import load_map
 from bot.core.presets import load_rules
 from tests.shared import CORPUS

@@ -19,7 +19,8 @@ import pytest
 
 from bench.batch import phases
 from bot.cli import main
-from bot.cli.adjudicate import Engine, make_engine, run_jsonl
+from bot.cli.adjudicate import make_engine
+from bot.cli.adjudicate_engine import Engine, run_jsonl
 from bot.cli.adjudicate_jobs import _TASK, ALONE, BLOCK, CHUNK, WARM, _serve, run_jsonl_jobs
 from bot.core.map import load_map
 from bot.core.presets import load_rules

@@ -7,7 +7,7 @@ import io
 import json
 
 from bot.cli import main
-from bot.cli.adjudicate import Engine
+from bot.cli.adjudicate_engine import Engine
 from bot.core.language.notation import notation_lines
 from bot.core.map import load_map
 from bot.core.presets import load_rules
