@@ -451,7 +451,7 @@ class PhaseMachine:
                 done_at,
                 {
                     # Stab!: nothing of the board here; each viewer's report and map are
-                    # made at delivery (hidden_views.py), the public map is the result's.
+                    # made at delivery (hidden/views.py), the public map is the result's.
                     "lines": result["lines"],
                     "stab": {"phase_id": ph.id} if mode else None,
                     "next_phase": result["next_phase"],
