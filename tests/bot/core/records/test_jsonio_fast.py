@@ -5,6 +5,7 @@ positions as jsonio's reader and map check, the same bytes as the JSON encoder o
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
@@ -49,17 +50,17 @@ GM = load_map("standard")
 DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
+@functools.cache
 def _records() -> list[dict[str, Any]]:
+    """The sample's records, read once a process and only where a test here runs (not in
+    every xdist worker that imports this module to collect it)."""
     with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh]
 
 
-RECORDS = _records()
-
-
 def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
     reader = PositionReader(GM)
-    for rec in RECORDS:
+    for rec in _records():
         doc = rec["position"]
         got = reader.read(doc)
         assert got is not None
@@ -67,7 +68,7 @@ def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
         assert got == want
         assert list(got.units) == list(want.units)  # board order kept (results follow it)
         assert list(got.centers) == list(want.centers)
-    assert any(rec["position"].get("dislodged") for rec in RECORDS)
+    assert any(rec["position"].get("dislodged") for rec in _records())
 
 
 @pytest.mark.parametrize(
@@ -189,7 +190,7 @@ def test_reader_shares_the_centres_of_equal_documents_only() -> None:
 def _writer_cases() -> list[tuple[Any, list[Any]]]:
     """(position, orders) of every sample record, then of seeded random boards."""
     cases: list[tuple[Any, list[Any]]] = []
-    for rec in RECORDS:
+    for rec in _records():
         pos = position_from_json(rec["position"], GM)
         orders = []
         for pname, texts in rec.get("orders", {}).items():
