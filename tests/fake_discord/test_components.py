@@ -67,7 +67,7 @@ async def world() -> AsyncIterator[tuple[FakeDiscord, discord.Client]]:
     async with FakeDiscord() as fake:
         guild = fake.add_guild("Table", ["table"])
         fake.join(guild, fake.add_user("alice"))
-        client = discord.Client(intents=discord.Intents.default())
+        client = discord.Client(intents=discord.Intents.default(), guild_ready_timeout=0.05)
         await client.login(fake.token)
         task = asyncio.create_task(client.connect())
         await asyncio.wait_for(client.wait_until_ready(), 5)

@@ -5,6 +5,7 @@ positions as jsonio's reader and map check, the same bytes as the JSON encoder o
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import random
@@ -49,17 +50,17 @@ GM = load_map("standard")
 DUMPS = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
+@functools.cache
 def _records() -> list[dict[str, Any]]:
+    """The sample's records, read once a process and only where a test here runs (not in
+    every xdist worker that imports this module to collect it)."""
     with gzip.open(CORPUS, "rt", encoding="utf-8") as fh:
         return [json.loads(line) for line in fh]
 
 
-RECORDS = _records()
-
-
 def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
     reader = PositionReader(GM)
-    for rec in RECORDS:
+    for rec in _records():
         doc = rec["position"]
         got = reader.read(doc)
         assert got is not None
@@ -67,7 +68,7 @@ def test_reader_reads_every_sample_position_as_jsonio_does() -> None:
         assert got == want
         assert list(got.units) == list(want.units)  # board order kept (results follow it)
         assert list(got.centers) == list(want.centers)
-    assert any(rec["position"].get("dislodged") for rec in RECORDS)
+    assert any(rec["position"].get("dislodged") for rec in _records())
 
 
 @pytest.mark.parametrize(
@@ -189,7 +190,7 @@ def test_reader_shares_the_centres_of_equal_documents_only() -> None:
 def _writer_cases() -> list[tuple[Any, list[Any]]]:
     """(position, orders) of every sample record, then of seeded random boards."""
     cases: list[tuple[Any, list[Any]]] = []
-    for rec in RECORDS:
+    for rec in _records():
         pos = position_from_json(rec["position"], GM)
         orders = []
         for pname, texts in rec.get("orders", {}).items():
@@ -207,20 +208,23 @@ def _writer_cases() -> list[tuple[Any, list[Any]]]:
     return cases
 
 
-@pytest.mark.parametrize("plain", [True, False])
-def test_writer_writes_the_encoders_bytes(plain: bool) -> None:
+def _extra() -> list[dict[str, str]]:
+    return [{"power": "FRANCE", "order": "é?", "outcome": "fails", "reason": "illegal"}]
+
+
+@pytest.fixture(scope="module")
+def writer_expected() -> tuple[list[tuple[Any, list[str], str]], set[str]]:
+    """Each case's outcome, notes and the encoder's bytes, and the kinds the cases cover:
+    adjudicated and encoded once for the module (both writer paths below compare with them)."""
     rules = load_rules("datc")
-    writer = OutcomeWriter(GM)
-    assert writer._plain  # the standard map's ids need no escaping ...
-    writer._plain = plain  # ... and the path for a map whose ids would is checked too
+    expected: list[tuple[Any, list[str], str]] = []
     kinds: set[str] = set()
     for i, (pos, orders) in enumerate(_writer_cases()):
         outcome, decisions = adjudicate_interpreted(pos, orders, rules, GM)
         # the datc preset makes no notes: some are made up, with text to escape
         notes = [d.text for d in decisions if not d.dropped] or ['« A PAR » read "\\"'] * (i % 2)
-        extra = [{"power": "FRANCE", "order": "é?", "outcome": "fails", "reason": "illegal"}]
         want = outcome_to_json(outcome, GM)
-        want["results"] += extra
+        want["results"] += _extra()
         if notes:
             want["notes"] = notes
             kinds.add("notes")
@@ -228,7 +232,20 @@ def test_writer_writes_the_encoders_bytes(plain: bool) -> None:
         kinds |= {"dislodged"} if outcome.dislodged else set()
         kinds |= {"waiting"} if outcome.position.dislodged else set()
         kinds |= {"implied"} if any(r.implied for r in outcome.results) else set()
-        assert writer.text(outcome, extra, notes) == DUMPS(want)
+        expected.append((outcome, notes, DUMPS(want)))
+    return expected, kinds
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_writer_writes_the_encoders_bytes(
+    plain: bool, writer_expected: tuple[list[tuple[Any, list[str], str]], set[str]]
+) -> None:
+    expected, kinds = writer_expected
+    writer = OutcomeWriter(GM)
+    assert writer._plain  # the standard map's ids need no escaping ...
+    writer._plain = plain  # ... and the path for a map whose ids would is checked too
+    for outcome, notes, want in expected:
+        assert writer.text(outcome, _extra(), notes) == want
     # the cases cover details, both dislodged lists, implied orders and notes
     assert {"dislodged", "waiting", "implied", "notes", "illegal", "void", "cut"} <= kinds
 
