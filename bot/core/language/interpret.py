@@ -35,6 +35,7 @@ from bot.core.adjudicator.legality import Illegal, MovementCheck, check_unit
 from bot.core.adjudicator.mapindex import MapIndex, map_index
 from bot.core.adjudicator.movement_phase import adjudicate_as_given
 from bot.core.catalogue import DEFAULT_LANG, languages, texts
+from bot.core.language.parser import OrderSyntaxError, parse_order
 from bot.core.map import GameMap
 from bot.core.messages import Items, Message, Prov, msg
 from bot.core.model import ADJUSTMENT, MOVEMENT, RETREAT, Location, Position, Power, Unit, UnitType
@@ -716,8 +717,6 @@ def _coastless_supports(
 
 def _missing_types(orders: Iterable[Order], game_map: GameMap) -> list[Message]:
     """Stabbeurfou 4.C.1: 'unit designation is only mandatory for an active unit'."""
-    from bot.core.language.parser import OrderSyntaxError, parse_order  # noqa: PLC0415 - no cycle at load
-
     out: list[Message] = []
     for o in orders:
         if not isinstance(o, Hold | Move | SupportHold | SupportMove | Convoy) or not o.source:

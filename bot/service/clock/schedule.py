@@ -27,6 +27,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.core import catalogue
+from bot.service.clock.clocks import parse_duration
 from bot.service.errors import ConfigError
 
 DAY = 86400.0
@@ -201,8 +202,6 @@ def _days(text: str) -> tuple[int, ...]:
 
 
 def _retreats(text: str) -> tuple[float, bool]:
-    from bot.service.clock.clocks import parse_duration  # noqa: PLC0415
-
     plain = text.casefold().strip()
     if plain.isdigit():
         return float(plain), True
