@@ -7,12 +7,14 @@ the types is a circle in the design). `from a.b import c` depends on `a.b.c` whe
 module, else on `a.b`. The production code is `bot/`, `cogs/` and `renderer/`.
 
 Each package's `__init__.py` names, in `MAY_IMPORT`, what its own modules may import besides
-each other: an entry allows that module or package and everything under it. A subpackage is
+each other: an entry allows that module or package and everything under it, and an
+entry nothing imports is refused too (the list says what the package reads). A subpackage is
 its own package with its own list (its parent's modules import it only if theirs names it)."""
 
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,6 +59,15 @@ def _imported(tree: ast.Module, name: str, is_package: bool, known: set[str]) ->
                 base = ".".join([*package, *([node.module] if node.module else [])])
             out |= {f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names}
     return (out & known) - {name}
+
+
+@functools.cache
+def _house() -> tuple[dict[str, Path], dict[str, set[str]], dict[str, tuple[str, ...]]]:
+    """The production modules, their import graph and each package's `MAY_IMPORT`, read once
+    for the tests below."""
+    modules = _modules()
+    lists = {n: may_import(p) or () for n, p in modules.items() if p.name == "__init__.py"}
+    return modules, import_graph(modules), lists
 
 
 def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
@@ -136,7 +147,7 @@ def later():
 
 
 def test_no_import_circle() -> None:
-    found = [sorted(c) for c in circles(import_graph(_modules()))]
+    found = [sorted(c) for c in circles(_house()[1])]
     assert found == [], f"import circles: {found}"
 
 
@@ -164,8 +175,8 @@ def test_no_circle_between_packages() -> None:
     """The domain packages are layers too: `bot.service.orders` may read `bot.service.games`,
     so nothing of `games` may read `orders` (a Protocol says what a lower package needs of a
     higher one: `orders.secret.Advances`, `games.record.TableService`)."""
-    modules = _modules()
-    found = [sorted(c) for c in circles(unit_graph(import_graph(modules), units(modules)))]
+    modules, graph, _ = _house()
+    found = [sorted(c) for c in circles(unit_graph(graph, units(modules)))]
     assert found == [], f"circles between packages: {found}"
 
 
@@ -217,6 +228,24 @@ def trespasses(
     )
 
 
+def unneeded(
+    modules: dict[str, Path], graph: dict[str, set[str]], lists: dict[str, tuple[str, ...]]
+) -> list[str]:
+    """`package: entry` for each entry of a `MAY_IMPORT` that none of the package's modules
+    uses: a list says what the package reads, not what it might."""
+    used = {
+        (package, entry)
+        for name, deps in graph.items()
+        for package in [_package_of(name, modules)]
+        for entry in lists[package]
+        for dep in deps
+        if dep == entry or dep.startswith(entry + ".")
+    }
+    return sorted(
+        f"{n}: {e}" for n, entries in lists.items() for e in entries if (n, e) not in used
+    )
+
+
 def test_the_package_rule_sees_a_trespass() -> None:
     modules = {
         "p": Path("p/__init__.py"),
@@ -231,10 +260,12 @@ def test_the_package_rule_sees_a_trespass() -> None:
     lists = {"p": ("p.q",), "p.q": ("p.a",), "r": ()}
     # p.a may use p.q (listed) but not r.c; p.q.b may use p.a; r.c its own package, not p.q
     assert trespasses(modules, graph, lists) == ["p.a -> r.c", "r.c -> p.q"]
+    assert unneeded(modules, graph, lists) == []
+    assert unneeded(modules, graph, {**lists, "r": ("p.a",)}) == ["r: p.a"]
 
 
 def test_each_package_says_what_it_may_import() -> None:
-    modules = _modules()
+    modules, graph, lists = _house()
     packages = {n: p for n, p in modules.items() if p.name == "__init__.py"}
     missing = sorted(n for n, p in packages.items() if may_import(p) is None)
     assert missing == [], "add MAY_IMPORT to these packages' __init__.py"
@@ -245,6 +276,7 @@ def test_each_package_says_what_it_may_import() -> None:
         if entry not in modules
     )
     assert stale == [], "MAY_IMPORT names a module that does not exist"
+    assert unneeded(modules, graph, lists) == [], "MAY_IMPORT names what nothing imports"
     undocumented = sorted(
         n
         for n, p in packages.items()
@@ -254,9 +286,7 @@ def test_each_package_says_what_it_may_import() -> None:
 
 
 def test_each_package_imports_only_what_its_init_allows() -> None:
-    modules = _modules()
-    lists = {n: may_import(p) or () for n, p in modules.items() if p.name == "__init__.py"}
-    assert trespasses(modules, import_graph(modules), lists) == []
+    assert trespasses(*_house()) == []
 
 
 def test_no_python_file_over_800_lines() -> None:

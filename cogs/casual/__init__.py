@@ -7,9 +7,7 @@ from bot.discord_app.bot import DiscordBot
 MAY_IMPORT = (
     "bot.core",
     "bot.discord_app",
-    "bot.i18n",
     "bot.service",
-    "renderer",
     "cogs.orders",
 )
 

@@ -9,7 +9,6 @@ MAY_IMPORT = (
     "bot.discord_app",
     "bot.i18n",
     "bot.service",
-    "renderer",
 )
 
 

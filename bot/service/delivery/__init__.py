@@ -4,9 +4,7 @@ exactly once), `ratelimit` (the shared budget under Discord's rate limits)."""
 
 # Issue 33: what this package's modules may import besides each other (tests/test_rooms.py).
 MAY_IMPORT = (
-    "bot.core",
     "bot.service.errors",
-    "bot.service.texts",
     "bot.service.observe",
     "bot.service.events",
     "bot.service.table",

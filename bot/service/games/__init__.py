@@ -11,7 +11,6 @@ MAY_IMPORT = (
     "renderer",
     "bot.service.errors",
     "bot.service.texts",
-    "bot.service.observe",
     "bot.service.events",
     "bot.service.table",
     "bot.service.clock",

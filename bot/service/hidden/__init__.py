@@ -8,7 +8,6 @@ MAY_IMPORT = (
     "bot.core",
     "bot.service.errors",
     "bot.service.texts",
-    "bot.service.observe",
     "bot.service.engine",
     "bot.service.table",
     "bot.service.storage",
