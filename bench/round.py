@@ -7,10 +7,9 @@ correcting 1 second before the deadline.
     python3 bench/round.py -n 10 --feed
 
 Prints orders lost (a player's last set, sent before the deadline, is not the power's orders
-at adjudication; the service runs with its default grace, bot.service.clock.lateness), the sets
-read
-after the deadline (how late the latest, how many refused), acknowledgements missing (lost and
-acks missing must be 0), the spread of the deadlines after the start (each table's deadline
+at adjudication; the service runs with its default grace, bot.service.clock.lateness), the sets read
+after the deadline (how late the latest, how many refused), acknowledgements missing (lost and acks
+missing must be 0), the spread of the deadlines after the start (each table's deadline
 minus its start; goal < 0.1 s), deadline -> results per table (p50 / max, the grace included;
 goals: first <= 0.5 s after the grace, last within 1 s of the floor or of the CPU bound) and
 when the bot had caught up with its gateway (the grace used: the floor, more if it lagged),

@@ -281,8 +281,7 @@ _DislodgedUnitTwin: Final[Any] = None if NATIVE else twin(DislodgedUnit)
 
 def dislodged_unit(unit: Unit, attacker_from: str, retreats: frozenset[str]) -> DislodgedUnit:
     """`DislodgedUnit(...)` through its twin (bot.core.compiled.twin), for the batch path's
-    dislodged
-    units (made per phase by the adjudicator, read per retreat record): issue 18."""
+    dislodged units (made per phase by the adjudicator, read per retreat record): issue 18."""
     if NATIVE:
         return DislodgedUnit(unit, attacker_from, retreats)
     d = object.__new__(_DislodgedUnitTwin)

@@ -1,7 +1,7 @@
 """The order builder on Discord (issue 30): select menus and buttons that build a power's set,
 so that a turn can be played with a thumb. The model is the service's
-(bot/service/orders/builder.py,
-bot/core/writing/builder.py); this module only draws it and reads the presses.
+(bot/service/orders/builder.py, bot/core/writing/builder.py); this module only draws it and reads
+the presses.
 
 Every component is a discord.py `DynamicItem` whose custom_id carries all it needs
 (`pb:<s|b>:<game>:<phase row>:<user>:<what>:<arg>`, at most 100 characters, Discord's limit),

@@ -1,8 +1,8 @@
 """The seam between the service and the game core: parse, check, adjudicate, render.
 
 `CoreEngine` calls the real core (`bot.core.language.parser`, `bot.core.language.interpret` + the
-adjudicator,
-`bot.core.presets`, `renderer`); a test or a bench can pass any object with the same methods.
+adjudicator, `bot.core.presets`, `renderer`); a test or a bench can pass any object with the same
+methods.
 """
 
 from __future__ import annotations

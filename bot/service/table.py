@@ -157,9 +157,8 @@ class Table:
         self, storage: Storage, clock: Clock, engine: Engine, grace: float = GRACE
     ) -> None:
         self.storage = storage
-        self.grace = (
-            grace  # seconds a phase stays open after its deadline (bot.service.clock.lateness)
-        )
+        # seconds a phase stays open after its deadline (bot.service.clock.lateness)
+        self.grace = grace
         self.intake = Intake(clock)  # the sets being read (a phase waits for those in time)
         self.intake.then = self._caught_up
         self._after_catch_up: set[int] = set()  # games whose close waits for the catch-up

@@ -1,7 +1,6 @@
 """/tournament: a whole tournament on one server (issue 15; seed edc-2023 B, D, E, G). The
 creator is the tournament director; the service (bot.service.tournaments.service) decides and
-refuses,
-this cog only reads the options, creates each table's thread and posts."""
+refuses, this cog only reads the options, creates each table's thread and posts."""
 
 from __future__ import annotations
 

@@ -17,8 +17,7 @@ Each word gets a terminal the way the grammar's contextual lexer gives it one: a
 of the catalogue (`[keywords]`) where the grammar can take that word there, otherwise a place
 word. The viable terminals at each point are written out below from `grammar/orders.lark`;
 tests/bot/core/language/test_fastparse.py checks the two paths give the same result on the DATC
-texts,
-the golden file, the corpus sample and generated orders.
+texts, the golden file, the corpus sample and generated orders.
 """
 
 from __future__ import annotations

@@ -2,8 +2,7 @@
 
 `parse_times("negotiation: 10m writing: 2m reading: 3m retreats: 2m")` turns the clock text of
 `/game create` into clock overrides (bot.service.clock.presets.ClockPreset.with_overrides): the
-three
-windows of the movement phases, and the writing time of retreat and adjustment phases.
+three windows of the movement phases, and the writing time of retreat and adjustment phases.
 `game_settings` is what a new table is told (variant, rules, clock, years, scoring, language).
 """
 

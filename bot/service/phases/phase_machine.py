@@ -135,9 +135,7 @@ class PhaseMachine:
         if ctx.clock.schedule is not None and deadline > start:  # a fixed local time
             movement = ph.phase.kind is PhaseKind.MOVEMENT
             writing_at, deadline = start, ctx.clock.schedule.deadline(start, movement=movement)
-        why = (
-            None  # an approved absence moves the deadline to its end (bot.service.phases.absences)
-        )
+        why = None  # an approved absence moves the deadline to its end (phases/absences.py)
         if deadline > start:
             deadline, why = await moved_deadline(self.table, game_id, deadline, ctx.clock.schedule)
         window = "negotiation" if writing_at > start else "writing"

@@ -1,6 +1,5 @@
 """The bulk run's position reader and output writer (bot.core.records.jsonio_fast, issue 18): the
-same
-positions as jsonio's reader and map check, the same bytes as the JSON encoder on
+same positions as jsonio's reader and map check, the same bytes as the JSON encoder on
 `outcome_to_json`, on the corpus sample and on random boards with many supports and convoys."""
 
 from __future__ import annotations
